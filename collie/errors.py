@@ -1,0 +1,43 @@
+"""The CollieError family: every message says what went wrong and what to do next.
+
+Library code raises these; only `cli.py` turns them into exit codes (1 for errors,
+2 for usage problems, 130 for Ctrl-C).
+"""
+
+from __future__ import annotations
+
+
+class CollieError(Exception):
+    """A problem the user can fix; `hint` says how."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}\n{self.hint}" if self.hint else self.message
+
+
+class UsageProblem(CollieError):
+    """Bad input on the command line (exit status 2)."""
+
+
+class LanguageNotFound(UsageProblem):
+    """A language code or name that matches nothing, or several languages."""
+
+    def __init__(self, message: str, hint: str | None, suggestions: list[str]) -> None:
+        super().__init__(message, hint)
+        self.suggestions = suggestions
+
+
+class ConfigError(CollieError):
+    """A setting with an unknown name or an invalid value."""
+
+
+class WorkspaceError(CollieError):
+    """A workspace that is missing, already exists, is locked, or is broken."""
+
+
+class InputError(CollieError):
+    """A file given by the user that cannot be read or used."""
