@@ -127,9 +127,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Pages whose detected encoding is less certain are dropped.",
         minimum=0,
     ),
-    Setting(
-        "extract.boilerplate", "rules", "Boilerplate removal.", choices=("rules", "none")
-    ),
+    Setting("extract.boilerplate", "rules", "Boilerplate removal.", choices=("rules", "none")),
     Setting(
         "langid.threshold",
         0.5,

@@ -80,7 +80,7 @@ def _split(cell: str) -> tuple[str, ...]:
 
 
 def _data_lines(name: str) -> Iterable[list[str]]:
-    text = resources.files("collie").joinpath("data", name).read_text(encoding="utf-8")
+    text = resources.files("collie").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     lines = (line for line in text.splitlines() if line and not line.startswith("#"))
     next(lines)  # column names
     for line in lines:
@@ -132,7 +132,9 @@ def get_country(code: str) -> Country:
 def members(macro: Language) -> list[Language]:
     """The active individual languages of a macrolanguage."""
     return [
-        lang for lang in all_languages().values() if lang.active and lang.macrolanguage == macro.code
+        lang
+        for lang in all_languages().values()
+        if lang.active and lang.macrolanguage == macro.code
     ]
 
 
@@ -261,7 +263,9 @@ def describe(lang: Language) -> str:
 
 
 def _ambiguous(query: str, codes: set[str]) -> LanguageNotFound:
-    langs = sorted((get_language(c) for c in codes), key=lambda lang: (-len(lang.countries), lang.code))
+    langs = sorted(
+        (get_language(c) for c in codes), key=lambda lang: (-len(lang.countries), lang.code)
+    )
     lines = [describe(lang) for lang in langs[:12]]
     return LanguageNotFound(
         f"'{query}' matches {len(codes)} languages:\n  " + "\n  ".join(lines),

@@ -1,0 +1,346 @@
+"""The `collie` command line: parse options, open the workspace, call, print.
+
+Results go to stdout; notes, progress and logs to stderr. Exit status: 0 success,
+1 error, 2 usage problem, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from collie import __version__
+from collie import views as text
+from collie.config import lookup, parse_assignment
+from collie.encoding import decode_text_file
+from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
+from collie.languages import resolve_language
+from collie.seedfiles import SeedInput, plan_seed_documents
+from collie.workspace import (
+    SEED_WORDS_FILE,
+    Workspace,
+    check_can_init,
+    create_workspace,
+    find_workspace,
+    open_workspace,
+    read_settings,
+    read_word_list,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
+
+
+@dataclass
+class App:
+    """What the group's options decided, shared with every command."""
+
+    workspace: Path | None = None
+    flags: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    quiet: bool = False
+
+    def find_root(self) -> Path:
+        return find_workspace(self.workspace, os.environ, Path.cwd())
+
+    def open(self) -> Workspace:
+        return open_workspace(self.find_root(), os.environ, self.flags)
+
+
+def note(message: str) -> None:
+    """A line for the user on stderr."""
+    click.echo(message, err=True)
+
+
+def _set_workspace(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(App).workspace = value
+
+
+def _set_flags(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> None:
+    app = ctx.ensure_object(App)
+    for assignment in values:
+        try:
+            key, value = parse_assignment(assignment)
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc)) from None
+        app.flags[key] = (value, f"--set {key}")
+
+
+def common_options(func: F) -> F:
+    """-w and --set, accepted before or after the command name."""
+    func = click.option(
+        "--set",
+        "assignments",
+        metavar="KEY=VALUE",
+        multiple=True,
+        expose_value=False,
+        callback=_set_flags,
+        help="Override a setting for this command, e.g. --set fetch.delay=2.",
+    )(func)
+    func = click.option(
+        "-w",
+        "--workspace",
+        type=click.Path(file_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_set_workspace,
+        help="The workspace directory (default: $COLLIE_WORKSPACE, or the current "
+        "directory or a parent of it).",
+    )(func)
+    return func
+
+
+@click.group(context_settings=CONTEXT)
+@common_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes.")
+@click.option("-v", "--verbose", count=True, help="Log what happens (-vv for debug).")
+@click.option("--traceback", is_flag=True, help="Show the full traceback of an unexpected error.")
+@click.version_option(__version__, "--version", prog_name="collie")
+@click.pass_context
+def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
+    """Mine the web for a clean text corpus in a resource-scarce language.
+
+    \b
+    Example:
+      collie init --lang luo --docs my-luo-texts/
+      collie status
+    """
+    ctx.ensure_object(App).quiet = quiet
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
+
+
+def _parse_wronglang(value: str) -> SeedInput:
+    prefix, sep, rest = value.partition("=")
+    if sep and prefix and "/" not in prefix and "\\" not in prefix and not Path(value).exists():
+        code = resolve_language(prefix).language.code
+        return SeedInput(Path(rest), "wronglang", code)
+    return SeedInput(Path(value), "wronglang", None)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option(
+    "--lang",
+    "lang",
+    required=True,
+    metavar="CODE|NAME",
+    help="Target language: ISO 639-3 or 639-1 code, or a name (Dholuo, Swahili).",
+)
+@click.option(
+    "--docs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="Text in the target language: files or folders (walked). Repeatable.",
+)
+@click.option(
+    "--wronglang",
+    multiple=True,
+    metavar="[CODE=]PATH",
+    help="Text that is NOT the target language (e.g. a close relative), "
+    "optionally tagged with its language. Repeatable.",
+)
+@click.option(
+    "--seed-words",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Seed words, one per line: replaces automatic seed selection.",
+)
+@click.option(
+    "--encoding",
+    metavar="NAME",
+    help="Encoding of non-UTF-8 documents whose encoding cannot be detected.",
+)
+@common_options
+@click.pass_obj
+def init(
+    app: App,
+    lang: str,
+    docs: tuple[Path, ...],
+    wronglang: tuple[str, ...],
+    seed_words: Path | None,
+    encoding: str | None,
+) -> None:
+    """Make the current directory (or -w DIR) a collie workspace.
+
+    Copies the documents into seed/ as UTF-8, creates collie.toml (every setting with
+    its default; --set values are written into it) and collie.db. Refuses to touch an
+    existing workspace.
+
+    \b
+    Example:
+      collie init --lang luo --docs my-luo-texts/ --wronglang ach=acholi.txt
+    """
+    root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
+    check_can_init(root)
+    if not docs and not seed_words:
+        raise UsageProblem(
+            "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
+            "build its first queries.",
+            "Example: collie init --lang luo --docs my-luo-texts/",
+        )
+    resolution = resolve_language(lang)
+    language = resolution.language
+    if not language.active or language.scope == "S":
+        raise UsageProblem(f"'{lang}' ({language.code}) cannot be a target language.")
+    if resolution.note:
+        note(resolution.note)
+    settings = read_settings(None, os.environ, app.flags)
+    inputs = [SeedInput(p, "target", language.code) for p in docs]
+    inputs += [_parse_wronglang(value) for value in wronglang]
+    plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
+    if docs and not plan.count("target"):
+        raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
+    words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
+    chosen: dict[str, Any] = {key: value for key, (value, _flag) in app.flags.items()}
+    chosen["language.code"] = language.code
+    if words:
+        chosen["seeds.manual"] = SEED_WORDS_FILE
+    create_workspace(root, chosen, plan, words)
+    for line in text.init_lines(root, language, plan, words):
+        note(line)
+
+
+def _read_seed_words(path: Path | None, min_confidence: float, encoding: str | None) -> list[str]:
+    if path is None:
+        return []
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"Cannot read {path}: {exc.strerror}.") from exc
+    decoded = decode_text_file(data, min_confidence, encoding)
+    if decoded.text is None:
+        raise InputError(
+            f"{path}: not readable as text ({decoded.reason}).",
+            "Give a UTF-8 file with one seed word per line, or name its encoding with --encoding.",
+        )
+    words = read_word_list(decoded.text)
+    if not words:
+        raise UsageProblem(f"{path} holds no seed words.", "Give one word per line.")
+    return words
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def status(app: App, as_json: bool) -> None:
+    """Show the workspace: language, changed settings, seed documents, loops.
+
+    \b
+    Example:
+      collie status --json
+    """
+    with app.open() as ws:
+        data = text.status_data(ws)
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(text.status_lines(data)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("key", required=False)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def config(app: App, key: str | None, as_json: bool) -> None:
+    """Show every effective setting and where its value came from.
+
+    Sources, weakest first: default, collie.toml, environment (COLLIE_SECTION_NAME),
+    flag (--set or a command's own option). Outside a workspace: defaults, environment
+    and flags only.
+
+    \b
+    Example:
+      collie config
+      COLLIE_FETCH_DELAY=2 collie config fetch.delay
+    """
+    try:
+        root: Path | None = app.find_root()
+    except CollieError:
+        if app.workspace or os.environ.get("COLLIE_WORKSPACE"):
+            raise
+        root = None
+        if not app.quiet:
+            note("Not in a workspace: showing defaults, environment and flags.")
+    settings = read_settings(root, os.environ, app.flags)
+    entries = settings.entries()
+    if key is not None:
+        if key not in settings:
+            try:
+                lookup(key, "collie config")
+            except ConfigError as exc:
+                raise UsageProblem(exc.message, exc.hint) from None
+        entries = [settings.entry(key)]
+    if as_json:
+        data = {e.key: {"value": e.value, "source": e.source} for e in entries}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(text.config_lines(entries)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("query", metavar="CODE|NAME")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_obj
+def language(app: App, query: str, as_json: bool) -> None:
+    """What collie knows about a language: codes, names, countries, domains.
+
+    Accepts ISO 639-3 and 639-1 codes, English names, alternative names and autonyms.
+
+    \b
+    Example:
+      collie language Dholuo
+      collie language sw --json
+    """
+    resolution = resolve_language(query)
+    if resolution.note and not app.quiet:
+        note(resolution.note)
+    data = text.language_data(resolution.language)
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(text.language_lines(data)))
+
+
+def _fail(message: str, hint: str | None = None) -> None:
+    click.echo(f"collie: error: {message}", err=True)
+    if hint:
+        click.echo(hint, err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; map errors to exit codes (1 error, 2 usage, 130 interrupted)."""
+    args = sys.argv[1:] if argv is None else argv
+    show_traceback = "--traceback" in args or bool(os.environ.get("COLLIE_TRACEBACK"))
+    try:
+        cli.main(args=args, prog_name="collie", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("\ncollie: interrupted.", err=True)
+        sys.exit(130)
+    except CollieError as exc:
+        _fail(exc.message, exc.hint)
+        sys.exit(2 if isinstance(exc, (UsageProblem, LanguageNotFound)) else 1)
+    except Exception as exc:
+        if show_traceback:
+            traceback.print_exc()
+        else:
+            _fail(f"unexpected {type(exc).__name__}: {exc}", "Rerun with --traceback to see where.")
+        sys.exit(1)
+    sys.exit(0)

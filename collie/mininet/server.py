@@ -1,0 +1,687 @@
+"""The local test web: an HTTP forward proxy on 127.0.0.1 that answers from an in-memory world.
+
+Clients reach it through ``HTTP_PROXY`` exactly as they reach the real web: ``GET
+http://ramogi.example.ke/news/1.html`` arrives as an absolute-URI request and is answered
+from a :class:`World` (host -> path -> :class:`Response` or callable). The proxy never opens
+a connection anywhere: an unknown host gets ``502``, ``CONNECT`` (HTTPS) gets ``501``, the
+closed world is http-only. Requests addressed to the server itself (``127.0.0.1:PORT``,
+``localhost:PORT`` or ``World.search_host``) reach a SearXNG-compatible ``/search`` and the
+request log at ``/_mininet/log``. Every request is logged (:attr:`MiniWebServer.log`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import re
+import socket
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from html.parser import HTMLParser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, quote, urlencode, urlparse, urlsplit
+
+__all__ = [
+    "Behaviour",
+    "LogEntry",
+    "MiniWebServer",
+    "Request",
+    "Response",
+    "SearchHit",
+    "SearchPage",
+    "World",
+]
+
+DEFAULT_CHUNK = 64 * 1024
+RESULTS_PER_PAGE = 10
+SNIPPET_CHARS = 200
+_SAFE_URI_CHARS = "!#$%&'()*+,/:;=?@[]~"  # what requests' requote_uri keeps as is
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+@dataclass
+class Response:
+    """A canned HTTP response; ``headers`` keep order, duplicates and exact casing.
+
+    ``Content-Length`` is added unless ``headers`` already has one (a wrong one simulates a
+    truncated body; the connection is then closed). ``delay`` sleeps before the status line;
+    ``body_delay`` sleeps between ``chunk_size`` pieces of the body (a slow body).
+    """
+
+    status: int = 200
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    delay: float = 0.0
+    body_delay: float = 0.0
+    chunk_size: int = DEFAULT_CHUNK
+
+    @classmethod
+    def html(
+        cls,
+        body: str | bytes,
+        charset: str | None = "utf-8",
+        status: int = 200,
+        headers: Sequence[tuple[str, str]] = (),
+    ) -> Response:
+        """An HTML page; bytes are sent as given, so the declared charset may be wrong."""
+        ctype = f"text/html; charset={charset}" if charset else "text/html"
+        data = body if isinstance(body, bytes) else body.encode(charset or "utf-8")
+        return cls(status, [("Content-Type", ctype), *headers], data)
+
+    @classmethod
+    def text(
+        cls, body: str | bytes, content_type: str = "text/plain", status: int = 200
+    ) -> Response:
+        """A text response (robots.txt...); ``content_type`` is sent exactly, str as UTF-8."""
+        data = body if isinstance(body, bytes) else body.encode("utf-8")
+        return cls(status, [("Content-Type", content_type)], data)
+
+    @classmethod
+    def binary(cls, body: bytes, content_type: str) -> Response:
+        """A binary response such as a PDF or an image."""
+        return cls(200, [("Content-Type", content_type)], body)
+
+    @classmethod
+    def redirect(cls, location: str, status: int = 301) -> Response:
+        """A redirect to ``location`` (absolute or relative, sent as given)."""
+        page = f'<html><body><a href="{html.escape(location)}">moved</a></body></html>'
+        return cls.html(page, status=status, headers=[("Location", location)])
+
+    @classmethod
+    def error(cls, status: int, retry_after: int | str | None = None) -> Response:
+        """An error page, e.g. ``error(503, retry_after=120)``."""
+        extra = [("Retry-After", str(retry_after))] if retry_after is not None else []
+        return cls.html(_status_page(status), status=status, headers=extra)
+
+    def slowed(
+        self, delay: float = 0.0, body_delay: float = 0.0, chunk_size: int | None = None
+    ) -> Response:
+        """A copy of this response with the given timing."""
+        size = chunk_size if chunk_size is not None else self.chunk_size
+        return replace(self, delay=delay, body_delay=body_delay, chunk_size=size)
+
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (case-insensitive), or None."""
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request as the world sees it; ``headers`` has lower-cased names."""
+
+    method: str
+    url: str
+    host: str
+    path: str
+    headers: dict[str, str]
+    client: str
+    time: float
+    monotonic: float
+
+    @property
+    def query(self) -> dict[str, list[str]]:
+        """The parsed query string."""
+        return parse_qs(urlsplit(self.path).query)
+
+
+Behaviour = Response | Callable[[Request], Response]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One request as logged; ``time`` is arrival (``time.time()``).
+
+    ``bytes_sent`` is the body length of the answer (0 for HEAD); a client that hangs up
+    early may have received less. Entries are appended before the answer is written.
+    """
+
+    time: float
+    monotonic: float
+    client: str
+    method: str
+    url: str
+    host: str
+    path: str
+    status: int
+    headers: dict[str, str]
+    bytes_sent: int
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result."""
+
+    url: str
+    title: str
+    content: str
+    score: float
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    """One page of search results and the total number of matching documents."""
+
+    total: int
+    hits: list[SearchHit]
+
+
+def normalise_host(netloc: str) -> str:
+    """``User@Host.example:80`` -> ``host.example``: lower-case, no default port, IDNA."""
+    host = netloc.rpartition("@")[2].strip().lower().rstrip(".")
+    if host.endswith(":80"):
+        host = host[:-3]
+    if not host.isascii():
+        name, sep, port = host.partition(":")
+        host = name.encode("idna").decode("ascii") + sep + port
+    return host
+
+
+def normalise_path(path: str) -> str:
+    """Percent-encode a path (with query) the way requests does; empty -> ``/``."""
+    return quote(path or "/", safe=_SAFE_URI_CHARS).partition("#")[0] or "/"
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """``http://Host:80/a?b`` -> (``host``, ``/a?b``); only http URLs exist in the world."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "http" or not parts.netloc:
+        raise ValueError(f"not an absolute http:// URL (the mini web is http-only): {url!r}")
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    return normalise_host(parts.netloc), normalise_path(path)
+
+
+class World:
+    """The hosts of the mini web and their pages; safe to change while it is being served.
+
+    Lookup tries the exact path with its query string, then the path without it (like a
+    static server that ignores unknown parameters). Callables are never called to index.
+    """
+
+    def __init__(self, search_host: str = "search.mininet", search_json_enabled: bool = True):
+        self.search_host = normalise_host(search_host)
+        self.search_json_enabled = search_json_enabled
+        self._sites: dict[str, dict[str, Behaviour]] = {}
+        self._lock = threading.Lock()
+        self._version = 0
+        self._index: _Index | None = None
+
+    def add(self, url: str, behaviour: Behaviour) -> None:
+        """Serve ``behaviour`` at the absolute ``url`` (``http://host/path?query``)."""
+        host, path = split_url(url)
+        with self._lock:
+            self._sites.setdefault(host, {})[path] = behaviour
+            self._version += 1
+
+    def add_site(self, host: str, pages: Mapping[str, Behaviour]) -> None:
+        """Serve ``{path: behaviour}`` on ``host``."""
+        for path, behaviour in pages.items():
+            self.add(f"http://{host}{path}", behaviour)
+
+    def has_host(self, host: str) -> bool:
+        """Whether ``host`` has at least one page."""
+        with self._lock:
+            return normalise_host(host) in self._sites
+
+    def lookup(self, host: str, path: str) -> Behaviour | None:
+        """The behaviour for ``host`` + ``path`` (query string optional), or None."""
+        with self._lock:
+            pages = self._sites.get(normalise_host(host), {})
+            path = normalise_path(path)
+            found = pages.get(path)
+            return found if found is not None else pages.get(path.partition("?")[0])
+
+    def urls(self) -> list[str]:
+        """Every URL of the world, sorted."""
+        with self._lock:
+            return sorted(f"http://{h}{p}" for h, pages in self._sites.items() for p in pages)
+
+    def search(self, query: str, pageno: int = 1, per_page: int = RESULTS_PER_PAGE) -> SearchPage:
+        """Rank indexed pages for ``query`` (see :class:`_Index`) and return page ``pageno``."""
+        hits = self._current_index().search(query)
+        start = (pageno - 1) * per_page
+        return SearchPage(len(hits), hits[start : start + per_page])
+
+    def _current_index(self) -> _Index:
+        with self._lock:
+            if self._index is not None and self._index.version == self._version:
+                return self._index
+            version = self._version
+            pages = [(f"http://{h}{p}", b) for h, ps in self._sites.items() for p, b in ps.items()]
+        index = _Index(version, [(url, b) for url, b in pages if isinstance(b, Response)])
+        with self._lock:
+            if self._index is None or self._index.version < version:
+                self._index = index
+        return index
+
+
+def tokenise(text: str) -> list[str]:
+    """Lower-case Unicode words, digits-only tokens dropped."""
+    return [t for t in re.findall(r"\w+", text.lower()) if not t.isdigit()]
+
+
+class _TextExtractor(HTMLParser):
+    """Visible text and <title> of an HTML page."""
+
+    _SKIP = frozenset({"script", "style", "noscript", "template"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP or tag == "title":
+            self._stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._stack:
+            del self._stack[self._stack.index(tag) :]
+
+    def handle_data(self, data: str) -> None:
+        if not self._stack:
+            self.parts.append(data)
+        elif self._stack[-1] == "title":
+            self.title += data
+
+
+def extract_text(page: str) -> tuple[str, str]:
+    """(title, visible text) of an HTML page, whitespace collapsed."""
+    parser = _TextExtractor()
+    parser.feed(page)
+    parser.close()
+    return " ".join(parser.title.split()), " ".join(" ".join(parser.parts).split())
+
+
+def _decode_body(resp: Response) -> str:
+    """UTF-8 when valid, else the declared charset, else cp1252 (what a search engine sniffs)."""
+    ctype = resp.header("Content-Type") or ""
+    declared = re.search(r"charset=([\w.:-]+)", ctype, re.I)
+    for charset in ("utf-8", declared.group(1) if declared else "cp1252", "latin-1"):
+        try:
+            return resp.body.decode(charset)
+        except (UnicodeDecodeError, LookupError):
+            continue
+    return resp.body.decode("latin-1")
+
+
+class _Index:
+    """In-memory keyword index over the world's 200 HTML pages.
+
+    Ranking: distinct query terms present (desc), then the sum of term frequencies divided
+    by document length (desc), then URL. A later issue replaces this with SQLite FTS5/BM25.
+    """
+
+    def __init__(self, version: int, pages: Iterable[tuple[str, Response]]):
+        self.version = version
+        self.docs: dict[str, tuple[str, str, int]] = {}  # url -> (title, text, length)
+        self.postings: dict[str, dict[str, int]] = {}  # term -> {url: frequency}
+        for url, resp in pages:
+            ctype = (resp.header("Content-Type") or "").lower()
+            if resp.status == 200 and ctype.startswith(_HTML_TYPES):
+                self._add(url, resp)
+
+    def _add(self, url: str, resp: Response) -> None:
+        title, text = extract_text(_decode_body(resp))
+        tokens = tokenise(f"{title} {text}")
+        self.docs[url] = (title or url, text, max(len(tokens), 1))
+        for term, count in Counter(tokens).items():
+            self.postings.setdefault(term, {})[url] = count
+
+    def search(self, query: str) -> list[SearchHit]:
+        """Every document with at least one query term, best first."""
+        terms = list(dict.fromkeys(tokenise(query)))
+        distinct: Counter[str] = Counter()
+        weight: dict[str, float] = defaultdict(float)
+        for term in terms:
+            for url, count in self.postings.get(term, {}).items():
+                distinct[url] += 1
+                weight[url] += count / self.docs[url][2]
+        ranked = sorted(distinct, key=lambda u: (-distinct[u], -weight[u], u))
+        return [self._hit(url, terms, distinct[url] + weight[url]) for url in ranked]
+
+    def _hit(self, url: str, terms: list[str], score: float) -> SearchHit:
+        title, text, _ = self.docs[url]
+        return SearchHit(url, title, snippet(text, terms), round(score, 6))
+
+
+def snippet(text: str, terms: Sequence[str], width: int = SNIPPET_CHARS) -> str:
+    """About ``width`` characters of ``text`` around the first occurrence of a term."""
+    found = [m.start() for t in terms if (m := re.search(rf"\b{re.escape(t)}\b", text, re.I))]
+    start = max(min(found, default=0) - width // 4, 0)
+    return ("…" if start else "") + text[start : start + width].strip()
+
+
+def searx_json(query: str, page: SearchPage, pageno: int) -> dict[str, Any]:
+    """A SearXNG ``format=json`` answer for one page of results."""
+    first = (pageno - 1) * RESULTS_PER_PAGE + 1
+    results = [
+        {
+            "url": hit.url,
+            "title": hit.title,
+            "content": hit.content,
+            "engine": "mininet",
+            "engines": ["mininet"],
+            "template": "default.html",
+            "category": "general",
+            "parsed_url": list(urlparse(hit.url)),
+            "positions": [first + i],
+            "score": hit.score,
+            "publishedDate": None,
+        }
+        for i, hit in enumerate(page.hits)
+    ]
+    return {
+        "query": query,
+        "number_of_results": page.total,
+        "results": results,
+        "answers": [],
+        "corrections": [],
+        "infoboxes": [],
+        "suggestions": [],
+        "unresponsive_engines": [],
+    }
+
+
+def searx_html(query: str, page: SearchPage, pageno: int) -> str:
+    """A minimal HTML results page (SearXNG without ``format=json``)."""
+    items = "".join(
+        f'<li><a href="{html.escape(h.url)}">{html.escape(h.title)}</a>'
+        f"<p>{html.escape(h.content)}</p></li>"
+        for h in page.hits
+    )
+    more = urlencode({"q": query, "pageno": pageno + 1})
+    nxt = f'<a href="/search?{more}">next</a>' if pageno * RESULTS_PER_PAGE < page.total else ""
+    return (
+        f"<html><head><title>{html.escape(query)} - mininet search</title></head><body>"
+        f"<p>{page.total} results</p><ol>{items}</ol>{nxt}</body></html>"
+    )
+
+
+def _status_page(status: int) -> str:
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Error"
+    title = f"{status} {reason}"
+    return f"<html><head><title>{title}</title></head><body><h1>{reason}</h1></body></html>"
+
+
+def _json_response(data: Any, status: int = 200) -> Response:
+    body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    return Response(status, [("Content-Type", "application/json; charset=utf-8")], body)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    """ThreadingHTTPServer that can close its open connections and wake sleeping handlers."""
+
+    daemon_threads = True
+    request_queue_size = 128  # the default 5 makes bursts of connections wait a SYN retry (1 s)
+    app: MiniWebServer
+
+    def __init__(self, address: tuple[str, int], app: MiniWebServer):
+        super().__init__(address, _Handler)
+        self.app = app
+        self.stopping = threading.Event()
+        self._open: set[socket.socket] = set()
+        self._idle = threading.Condition()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._idle:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        super().shutdown_request(request)
+        with self._idle:
+            self._open.discard(request)
+            self._idle.notify_all()
+
+    def close_connections(self, timeout: float = 2.0) -> None:
+        """Hang up on every client and wait (up to ``timeout``) for handlers to finish."""
+        self.stopping.set()
+        with self._idle:
+            for sock in self._open:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+            self._idle.wait_for(lambda: not self._open, timeout)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Answers one connection: proxied GET/HEAD from the world, self requests, errors."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes: no 40 ms stalls
+    server_version = "mininet/0.1"
+    server: _HTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silence the default stderr log (requests go to :attr:`MiniWebServer.log`)."""
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True
+
+    def do_GET(self) -> None:
+        request = self._request()
+        self._answer(request, self.server.app.respond(request))
+
+    def do_HEAD(self) -> None:
+        request = self._request()
+        self._answer(request, self.server.app.respond(request), head=True)
+
+    def do_CONNECT(self) -> None:
+        text = "CONNECT is not supported: the mini web is http-only (no HTTPS tunnelling).\n"
+        self.close_connection = True
+        self._answer(self._request(), Response.text(text, status=501))
+
+    def do_POST(self) -> None:
+        self.close_connection = True
+        refusal = Response(405, [("Allow", "GET, HEAD")], b"Method Not Allowed\n")
+        self._answer(self._request(), refusal)
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_POST
+
+    def _request(self) -> Request:
+        target = self.path
+        if self.command == "CONNECT":  # authority-form: host:443
+            host, path = normalise_host(target), ""
+        elif target.startswith("/"):  # origin-form: not proxied, route by Host header
+            host, path = normalise_host(self.headers.get("Host", "")), normalise_path(target)
+        else:
+            try:
+                host, path = split_url(target)
+            except ValueError:  # https://... or garbage: answered 400
+                host, path = "", normalise_path(urlsplit(target).path)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        url = target if self.command == "CONNECT" else f"http://{host}{path}"
+        client = f"{self.client_address[0]}:{self.client_address[1]}"
+        return Request(
+            self.command, url, host, path, headers, client, time.time(), time.monotonic()
+        )
+
+    def _answer(self, request: Request, resp: Response, head: bool = False) -> None:
+        self._drain_body()
+        body = b"" if head or resp.status in (204, 304) else resp.body
+        self.server.app.record(request, resp.status, len(body))
+        if self.server.stopping.wait(resp.delay):
+            self.close_connection = True
+            return
+        self.send_response(resp.status)
+        for name, value in resp.headers:
+            self.send_header(name, value)
+        declared = resp.header("Content-Length")
+        if declared is None and resp.status not in (204, 304):
+            self.send_header("Content-Length", str(len(resp.body)))
+        elif declared is not None and declared.strip() != str(len(resp.body)):
+            self.close_connection = True
+        self.end_headers()
+        self._write_body(memoryview(body), resp)
+
+    def _write_body(self, body: memoryview, resp: Response) -> None:
+        size = max(resp.chunk_size, 1)
+        for start in range(0, len(body), size):
+            if start and resp.body_delay and self.server.stopping.wait(resp.body_delay):
+                self.close_connection = True
+                return
+            self.wfile.write(body[start : start + size])
+
+    def _drain_body(self) -> None:
+        length = self.headers.get("Content-Length", "0")
+        if length.isdigit() and 0 < int(length) <= 1 << 20:
+            self.rfile.read(int(length))
+        elif length != "0" or "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+
+
+class MiniWebServer:
+    """Serves a :class:`World` as an HTTP forward proxy on ``host``:``port`` (0 = free port)."""
+
+    def __init__(self, world: World, host: str = "127.0.0.1", port: int = 0):
+        self.world = world
+        self._bind = (host, port)
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._log: list[LogEntry] = []
+        self._log_lock = threading.Lock()
+
+    def start(self) -> MiniWebServer:
+        """Bind and serve in a background thread; returns self."""
+        if self._httpd is None:
+            self._httpd = _HTTPServer(self._bind, self)
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever, args=(0.05,), name="mininet", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, hang up on clients and wait for handler threads."""
+        httpd, thread, self._httpd, self._thread = self._httpd, self._thread, None, None
+        if httpd is None or thread is None:
+            return
+        httpd.shutdown()
+        httpd.close_connections()
+        httpd.server_close()
+        thread.join()
+
+    def __enter__(self) -> MiniWebServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        """The bound port (after :meth:`start`)."""
+        if self._httpd is None:
+            raise RuntimeError("MiniWebServer is not running: call start() first")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def address(self) -> str:
+        """``127.0.0.1:PORT``."""
+        return f"{self._bind[0]}:{self.port}"
+
+    @property
+    def proxy_url(self) -> str:
+        """The value for ``HTTP_PROXY``."""
+        return f"http://{self.address}"
+
+    @property
+    def search_url(self) -> str:
+        """Base URL of the SearXNG-compatible endpoint (append ``/search?q=...``)."""
+        return f"http://{self.address}"
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """A copy of the request log, oldest first."""
+        with self._log_lock:
+            return list(self._log)
+
+    def requests_for(self, host: str) -> list[LogEntry]:
+        """Logged requests for ``host`` (normalised), oldest first."""
+        wanted = normalise_host(host)
+        return [entry for entry in self.log if entry.host == wanted]
+
+    def clear_log(self) -> None:
+        """Forget every logged request."""
+        with self._log_lock:
+            self._log.clear()
+
+    def record(self, request: Request, status: int, body_bytes: int) -> None:
+        """Append one request to the log."""
+        r = request
+        entry = LogEntry(
+            r.time, r.monotonic, r.client, r.method, r.url, r.host, r.path, status,
+            r.headers, body_bytes,
+        )  # fmt: skip
+        with self._log_lock:
+            self._log.append(entry)
+
+    def respond(self, request: Request) -> Response:
+        """The answer to a GET/HEAD ``request``: self, world page, 404 or 502."""
+        if not request.host:
+            return Response.error(400)
+        if request.host in self._self_hosts():
+            return self._respond_self(request)
+        behaviour = self.world.lookup(request.host, request.path)
+        if behaviour is None:
+            if self.world.has_host(request.host):
+                return Response.error(404)
+            resp = Response.error(502)
+            resp.headers.append(("X-Mininet-Error", "unknown-host"))
+            return resp
+        if isinstance(behaviour, Response):
+            return behaviour
+        try:
+            return behaviour(request)
+        except Exception as exc:  # a broken test behaviour must not kill the server
+            resp = Response.text(f"behaviour raised {exc!r}\n", status=500)
+            resp.headers.append(("X-Mininet-Error", "behaviour-error"))
+            return resp
+
+    def _self_hosts(self) -> set[str]:
+        names = (f"127.0.0.1:{self.port}", f"localhost:{self.port}", self.address)
+        return {normalise_host(n) for n in names} | {self.world.search_host}
+
+    def _respond_self(self, request: Request) -> Response:
+        route = urlsplit(request.path).path
+        if route == "/search":
+            return self._search(request)
+        if route == "/_mininet/log":
+            return _json_response([asdict(entry) for entry in self.log])
+        return Response.error(404)
+
+    def _search(self, request: Request) -> Response:
+        params = {k: v[-1] for k, v in request.query.items()}
+        fmt = params.get("format", "html")
+        if fmt == "json" and not self.world.search_json_enabled:
+            return Response.error(403)
+        query, pageno = params.get("q", "").strip(), params.get("pageno", "1")
+        problem = "No query" if not query else None
+        if not pageno.isdigit() or int(pageno) < 1:
+            problem = f"Invalid value for pageno: {pageno!r}"
+        if problem:
+            if fmt == "json":
+                return _json_response({"error": problem}, status=400)
+            return Response.html(
+                f"<html><body><p>{html.escape(problem)}</p></body></html>", status=400
+            )
+        page = self.world.search(query, int(pageno))
+        if fmt == "json":
+            return _json_response(searx_json(query, page, int(pageno)))
+        return Response.html(searx_html(query, page, int(pageno)))

@@ -1,0 +1,168 @@
+"""Reading the user's seed documents: walk directories, decode, de-duplicate.
+
+`plan_seed_documents` reads everything into memory and decides where each document will
+live under `seed/`; it writes nothing, so `collie init` can refuse bad input before it
+touches the disk. Files named explicitly must be usable text; files found by walking a
+directory are skipped with a reason when they are not (binary, empty, undecodable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from collie.encoding import decode_text_file
+from collie.errors import InputError
+from collie.seeds import count_words
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SeedDocument:
+    role: str  # "target" or "wronglang"
+    lang: str | None  # ISO 639-3 (the target's, or a wronglang code when one was given)
+    source: str  # the path as found on disk
+    path: str  # where it will live, relative to the workspace (POSIX)
+    text: str
+    sha256: str
+    encoding: str
+    method: str
+    confidence: float
+    words: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    source: str
+    reason: str
+
+
+@dataclass
+class SeedPlan:
+    documents: list[SeedDocument] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def words(self, role: str) -> int:
+        return sum(d.words for d in self.documents if d.role == role)
+
+    def count(self, role: str) -> int:
+        return sum(1 for d in self.documents if d.role == role)
+
+
+@dataclass(frozen=True)
+class SeedInput:
+    """One --docs or --wronglang argument."""
+
+    path: Path
+    role: str
+    lang: str | None
+
+
+def _walk(path: Path) -> list[tuple[Path, PurePosixPath]]:
+    """(file, path relative to the argument's parent) for a file or a directory tree."""
+    if path.is_file():
+        return [(path, PurePosixPath(path.name))]
+    found = []
+    for file in sorted(path.rglob("*")):
+        relative = file.relative_to(path)
+        if any(part.startswith(".") for part in relative.parts) or not file.is_file():
+            continue
+        found.append((file, PurePosixPath(path.name, *relative.parts)))
+    return found
+
+
+def _destination(item: SeedInput, relative: PurePosixPath, taken: set[str]) -> str:
+    folder = "docs" if item.role == "target" else f"wronglang/{item.lang or 'any'}"
+    base = PurePosixPath("seed", folder, relative)
+    candidate, n = base, 1
+    while str(candidate) in taken:
+        n += 1
+        candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
+    taken.add(str(candidate))
+    return str(candidate)
+
+
+def plan_seed_documents(
+    inputs: list[SeedInput],
+    min_confidence: float = 0.7,
+    encoding: str | None = None,
+) -> SeedPlan:
+    """Read and decode every input; raise InputError for unusable explicit files."""
+    plan = SeedPlan()
+    taken: set[str] = set()
+    seen: dict[str, str] = {}
+    for item in inputs:
+        if not item.path.exists():
+            raise InputError(f"{item.path} does not exist.", "Check the path and try again.")
+        explicit = item.path.is_file()
+        files = _walk(item.path)
+        if not files:
+            raise InputError(f"{item.path} holds no files.", "Give text files or folders of them.")
+        for file, relative in files:
+            problem = _read(file, min_confidence, encoding, item, relative, taken, seen, plan)
+            if problem is None:
+                continue
+            if explicit and not problem.startswith("same text as"):
+                raise InputError(f"{file}: {problem}.", _advice(problem))
+            plan.skipped.append(Skipped(str(file), problem))
+    return plan
+
+
+def _read(
+    file: Path,
+    min_confidence: float,
+    encoding: str | None,
+    item: SeedInput,
+    relative: PurePosixPath,
+    taken: set[str],
+    seen: dict[str, str],
+    plan: SeedPlan,
+) -> str | None:
+    """Add one file to the plan; return why it cannot be used, or None."""
+    try:
+        if file.stat().st_size > MAX_FILE_BYTES:
+            return f"larger than {MAX_FILE_BYTES // 2**20} MiB"
+        data = file.read_bytes()
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    decoded = decode_text_file(data, min_confidence, encoding)
+    if decoded.text is None:
+        if decoded.reason == "encoding-uncertain":
+            return (
+                f"encoding uncertain (best guess {decoded.encoding}, confidence "
+                f"{decoded.confidence:.2f})"
+            )
+        return "not a text file" if decoded.reason == "binary" else f"{decoded.reason}"
+    words = count_words(decoded.text)
+    if words == 0:
+        return "holds no words"
+    digest = hashlib.sha256(decoded.text.encode("utf-8")).hexdigest()
+    if digest in seen:
+        return f"same text as {seen[digest]}"
+    seen[digest] = str(file)
+    plan.documents.append(
+        SeedDocument(
+            role=item.role,
+            lang=item.lang,
+            source=str(file),
+            path=_destination(item, relative, taken),
+            text=decoded.text,
+            sha256=digest,
+            encoding=decoded.encoding or "utf-8",
+            method=decoded.method,
+            confidence=decoded.confidence,
+            words=words,
+        )
+    )
+    return None
+
+
+def _advice(problem: str) -> str:
+    if problem.startswith("encoding uncertain"):
+        return (
+            "Convert the file to UTF-8 (e.g. iconv -f LATIN1 -t UTF-8), or name its "
+            "encoding with --encoding."
+        )
+    return "Give plain-text files (UTF-8 preferred)."

@@ -1,0 +1,174 @@
+"""What the informational commands print: plain data for --json, and lines of text.
+
+Functions here take workspace objects or plain data and return dicts or lists of lines;
+they never print and never write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from collie.config import Value
+from collie.languages import Language, get_language, members
+from collie.seedfiles import SeedPlan
+from collie.workspace import Workspace
+
+SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
+TYPES = {
+    "L": "living",
+    "E": "extinct",
+    "A": "ancient",
+    "H": "historical",
+    "C": "constructed",
+    "S": "special",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str]) -> list[str]:
+    lines = []
+    for doc in plan.documents:
+        if doc.method not in ("utf-8", "bom"):
+            how = (
+                "as given"
+                if doc.method == "given"
+                else f"detected, confidence {doc.confidence:.2f}"
+            )
+            lines.append(f"converted {doc.source} from {doc.encoding} ({how}) to UTF-8")
+    for skipped in plan.skipped:
+        lines.append(f"skipped {skipped.source}: {skipped.reason}")
+    summary = (
+        f"Created a collie workspace in {root} for {language.code} ({language.display_name}): "
+        f"{_plural(plan.count('target'), 'seed document')}, "
+        f"{_plural(plan.words('target'), 'word')}"
+    )
+    if plan.count("wronglang"):
+        summary += f"; {_plural(plan.count('wronglang'), 'wronglang document')}"
+    if words:
+        summary += f"; {_plural(len(words), 'seed word')}"
+    return [*lines, summary + "."]
+
+
+def status_data(ws: Workspace) -> dict[str, Any]:
+    lang = ws.language
+    target = {"count": 0, "words": 0, "chars": 0}
+    wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
+    for row in ws.seed_summary():
+        if row.role == "target":
+            target = {"count": row.documents, "words": row.words, "chars": row.chars}
+        else:
+            wrong["count"] += row.documents
+            wrong["words"] += row.words
+            wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
+    return {
+        "workspace": str(ws.root),
+        "language": lang.code,
+        "language_name": lang.display_name,
+        "settings": {
+            v.key: {"value": v.value, "source": v.source} for v in ws.settings.non_defaults()
+        },
+        "seed_documents": target,
+        "wronglang_documents": wrong,
+        "seed_words": len(ws.manual_seed_words()),
+        "loops": [
+            {"number": loop.number, "started_at": loop.started_at, "finished_at": loop.finished_at}
+            for loop in ws.loops()
+        ],
+    }
+
+
+def status_lines(data: dict[str, Any]) -> list[str]:
+    docs, wrong = data["seed_documents"], data["wronglang_documents"]
+    lines = [
+        f"workspace   {data['workspace']}",
+        f"language    {data['language']} ({data['language_name']})",
+        f"seed docs   {_plural(docs['count'], 'document')}, {_plural(docs['words'], 'word')}",
+    ]
+    if wrong["count"]:
+        parts = [f"{code}: {v['count']}" for code, v in sorted(wrong["by_language"].items())]
+        lines.append(
+            f"wronglang   {_plural(wrong['count'], 'document')}, {_plural(wrong['words'], 'word')}"
+            f" ({', '.join(parts)})"
+        )
+    if data["seed_words"]:
+        lines.append(f"seed words  {data['seed_words']:,} (manual list)")
+    settings = data["settings"]
+    others = {k: v for k, v in settings.items() if k != "language.code"}
+    if others:
+        lines.append("settings    (differing from the defaults)")
+        lines += [f"  {k} = {v['value']!r}  [{v['source']}]" for k, v in others.items()]
+    else:
+        lines.append("settings    all defaults (`collie config` lists them)")
+    lines.append("")
+    lines.append(f"{'loop':>4}  {'started':<25}  {'finished':<25}")
+    for loop in data["loops"]:
+        lines.append(
+            f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-':<25}"
+        )
+    if not data["loops"]:
+        lines.append("   -  no loops run yet")
+    return lines
+
+
+def config_lines(entries: list[Value]) -> list[str]:
+    width = max(len(e.key) for e in entries)
+    lines = []
+    for entry in entries:
+        value = (
+            repr(entry.value)
+            if isinstance(entry.value, str)
+            else str(entry.value).lower()
+            if isinstance(entry.value, bool)
+            else str(entry.value)
+        )
+        lines.append(f"{entry.key:<{width}}  {value:<24}  {entry.source}")
+    return lines
+
+
+def language_data(lang: Language) -> dict[str, Any]:
+    countries = [{"code": c.code, "name": c.name, "domain": c.tld} for c in lang.country_list()]
+    data: dict[str, Any] = {
+        "code": lang.code,
+        "iso639_1": lang.part1,
+        "iso639_2b": lang.part2b,
+        "name": lang.name,
+        "english_names": list(lang.english),
+        "other_names": list(lang.other_names),
+        "autonyms": list(lang.autonyms),
+        "scope": SCOPES.get(lang.scope, lang.scope),
+        "type": TYPES.get(lang.type, lang.type),
+        "macrolanguage": lang.macrolanguage,
+        "countries": countries,
+        "domains": lang.domains(),
+    }
+    if lang.is_macrolanguage:
+        data["members"] = [m.code for m in members(lang)]
+        data["principal_member"] = lang.principal
+    return data
+
+
+def language_lines(data: dict[str, Any]) -> list[str]:
+    def joined(values: list[str]) -> str:
+        return ", ".join(values) if values else "-"
+
+    macro = data["macrolanguage"]
+    rows = [
+        ("code", data["code"] + (f" (ISO 639-1: {data['iso639_1']})" if data["iso639_1"] else "")),
+        ("name", data["name"]),
+        ("English", joined(data["english_names"])),
+        ("also called", joined(data["other_names"])),
+        ("autonym", joined(data["autonyms"])),
+        ("kind", f"{data['scope']}, {data['type']}"),
+        ("macrolanguage", f"{macro} ({get_language(macro).name})" if macro else "-"),
+    ]
+    if "members" in data:
+        principal = data["principal_member"]
+        listed = [f"{m} (principal)" if m == principal else m for m in data["members"]]
+        rows.append(("members", joined(listed)))
+    rows.append(("countries", joined([f"{c['code']} {c['name']}" for c in data["countries"]])))
+    rows.append(("domains", joined(data["domains"])))
+    return [f"{label:<14} {value}" for label, value in rows]

@@ -1,0 +1,387 @@
+"""The workspace: a directory holding everything a project learns and produces.
+
+    collie.toml   settings (see config.py)
+    collie.db     SQLite (WAL, foreign keys), schema built by the ordered MIGRATIONS
+    seed/         the user's documents, as UTF-8 text (docs/, wronglang/CODE/, seed-words.txt)
+    cache/ models/ exports/ logs/
+
+This module owns every read and write of workspace state. `init` validates and reads all
+input before it writes anything, writes `collie.toml` (the marker other commands look
+for) last and atomically, and removes only what it created if it fails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from collie import __version__
+from collie.config import Settings, load_settings, read_toml, render_toml
+from collie.errors import WorkspaceError
+from collie.languages import Language, get_language
+from collie.seedfiles import SeedDocument, SeedPlan
+
+CONFIG_FILE = "collie.toml"
+DB_FILE = "collie.db"
+DIRECTORIES = ("seed", "cache", "models", "exports", "logs")
+WORKSPACE_ENV = "COLLIE_WORKSPACE"
+SEED_WORDS_FILE = "seed/seed-words.txt"
+
+# Ordered schema migrations: (name, statements). Never edit one that has been released;
+# append a new one instead.
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    (
+        "initial",
+        [
+            """CREATE TABLE workspace_info (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            )""",
+            """CREATE TABLE seed_documents (
+                id INTEGER PRIMARY KEY,
+                role TEXT NOT NULL CHECK (role IN ('target', 'wronglang')),
+                lang TEXT,
+                path TEXT NOT NULL UNIQUE,
+                source TEXT NOT NULL,
+                sha256 TEXT NOT NULL,
+                encoding TEXT NOT NULL,
+                encoding_method TEXT NOT NULL,
+                encoding_confidence REAL NOT NULL,
+                chars INTEGER NOT NULL,
+                words INTEGER NOT NULL,
+                added_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE loops (
+                number INTEGER PRIMARY KEY CHECK (number >= 1),
+                started_at TEXT NOT NULL,
+                finished_at TEXT
+            )""",
+        ],
+    ),
+]
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def is_workspace(path: Path) -> bool:
+    return (path / CONFIG_FILE).is_file()
+
+
+def find_workspace(explicit: Path | None, environ: Mapping[str, str], cwd: Path) -> Path:
+    """The workspace root: `-w DIR`, else $COLLIE_WORKSPACE, else cwd or a parent of it."""
+    given = explicit or (Path(environ[WORKSPACE_ENV]) if environ.get(WORKSPACE_ENV) else None)
+    if given is not None:
+        root = (cwd / given).resolve()
+        if not is_workspace(root):
+            source = "-w/--workspace" if explicit else f"${WORKSPACE_ENV}"
+            raise WorkspaceError(
+                f"{root} ({source}) is not a collie workspace: it has no {CONFIG_FILE}.",
+                "Run `collie init --lang CODE --docs PATH` there first.",
+            )
+        return root
+    for candidate in (cwd.resolve(), *cwd.resolve().parents):
+        if is_workspace(candidate):
+            return candidate
+    raise WorkspaceError(
+        f"No collie workspace in {cwd} or any parent directory.",
+        "Run `collie init --lang CODE --docs PATH` to create one, or point to one "
+        f"with -w DIR or ${WORKSPACE_ENV}.",
+    )
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30.0)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT MAX(id) FROM migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations in order, one transaction each; return their names."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS migrations ("
+        "id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    current = schema_version(conn)
+    if current > len(MIGRATIONS):
+        raise WorkspaceError(
+            f"This workspace's database is at schema version {current}, newer than this "
+            f"collie ({__version__}) knows ({len(MIGRATIONS)}).",
+            "Upgrade collie to work with this workspace.",
+        )
+    applied = []
+    for number, (name, statements) in enumerate(MIGRATIONS, start=1):
+        if number <= current:
+            continue
+        with conn:
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)",
+                (number, name, now_iso()),
+            )
+        applied.append(name)
+    return applied
+
+
+@dataclass(frozen=True)
+class SeedSummary:
+    role: str
+    lang: str | None
+    documents: int
+    words: int
+    chars: int
+
+
+@dataclass(frozen=True)
+class LoopRow:
+    number: int
+    started_at: str
+    finished_at: str | None
+
+
+@dataclass
+class Workspace:
+    """An open workspace: its root, effective settings and database connection."""
+
+    root: Path
+    settings: Settings
+    conn: sqlite3.Connection
+    migrated: list[str] = field(default_factory=list)
+
+    @property
+    def language(self) -> Language:
+        return get_language(self.settings["language.code"])
+
+    def path(self, relative: str) -> Path:
+        return self.root / relative
+
+    def seed_summary(self) -> list[SeedSummary]:
+        rows = self.conn.execute(
+            "SELECT role, lang, COUNT(*), SUM(words), SUM(chars) FROM seed_documents "
+            "GROUP BY role, lang ORDER BY role DESC, lang"
+        ).fetchall()
+        return [SeedSummary(r[0], r[1], r[2], r[3] or 0, r[4] or 0) for r in rows]
+
+    def seed_documents(self, role: str | None = None) -> list[sqlite3.Row]:
+        query = "SELECT * FROM seed_documents"
+        if role:
+            return self.conn.execute(query + " WHERE role = ? ORDER BY id", (role,)).fetchall()
+        return self.conn.execute(query + " ORDER BY id").fetchall()
+
+    def manual_seed_words(self) -> list[str]:
+        name = self.settings["seeds.manual"]
+        if not name:
+            return []
+        path = self.path(name)
+        if not path.is_file():
+            raise WorkspaceError(
+                f"seeds.manual names {name}, which does not exist in the workspace.",
+                "Restore the file or clear seeds.manual in collie.toml.",
+            )
+        return read_word_list(path.read_text(encoding="utf-8"))
+
+    def loops(self) -> list[LoopRow]:
+        rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
+        return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
+
+    def info(self) -> dict[str, str]:
+        rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
+        return {r[0]: r[1] for r in rows}
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_word_list(text: str) -> list[str]:
+    """Words of a seed-word file: one per line; blank lines and `#` comments ignored."""
+    words: list[str] = []
+    for line in text.splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if word and word not in words:
+            words.append(word)
+    return words
+
+
+def read_settings(
+    root: Path | None, environ: Mapping[str, str], flags: Mapping[str, tuple[Any, str]]
+) -> Settings:
+    """Effective settings of a workspace (or, with root None, outside any workspace)."""
+    toml_values: dict[str, Any] = {}
+    if root is not None:
+        path = root / CONFIG_FILE
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise WorkspaceError(f"Cannot read {path}: {exc.strerror}.") from exc
+        toml_values = read_toml(text, str(path))
+    return load_settings(toml_values, environ, flags)
+
+
+def open_workspace(
+    root: Path, environ: Mapping[str, str], flags: Mapping[str, tuple[Any, str]]
+) -> Workspace:
+    """Open a workspace found by `find_workspace`, applying pending migrations."""
+    settings = read_settings(root, environ, flags)
+    code = settings["language.code"]
+    try:
+        lang = get_language(code)
+    except KeyError:
+        lang = None
+    if lang is None or not lang.active:
+        raise WorkspaceError(
+            f"{root / CONFIG_FILE}: language.code {code!r} is not an active ISO 639-3 code.",
+            'Set language.code to the target language\'s code, e.g. code = "luo".',
+        )
+    db = root / DB_FILE
+    if not db.is_file():
+        raise WorkspaceError(
+            f"{root} has {CONFIG_FILE} but no {DB_FILE}: the workspace is broken.",
+            "Restore collie.db from a backup, or create a new workspace with `collie init`.",
+        )
+    conn = connect(db)
+    try:
+        applied = migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise WorkspaceError(f"{db} is not a usable SQLite database: {exc}.") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return Workspace(root, settings, conn, applied)
+
+
+def check_can_init(root: Path) -> None:
+    """Refuse to initialise over an existing (or half-made) workspace."""
+    if is_workspace(root):
+        raise WorkspaceError(
+            f"{root} is already a collie workspace; nothing was changed.",
+            "Use `collie status` to see it, or choose another directory with -w DIR.",
+        )
+    if (root / DB_FILE).exists():
+        raise WorkspaceError(
+            f"{root} has a {DB_FILE} but no {CONFIG_FILE}, probably from an interrupted "
+            "`collie init`; nothing was changed.",
+            f"Remove {DB_FILE} (and seed/) there, then run `collie init` again.",
+        )
+    seed = root / "seed"
+    if seed.exists() and (not seed.is_dir() or any(seed.iterdir())):
+        raise WorkspaceError(
+            f"{seed} already exists and is not empty; collie keeps the seed documents there.",
+            "Move it away or initialise the workspace in another directory with -w DIR.",
+        )
+
+
+def create_workspace(
+    root: Path, chosen: Mapping[str, Any], plan: SeedPlan, seed_words: list[str]
+) -> None:
+    """Create a workspace at `root` from validated input; all or nothing."""
+    check_can_init(root)
+    created: list[Path] = []
+    try:
+        if not root.exists():
+            root.mkdir(parents=True)
+            created.append(root)
+        for name in DIRECTORIES:
+            if not (root / name).exists():
+                (root / name).mkdir()
+                created.append(root / name)
+        created += [root / "seed" / name for name in ("docs", "wronglang", "seed-words.txt")]
+        _write_seed_files(root, plan.documents, seed_words)
+        created.append(root / DB_FILE)
+        _write_database(root / DB_FILE, chosen, plan.documents)
+        config = render_toml(chosen)
+        tmp = root / f".{CONFIG_FILE}.tmp"
+        tmp.write_text(config, encoding="utf-8")
+        os.replace(tmp, root / CONFIG_FILE)
+    except BaseException:
+        for path in reversed(created):
+            _remove(path)
+        for leftover in (root / f".{CONFIG_FILE}.tmp", *_sqlite_sidecars(root / DB_FILE)):
+            _remove(leftover)
+        raise
+
+
+def _write_seed_files(root: Path, documents: list[SeedDocument], seed_words: list[str]) -> None:
+    for doc in documents:
+        target = root / doc.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(doc.text, encoding="utf-8")
+    if seed_words:
+        (root / SEED_WORDS_FILE).write_text("\n".join(seed_words) + "\n", encoding="utf-8")
+
+
+def _write_database(path: Path, chosen: Mapping[str, Any], docs: list[SeedDocument]) -> None:
+    conn = connect(path)
+    try:
+        migrate(conn)
+        stamp = now_iso()
+        with conn:
+            conn.executemany(
+                "INSERT INTO workspace_info (key, value) VALUES (?, ?)",
+                [
+                    ("created_at", stamp),
+                    ("created_with", f"collie {__version__}"),
+                    ("language", str(chosen["language.code"])),
+                ],
+            )
+            conn.executemany(
+                "INSERT INTO seed_documents (role, lang, path, source, sha256, encoding, "
+                "encoding_method, encoding_confidence, chars, words, added_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        d.role,
+                        d.lang,
+                        d.path,
+                        d.source,
+                        d.sha256,
+                        d.encoding,
+                        d.method,
+                        d.confidence,
+                        len(d.text),
+                        d.words,
+                        stamp,
+                    )
+                    for d in docs
+                ],
+            )
+    finally:
+        conn.close()
+
+
+def _sqlite_sidecars(db: Path) -> list[Path]:
+    return [db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
