@@ -294,7 +294,7 @@ def closest_languages(query: str, limit: int = 8) -> list[Language]:
     ranked = sorted(scores, key=lambda c: (-scores[c], -len(get_language(c).countries), c))
     close = [c for c in ranked if scores[c] >= 0.75][:limit]
     if len(close) < 3:
-        close += [c for c in ranked if 0.5 <= scores[c] < 0.75][: 3 - len(close)]
+        close += [c for c in ranked if 0.3 <= scores[c] < 0.75][: 3 - len(close)]
     return [get_language(c) for c in close]
 
 
@@ -302,7 +302,7 @@ def _similarity(key: str, name: str) -> float:
     if len(key) >= 3 and (name.startswith(key) or key in name.split()):
         return 1.0 + len(key) / max(len(name), 1)
     matcher = difflib.SequenceMatcher(None, key, name)
-    if matcher.real_quick_ratio() < 0.5 or matcher.quick_ratio() < 0.5:
+    if matcher.real_quick_ratio() < 0.3 or matcher.quick_ratio() < 0.3:
         return 0.0
     return matcher.ratio()
 

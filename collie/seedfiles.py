@@ -132,7 +132,7 @@ def _read(
         if decoded.reason == "encoding-uncertain":
             return (
                 f"encoding uncertain (best guess {decoded.encoding}, confidence "
-                f"{decoded.confidence:.2f})"
+                f"{decoded.confidence:.2f} < encoding.min_confidence {min_confidence})"
             )
         return "not a text file" if decoded.reason == "binary" else f"{decoded.reason}"
     words = count_words(decoded.text)
@@ -161,8 +161,9 @@ def _read(
 
 def _advice(problem: str) -> str:
     if problem.startswith("encoding uncertain"):
+        guess = problem.split("best guess ", 1)[1].split(",", 1)[0]
         return (
-            "Convert the file to UTF-8 (e.g. iconv -f LATIN1 -t UTF-8), or name its "
-            "encoding with --encoding."
+            f"If {guess} is right, say so with --encoding {guess}; otherwise name the "
+            "encoding with --encoding NAME or convert the file to UTF-8."
         )
     return "Give plain-text files (UTF-8 preferred)."

@@ -1,0 +1,47 @@
+# Each target bootstraps its own virtual environment in .venv (Python >= 3.10 needed).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.deps-installed
+DEMO := build/demo
+LINTED := collie tests ethnologue examples benchmarks
+
+.PHONY: demo test lint install bench data clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet '.[test,build-data]'
+	touch $(STAMP)
+
+# A regular (non-editable) install, refreshed every time: tests run against the
+# installed package, so missing package data fails the tests.
+install: $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/mypy
+
+test: install lint
+	$(BIN)/pytest
+
+demo: install
+	rm -rf $(DEMO)
+	$(BIN)/python examples/udhr_docs.py zul $(DEMO)/docs/zulu
+	$(BIN)/python examples/udhr_docs.py xho $(DEMO)/docs/xhosa
+	$(BIN)/collie init -w $(DEMO)/workspace --lang Zulu --docs $(DEMO)/docs/zulu \
+		--wronglang xho=$(DEMO)/docs/xhosa
+	$(BIN)/collie -w $(DEMO)/workspace status
+	$(BIN)/collie language Zulu
+
+bench: install
+	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+# Rebuild the committed data tables from their pinned open-data sources.
+data: $(STAMP)
+	$(BIN)/python ethnologue/build.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,237 @@
+"""Workspace creation, discovery, refusal, seed documents, migrations."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from collie import workspace as ws_module
+from collie.errors import WorkspaceError
+from collie.workspace import MIGRATIONS, find_workspace, open_workspace
+
+from .clihelp import run_collie
+
+LUO = "Ng'ato ka ng'ato nyalo bedo gi thuolo mar paro.\nJi duto onyuol ka gin thuolo.\n"
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every file under root with a hash of its bytes."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def luo_doc(tmp_path: Path) -> Path:
+    path = tmp_path / "input" / "some.txt"
+    path.parent.mkdir()
+    path.write_text(LUO, encoding="utf-8")
+    return path
+
+
+def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypatch) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "init", "--lang", "Dholuo", "--docs", str(luo_doc))
+    assert result.code == 0, result.err
+    assert result.out == ""
+    assert "1 seed document" in result.err
+    for name in ("collie.toml", "collie.db", "seed", "cache", "models", "exports", "logs"):
+        assert (root / name).exists(), name
+    assert (root / "seed" / "docs" / "some.txt").read_text(encoding="utf-8") == LUO
+    assert 'code = "luo"' in (root / "collie.toml").read_text()
+    status = run_collie(capsys, "status", "--json")
+    data = json.loads(status.out)
+    assert data["language"] == "luo"
+    assert data["seed_documents"]["count"] == 1
+    assert data["seed_documents"]["words"] == 15
+    assert data["loops"] == []
+
+
+def test_database_is_wal_with_foreign_keys_and_recorded_migrations(
+    tmp_path: Path, luo_doc: Path, capsys
+) -> None:
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc)).code == 0
+    conn = sqlite3.connect(root / "collie.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY id")]
+    assert names == [name for name, _ in MIGRATIONS]
+    conn.close()
+    with open_workspace(root, {}, {}) as ws:
+        assert ws.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert ws.migrated == []
+
+
+def test_second_init_refuses_and_changes_nothing(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc)).code == 0
+    before = snapshot(root)
+    again = run_collie(capsys, "init", "-w", str(root), "--lang", "sw", "--docs", str(luo_doc))
+    assert again.code == 1
+    assert "already a collie workspace" in again.err
+    assert snapshot(root) == before
+
+
+def test_unknown_language_exits_2_and_creates_nothing(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "xx-nonsense", "--docs", str(luo_doc))
+    assert result.code == 2
+    assert "Closest matches" in result.err
+    assert not root.exists()
+
+
+def test_discovery_from_subdirectory_env_and_flag(tmp_path: Path, luo_doc: Path, capsys, monkeypatch) -> None:
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc)).code == 0
+    deep = root / "exports" / "a" / "b"
+    deep.mkdir(parents=True)
+    assert find_workspace(None, {}, deep) == root.resolve()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert find_workspace(None, {"COLLIE_WORKSPACE": str(root)}, elsewhere) == root.resolve()
+    assert find_workspace(root, {"COLLIE_WORKSPACE": str(elsewhere)}, elsewhere) == root.resolve()
+    with pytest.raises(WorkspaceError, match="No collie workspace"):
+        find_workspace(None, {}, elsewhere)
+    with pytest.raises(WorkspaceError, match="COLLIE_WORKSPACE"):
+        find_workspace(None, {"COLLIE_WORKSPACE": str(elsewhere)}, elsewhere)
+    monkeypatch.chdir(deep)
+    assert json.loads(run_collie(capsys, "status", "--json").out)["language"] == "luo"
+    monkeypatch.chdir(elsewhere)
+    missing = run_collie(capsys, "status")
+    assert missing.code == 1 and "collie init" in missing.err
+    assert run_collie(capsys, "status", "-w", str(root)).code == 0
+    assert run_collie(capsys, "-w", str(root), "status").code == 0
+
+
+def test_directories_are_walked_and_legacy_encodings_converted(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "texts"
+    (docs / "sub").mkdir(parents=True)
+    japanese = "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。" * 3
+    (docs / "ja.txt").write_bytes(japanese.encode("shift_jis"))
+    russian = "Все люди рождаются свободными и равными в своем достоинстве и правах. " * 8
+    (docs / "ru.txt").write_bytes(russian.encode("cp1251"))
+    (docs / "utf16.txt").write_bytes(("Ji duto onyuol ka gin thuolo. " * 5).encode("utf-16"))
+    (docs / "sub" / "a.txt").write_text(LUO, encoding="utf-8")
+    (docs / "sub" / "copy.txt").write_text(LUO, encoding="utf-8")
+    (docs / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (docs / ".hidden").write_text("ignored", encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(docs))
+    assert result.code == 0, result.err
+    assert "converted" in result.err and "ja.txt from cp932" in result.err
+    assert "skipped" in result.err and "image.png: not a text file" in result.err
+    assert "ru.txt: encoding uncertain (best guess windows-1251" in result.err
+    assert "--encoding NAME" in result.err
+    assert "same text as" in result.err
+    stored = root / "seed" / "docs" / "texts" / "ja.txt"
+    assert stored.read_text(encoding="utf-8") == japanese
+    assert not (root / "seed" / "docs" / "texts" / "ru.txt").exists()
+    status = json.loads(run_collie(capsys, "-w", str(root), "status", "--json").out)
+    assert status["seed_documents"]["count"] == 3
+
+
+def test_explicit_unusable_file_refuses_and_creates_nothing(tmp_path: Path, capsys) -> None:
+    binary = tmp_path / "photo.jpg"
+    binary.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 8)
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(binary))
+    assert result.code == 1
+    assert "not a text file" in result.err
+    assert not root.exists()
+
+
+def test_uncertain_encoding_needs_an_explicit_one(tmp_path: Path, capsys) -> None:
+    latin = tmp_path / "short.txt"
+    latin.write_bytes("Café naïve façade.".encode("latin-1"))
+    root = tmp_path / "ws"
+    refused = run_collie(capsys, "init", "-w", str(root), "--lang", "fra", "--docs", str(latin))
+    assert refused.code == 1 and "encoding uncertain" in refused.err
+    assert "--encoding" in refused.err
+    assert not root.exists()
+    ok = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "fra", "--docs", str(latin), "--encoding", "latin-1"
+    )
+    assert ok.code == 0, ok.err
+    assert (root / "seed" / "docs" / "short.txt").read_text(encoding="utf-8") == "Café naïve façade."
+
+
+def test_wronglang_and_seed_words(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    acholi = tmp_path / "acholi.txt"
+    acholi.write_text("Dano ducu kinywalo ki agonya.\n", encoding="utf-8")
+    other = tmp_path / "other.txt"
+    other.write_text("Some text that is not Luo at all.\n", encoding="utf-8")
+    words = tmp_path / "seeds.txt"
+    words.write_text("# seed words\nThuolo\nng'ato\n\nthuolo\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc),
+        "--wronglang", f"ach={acholi}", "--wronglang", str(other), "--seed-words", str(words),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert (root / "seed" / "wronglang" / "ach" / "acholi.txt").is_file()
+    assert (root / "seed" / "wronglang" / "any" / "other.txt").is_file()
+    assert (root / "seed" / "seed-words.txt").read_text() == "thuolo\nng'ato\n"
+    data = json.loads(run_collie(capsys, "-w", str(root), "status", "--json").out)
+    assert data["wronglang_documents"]["by_language"] == {
+        "ach": {"count": 1, "words": 5},
+        "any": {"count": 1, "words": 8},
+    }
+    assert data["seed_words"] == 2
+    assert data["settings"]["seeds.manual"]["value"] == "seed/seed-words.txt"
+
+
+def test_init_needs_documents_or_seed_words(tmp_path: Path, capsys) -> None:
+    result = run_collie(capsys, "init", "-w", str(tmp_path / "ws"), "--lang", "luo")
+    assert result.code == 2 and "--docs" in result.err
+    assert not (tmp_path / "ws").exists()
+
+
+def test_failed_init_removes_what_it_created(tmp_path: Path, luo_doc: Path, capsys, monkeypatch) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "mine.txt").write_text("the user's own file", encoding="utf-8")
+    before = snapshot(root)
+
+    def broken(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ws_module, "_write_database", broken)
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc))
+    assert result.code == 1
+    assert snapshot(root) == before
+    assert sorted(p.name for p in root.iterdir()) == ["mine.txt"]
+
+
+def test_interrupted_init_is_detected(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "collie.db").write_bytes(b"")
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc))
+    assert result.code == 1 and "interrupted" in result.err
+
+
+def test_newer_schema_is_refused(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc)).code == 0
+    conn = sqlite3.connect(root / "collie.db")
+    conn.execute("INSERT INTO migrations VALUES (999, 'future', 'later')")
+    conn.commit()
+    conn.close()
+    result = run_collie(capsys, "-w", str(root), "status")
+    assert result.code == 1 and "Upgrade collie" in result.err
+
+
+def test_missing_database_is_a_broken_workspace(tmp_path: Path, luo_doc: Path, capsys) -> None:
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc)).code == 0
+    (root / "collie.db").unlink()
+    result = run_collie(capsys, "-w", str(root), "status")
+    assert result.code == 1 and "broken" in result.err
