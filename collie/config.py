@@ -23,6 +23,13 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 ENV_PREFIX = "COLLIE_"
+_KIND_NAMES = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list of strings",
+}
 
 
 @dataclass(frozen=True)
@@ -204,7 +211,7 @@ def check_value(setting: Setting, value: Any, where: str) -> Any:
     else:
         ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
     if not ok:
-        expected = "a list of strings" if kind is list else f"a {kind.__name__}"
+        expected = _KIND_NAMES[kind]
         raise ConfigError(f"{where}: {setting.key} must be {expected}, not {value!r}.")
     if setting.choices and value not in setting.choices:
         raise ConfigError(
@@ -234,9 +241,7 @@ def parse_text(setting: Setting, text: str, where: str) -> Any:
         else:
             value = text
     except ValueError:
-        raise ConfigError(
-            f"{where}: {setting.key} must be a {kind.__name__}, not {text!r}."
-        ) from None
+        raise ConfigError(f"{where}: {setting.key} must be {_KIND_NAMES[kind]}, not {text!r}.") from None
     return check_value(setting, value, where)
 
 

@@ -47,7 +47,7 @@ def test_uncommenting_a_default_line_gives_valid_toml() -> None:
     ("text", "message"),
     [
         ("[fetch]\ndealy = 2\n", "Did you mean fetch.delay"),
-        ("[fetch]\ndelay = 'slow'\n", "fetch.delay must be a float"),
+        ("[fetch]\ndelay = 'slow'\n", "fetch.delay must be a number"),
         ("[fetch]\ndelay = -1\n", "at least 0"),
         ("[extract]\nboilerplate = 'maybe'\n", "one of rules, none"),
         ("delay = 2\n", "must be a [section]"),

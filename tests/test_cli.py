@@ -1,0 +1,147 @@
+"""The command line: help, exit codes, error lines, config sources, language lookups."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from collie import cli as cli_module
+
+from .clihelp import run_collie
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, capsys, monkeypatch) -> Path:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc)).code == 0
+    monkeypatch.chdir(root)
+    for name in list(__import__("os").environ):
+        if name.startswith("COLLIE_"):
+            monkeypatch.delenv(name)
+    return root
+
+
+def test_help_lists_the_commands(capsys) -> None:
+    result = run_collie(capsys, "--help")
+    assert result.code == 0
+    for command in ("init", "status", "config", "language"):
+        assert f"  {command} " in result.out
+
+
+@pytest.mark.parametrize("command", ["init", "status", "config", "language"])
+def test_every_command_has_help_with_an_example(capsys, command: str) -> None:
+    result = run_collie(capsys, command, "--help")
+    assert result.code == 0
+    assert "Example:" in result.out and f"collie {command}" in result.out
+
+
+def test_version(capsys) -> None:
+    result = run_collie(capsys, "--version")
+    assert result.code == 0 and "collie" in result.out
+
+
+def test_usage_errors_exit_2(capsys) -> None:
+    assert run_collie(capsys, "init").code == 2  # missing --lang
+    assert run_collie(capsys, "no-such-command").code == 2
+    assert run_collie(capsys, "--set", "nope=1", "config").code == 2
+    assert run_collie(capsys, "config", "fetch.dealy").code == 2
+    unknown = run_collie(capsys, "language", "xx-nonsense")
+    assert unknown.code == 2 and "Closest matches" in unknown.err
+
+
+def test_unexpected_error_is_one_line_with_a_hint(capsys, workspace: Path, monkeypatch) -> None:
+    def boom(*args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(cli_module.text, "status_data", boom)
+    result = run_collie(capsys, "status")
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "collie: error: unexpected RuntimeError: disk on fire",
+        "Rerun with --traceback to see where.",
+    ]
+    traced = run_collie(capsys, "--traceback", "status")
+    assert traced.code == 1 and "Traceback (most recent call last)" in traced.err
+
+
+def test_ctrl_c_exits_130(capsys, workspace: Path, monkeypatch) -> None:
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module.text, "status_data", interrupted)
+    result = run_collie(capsys, "status")
+    assert result.code == 130 and "interrupted" in result.err
+
+
+def test_config_shows_each_source(capsys, workspace: Path, monkeypatch) -> None:
+    toml = workspace / "collie.toml"
+    toml.write_text(
+        toml.read_text().replace("# depth = 5", "depth = 3").replace("# delay = 1.0", "delay = 2.0"),
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("COLLIE_FETCH_DELAY", "4")
+    monkeypatch.setenv("COLLIE_SEEDS_COUNT", "50")
+    result = run_collie(capsys, "--set", "seeds.count=60", "config", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["fetch.workers"] == {"value": 8, "source": "default"}
+    assert data["crawl.depth"] == {"value": 3, "source": "collie.toml"}
+    assert data["fetch.delay"] == {"value": 4.0, "source": "environment (COLLIE_FETCH_DELAY)"}
+    assert data["seeds.count"] == {"value": 60, "source": "flag (--set seeds.count)"}
+    one = run_collie(capsys, "config", "crawl.depth")
+    assert one.out.split() == ["crawl.depth", "3", "collie.toml"]
+    status = json.loads(run_collie(capsys, "status", "--json").out)
+    assert set(status["settings"]) == {"language.code", "crawl.depth", "fetch.delay", "seeds.count"}
+
+
+def test_config_outside_a_workspace(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    result = run_collie(capsys, "config", "--json")
+    assert result.code == 0
+    assert "Not in a workspace" in result.err
+    assert json.loads(result.out)["fetch.delay"]["source"] == "default"
+
+
+def test_bad_toml_value_is_an_error_naming_the_file(capsys, workspace: Path) -> None:
+    toml = workspace / "collie.toml"
+    toml.write_text(toml.read_text().replace("# workers = 8", "workers = 'lots'"), encoding="utf-8")
+    result = run_collie(capsys, "status")
+    assert result.code == 1
+    assert "collie.toml" in result.err and "fetch.workers must be an integer" in result.err
+
+
+def test_init_persists_set_values(capsys, tmp_path: Path) -> None:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Ji duto onyuol ka gin thuolo.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc),
+        "--set", "language.extra_domains=.tz,.ug",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert 'extra_domains = [".tz", ".ug"]' in (root / "collie.toml").read_text()
+
+
+def test_language_json(capsys) -> None:
+    result = run_collie(capsys, "language", "luo", "--json")
+    assert result.code == 0
+    data = json.loads(result.out)
+    assert data["code"] == "luo"
+    assert {"code": "KE", "name": "Kenya", "domain": ".ke"} in data["countries"]
+    assert data["domains"] == [".ke"]
+    assert "Dholuo" in data["autonyms"]
+
+
+def test_language_by_name_and_macrolanguage_note(capsys) -> None:
+    by_name = run_collie(capsys, "language", "Dholuo")
+    assert by_name.code == 0 and by_name.out.startswith("code           luo")
+    assert "KE Kenya" in by_name.out and ".ke" in by_name.out
+    sw = run_collie(capsys, "language", "sw")
+    assert sw.out.startswith("code           swh") and "swa" in sw.err
+    macro = run_collie(capsys, "language", "swa", "--json")
+    assert json.loads(macro.out)["principal_member"] == "swh"
