@@ -92,8 +92,8 @@ def common_options(func: F) -> F:
         type=click.Path(file_okay=False, path_type=Path),
         expose_value=False,
         callback=_set_workspace,
-        help="The workspace directory (default: $COLLIE_WORKSPACE, or the current "
-        "directory or a parent of it).",
+        help="The workspace directory; for init, where to create it (default: "
+        "$COLLIE_WORKSPACE, or the current directory or a parent of it).",
     )(func)
     return func
 

@@ -106,11 +106,9 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     else:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
-    lines.append(f"{'loop':>4}  {'started':<25}  {'finished':<25}")
+    lines.append(f"{'loop':>4}  {'started':<25}  finished")
     for loop in data["loops"]:
-        lines.append(
-            f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-':<25}"
-        )
+        lines.append(f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-'}")
     if not data["loops"]:
         lines.append("   -  no loops run yet")
     return lines
