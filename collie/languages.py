@@ -171,13 +171,22 @@ def _name_tiers() -> list[dict[str, set[str]]]:
     return [primary, secondary, folded]
 
 
+@lru_cache(maxsize=1)
+def _short_codes() -> dict[str, set[str]]:
+    """ISO 639-1 and 639-2/B codes -> the active ISO 639-3 codes they stand for."""
+    index: dict[str, set[str]] = {}
+    for lang in all_languages().values():
+        for short in (lang.part1, lang.part2b):
+            if lang.active and short:
+                index.setdefault(short, set()).add(lang.code)
+    return index
+
+
 def _code_matches(key: str) -> set[str]:
     table = all_languages()
     if len(key) == 3 and key in table and table[key].active:
         return {key}
-    return {
-        lang.code for lang in table.values() if lang.active and key in (lang.part1, lang.part2b)
-    }
+    return set(_short_codes().get(key, ()))
 
 
 def _collapse_macrolanguage(codes: set[str]) -> str | None:
