@@ -5,6 +5,7 @@ python benchmarks/bench_languages.py
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -21,10 +22,8 @@ COLD = (
 def timed(query: str, repeat: int) -> float:
     start = time.perf_counter()
     for _ in range(repeat):
-        try:
+        with contextlib.suppress(LanguageNotFound):
             resolve_language(query)
-        except LanguageNotFound:
-            pass
     return (time.perf_counter() - start) / repeat
 
 

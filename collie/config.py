@@ -241,7 +241,9 @@ def parse_text(setting: Setting, text: str, where: str) -> Any:
         else:
             value = text
     except ValueError:
-        raise ConfigError(f"{where}: {setting.key} must be {_KIND_NAMES[kind]}, not {text!r}.") from None
+        raise ConfigError(
+            f"{where}: {setting.key} must be {_KIND_NAMES[kind]}, not {text!r}."
+        ) from None
     return check_value(setting, value, where)
 
 

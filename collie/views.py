@@ -42,7 +42,9 @@ def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str])
     for skipped in plan.skipped:
         lines.append(f"skipped {skipped.source}: {skipped.reason}")
     if any(s.reason.startswith("encoding uncertain") for s in plan.skipped):
-        lines.append("(name the encoding of the skipped files with --encoding NAME to include them)")
+        lines.append(
+            "(name the encoding of the skipped files with --encoding NAME to include them)"
+        )
     summary = (
         f"Created a collie workspace in {root} for {language.code} ({language.display_name}): "
         f"{_plural(plan.count('target'), 'seed document')}, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,10 @@ def workspace(tmp_path: Path, capsys, monkeypatch) -> Path:
     doc = tmp_path / "doc.txt"
     doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
     root = tmp_path / "ws"
-    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc)).code == 0
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc))
+    assert result.code == 0, result.err
     monkeypatch.chdir(root)
-    for name in list(__import__("os").environ):
+    for name in list(os.environ):
         if name.startswith("COLLIE_"):
             monkeypatch.delenv(name)
     return root
@@ -79,10 +81,8 @@ def test_ctrl_c_exits_130(capsys, workspace: Path, monkeypatch) -> None:
 
 def test_config_shows_each_source(capsys, workspace: Path, monkeypatch) -> None:
     toml = workspace / "collie.toml"
-    toml.write_text(
-        toml.read_text().replace("# depth = 5", "depth = 3").replace("# delay = 1.0", "delay = 2.0"),
-        encoding="utf-8",
-    )
+    text = toml.read_text().replace("# depth = 5", "depth = 3")
+    toml.write_text(text.replace("# delay = 1.0", "delay = 2.0"), encoding="utf-8")
     monkeypatch.setenv("COLLIE_FETCH_DELAY", "4")
     monkeypatch.setenv("COLLIE_SEEDS_COUNT", "50")
     result = run_collie(capsys, "--set", "seeds.count=60", "config", "--json")

@@ -34,7 +34,11 @@ def test_rendered_toml_lists_every_setting_and_round_trips() -> None:
     for setting in SETTINGS:
         name = setting.key.split(".", 1)[1]
         assert f"{name} = " in text, setting.key
-    assert read_toml(text) == {"language.code": "luo", "crawl.depth": 2, "safetynet.ignore": ["eng"]}
+    assert read_toml(text) == {
+        "language.code": "luo",
+        "crawl.depth": 2,
+        "safetynet.ignore": ["eng"],
+    }
 
 
 def test_uncommenting_a_default_line_gives_valid_toml() -> None:

@@ -45,7 +45,12 @@ def test_codes_and_names(query: str, code: str) -> None:
 
 @pytest.mark.parametrize(
     ("query", "macro", "member"),
-    [("sw", "swa", "swh"), ("Swahili", "swa", "swh"), ("zh", "zho", "cmn"), ("sw-KE", "swa", "swh")],
+    [
+        ("sw", "swa", "swh"),
+        ("Swahili", "swa", "swh"),
+        ("zh", "zho", "cmn"),
+        ("sw-KE", "swa", "swh"),
+    ],
 )
 def test_macrolanguage_principal_member_is_said(query: str, macro: str, member: str) -> None:
     resolution = resolve_language(query)

@@ -28,7 +28,12 @@ def make_html() -> str:
 
 def test_split_keeps_articles_21_to_30_out_of_training() -> None:
     decl = parse_declaration("xyz", make_html())
-    assert (decl.iso6393, decl.lang, decl.title, decl.heading) == ("xyz", "xy", "Example", "DECLARATION")
+    assert (decl.iso6393, decl.lang, decl.title, decl.heading) == (
+        "xyz",
+        "xy",
+        "Example",
+        "DECLARATION",
+    )
     assert decl.preamble == ["Preamble", "Whereas one,", "Whereas & two,"]
     training = decl.training_paragraphs()
     heldout = decl.heldout_paragraphs()

@@ -14,19 +14,33 @@ from __future__ import annotations
 import contextlib
 import html
 import json
-import re
 import socket
 import sys
 import threading
 import time
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
-from html.parser import HTMLParser
-from http import HTTPStatus
+from collections.abc import Mapping
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, quote, urlencode, urlparse, urlsplit
+from urllib.parse import urlsplit
+
+from collie.mininet.messages import (
+    Behaviour,
+    LogEntry,
+    Request,
+    Response,
+    normalise_host,
+    normalise_path,
+    split_url,
+)
+from collie.mininet.search import (
+    RESULTS_PER_PAGE,
+    SearchHit,
+    SearchPage,
+    _Index,
+    searx_html,
+    searx_json,
+)
 
 __all__ = [
     "Behaviour",
@@ -39,163 +53,6 @@ __all__ = [
     "World",
 ]
 
-DEFAULT_CHUNK = 64 * 1024
-RESULTS_PER_PAGE = 10
-SNIPPET_CHARS = 200
-_SAFE_URI_CHARS = "!#$%&'()*+,/:;=?@[]~"  # what requests' requote_uri keeps as is
-_HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-@dataclass
-class Response:
-    """A canned HTTP response; ``headers`` keep order, duplicates and exact casing.
-
-    ``Content-Length`` is added unless ``headers`` already has one (a wrong one simulates a
-    truncated body; the connection is then closed). ``delay`` sleeps before the status line;
-    ``body_delay`` sleeps between ``chunk_size`` pieces of the body (a slow body).
-    """
-
-    status: int = 200
-    headers: list[tuple[str, str]] = field(default_factory=list)
-    body: bytes = b""
-    delay: float = 0.0
-    body_delay: float = 0.0
-    chunk_size: int = DEFAULT_CHUNK
-
-    @classmethod
-    def html(
-        cls,
-        body: str | bytes,
-        charset: str | None = "utf-8",
-        status: int = 200,
-        headers: Sequence[tuple[str, str]] = (),
-    ) -> Response:
-        """An HTML page; bytes are sent as given, so the declared charset may be wrong."""
-        ctype = f"text/html; charset={charset}" if charset else "text/html"
-        data = body if isinstance(body, bytes) else body.encode(charset or "utf-8")
-        return cls(status, [("Content-Type", ctype), *headers], data)
-
-    @classmethod
-    def text(
-        cls, body: str | bytes, content_type: str = "text/plain", status: int = 200
-    ) -> Response:
-        """A text response (robots.txt...); ``content_type`` is sent exactly, str as UTF-8."""
-        data = body if isinstance(body, bytes) else body.encode("utf-8")
-        return cls(status, [("Content-Type", content_type)], data)
-
-    @classmethod
-    def binary(cls, body: bytes, content_type: str) -> Response:
-        """A binary response such as a PDF or an image."""
-        return cls(200, [("Content-Type", content_type)], body)
-
-    @classmethod
-    def redirect(cls, location: str, status: int = 301) -> Response:
-        """A redirect to ``location`` (absolute or relative, sent as given)."""
-        page = f'<html><body><a href="{html.escape(location)}">moved</a></body></html>'
-        return cls.html(page, status=status, headers=[("Location", location)])
-
-    @classmethod
-    def error(cls, status: int, retry_after: int | str | None = None) -> Response:
-        """An error page, e.g. ``error(503, retry_after=120)``."""
-        extra = [("Retry-After", str(retry_after))] if retry_after is not None else []
-        return cls.html(_status_page(status), status=status, headers=extra)
-
-    def slowed(
-        self, delay: float = 0.0, body_delay: float = 0.0, chunk_size: int | None = None
-    ) -> Response:
-        """A copy of this response with the given timing."""
-        size = chunk_size if chunk_size is not None else self.chunk_size
-        return replace(self, delay=delay, body_delay=body_delay, chunk_size=size)
-
-    def header(self, name: str) -> str | None:
-        """The first value of header ``name`` (case-insensitive), or None."""
-        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
-
-
-@dataclass(frozen=True)
-class Request:
-    """A request as the world sees it; ``headers`` has lower-cased names."""
-
-    method: str
-    url: str
-    host: str
-    path: str
-    headers: dict[str, str]
-    client: str
-    time: float
-    monotonic: float
-
-    @property
-    def query(self) -> dict[str, list[str]]:
-        """The parsed query string."""
-        return parse_qs(urlsplit(self.path).query)
-
-
-Behaviour = Response | Callable[[Request], Response]
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One request as logged; ``time`` is arrival (``time.time()``).
-
-    ``bytes_sent`` is the body length of the answer (0 for HEAD); a client that hangs up
-    early may have received less. Entries are appended before the answer is written.
-    """
-
-    time: float
-    monotonic: float
-    client: str
-    method: str
-    url: str
-    host: str
-    path: str
-    status: int
-    headers: dict[str, str]
-    bytes_sent: int
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """One search result."""
-
-    url: str
-    title: str
-    content: str
-    score: float
-
-
-@dataclass(frozen=True)
-class SearchPage:
-    """One page of search results and the total number of matching documents."""
-
-    total: int
-    hits: list[SearchHit]
-
-
-def normalise_host(netloc: str) -> str:
-    """``User@Host.example:80`` -> ``host.example``: lower-case, no default port, IDNA."""
-    host = netloc.rpartition("@")[2].strip().lower().rstrip(".")
-    if host.endswith(":80"):
-        host = host[:-3]
-    if not host.isascii():
-        name, sep, port = host.partition(":")
-        host = name.encode("idna").decode("ascii") + sep + port
-    return host
-
-
-def normalise_path(path: str) -> str:
-    """Percent-encode a path (with query) the way requests does; empty -> ``/``."""
-    return quote(path or "/", safe=_SAFE_URI_CHARS).partition("#")[0] or "/"
-
-
-def split_url(url: str) -> tuple[str, str]:
-    """``http://Host:80/a?b`` -> (``host``, ``/a?b``); only http URLs exist in the world."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() != "http" or not parts.netloc:
-        raise ValueError(f"not an absolute http:// URL (the mini web is http-only): {url!r}")
-    path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return normalise_host(parts.netloc), normalise_path(path)
-
 
 class World:
     """The hosts of the mini web and their pages; safe to change while it is being served.
@@ -204,7 +61,7 @@ class World:
     static server that ignores unknown parameters). Callables are never called to index.
     """
 
-    def __init__(self, search_host: str = "search.mininet", search_json_enabled: bool = True):
+    def __init__(self, *, search_host: str = "search.mininet", search_json_enabled: bool = True):
         self.search_host = normalise_host(search_host)
         self.search_json_enabled = search_json_enabled
         self._sites: dict[str, dict[str, Behaviour]] = {}
@@ -259,159 +116,6 @@ class World:
             if self._index is None or self._index.version < version:
                 self._index = index
         return index
-
-
-def tokenise(text: str) -> list[str]:
-    """Lower-case Unicode words, digits-only tokens dropped."""
-    return [t for t in re.findall(r"\w+", text.lower()) if not t.isdigit()]
-
-
-class _TextExtractor(HTMLParser):
-    """Visible text and <title> of an HTML page."""
-
-    _SKIP = frozenset({"script", "style", "noscript", "template"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.title = ""
-        self._stack: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP or tag == "title":
-            self._stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._stack:
-            del self._stack[self._stack.index(tag) :]
-
-    def handle_data(self, data: str) -> None:
-        if not self._stack:
-            self.parts.append(data)
-        elif self._stack[-1] == "title":
-            self.title += data
-
-
-def extract_text(page: str) -> tuple[str, str]:
-    """(title, visible text) of an HTML page, whitespace collapsed."""
-    parser = _TextExtractor()
-    parser.feed(page)
-    parser.close()
-    return " ".join(parser.title.split()), " ".join(" ".join(parser.parts).split())
-
-
-def _decode_body(resp: Response) -> str:
-    """UTF-8 when valid, else the declared charset, else cp1252 (what a search engine sniffs)."""
-    ctype = resp.header("Content-Type") or ""
-    declared = re.search(r"charset=([\w.:-]+)", ctype, re.I)
-    for charset in ("utf-8", declared.group(1) if declared else "cp1252", "latin-1"):
-        try:
-            return resp.body.decode(charset)
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return resp.body.decode("latin-1")
-
-
-class _Index:
-    """In-memory keyword index over the world's 200 HTML pages.
-
-    Ranking: distinct query terms present (desc), then the sum of term frequencies divided
-    by document length (desc), then URL. A later issue replaces this with SQLite FTS5/BM25.
-    """
-
-    def __init__(self, version: int, pages: Iterable[tuple[str, Response]]):
-        self.version = version
-        self.docs: dict[str, tuple[str, str, int]] = {}  # url -> (title, text, length)
-        self.postings: dict[str, dict[str, int]] = {}  # term -> {url: frequency}
-        for url, resp in pages:
-            ctype = (resp.header("Content-Type") or "").lower()
-            if resp.status == 200 and ctype.startswith(_HTML_TYPES):
-                self._add(url, resp)
-
-    def _add(self, url: str, resp: Response) -> None:
-        title, text = extract_text(_decode_body(resp))
-        tokens = tokenise(f"{title} {text}")
-        self.docs[url] = (title or url, text, max(len(tokens), 1))
-        for term, count in Counter(tokens).items():
-            self.postings.setdefault(term, {})[url] = count
-
-    def search(self, query: str) -> list[SearchHit]:
-        """Every document with at least one query term, best first."""
-        terms = list(dict.fromkeys(tokenise(query)))
-        distinct: Counter[str] = Counter()
-        weight: dict[str, float] = defaultdict(float)
-        for term in terms:
-            for url, count in self.postings.get(term, {}).items():
-                distinct[url] += 1
-                weight[url] += count / self.docs[url][2]
-        ranked = sorted(distinct, key=lambda u: (-distinct[u], -weight[u], u))
-        return [self._hit(url, terms, distinct[url] + weight[url]) for url in ranked]
-
-    def _hit(self, url: str, terms: list[str], score: float) -> SearchHit:
-        title, text, _ = self.docs[url]
-        return SearchHit(url, title, snippet(text, terms), round(score, 6))
-
-
-def snippet(text: str, terms: Sequence[str], width: int = SNIPPET_CHARS) -> str:
-    """About ``width`` characters of ``text`` around the first occurrence of a term."""
-    found = [m.start() for t in terms if (m := re.search(rf"\b{re.escape(t)}\b", text, re.I))]
-    start = max(min(found, default=0) - width // 4, 0)
-    return ("…" if start else "") + text[start : start + width].strip()
-
-
-def searx_json(query: str, page: SearchPage, pageno: int) -> dict[str, Any]:
-    """A SearXNG ``format=json`` answer for one page of results."""
-    first = (pageno - 1) * RESULTS_PER_PAGE + 1
-    results = [
-        {
-            "url": hit.url,
-            "title": hit.title,
-            "content": hit.content,
-            "engine": "mininet",
-            "engines": ["mininet"],
-            "template": "default.html",
-            "category": "general",
-            "parsed_url": list(urlparse(hit.url)),
-            "positions": [first + i],
-            "score": hit.score,
-            "publishedDate": None,
-        }
-        for i, hit in enumerate(page.hits)
-    ]
-    return {
-        "query": query,
-        "number_of_results": page.total,
-        "results": results,
-        "answers": [],
-        "corrections": [],
-        "infoboxes": [],
-        "suggestions": [],
-        "unresponsive_engines": [],
-    }
-
-
-def searx_html(query: str, page: SearchPage, pageno: int) -> str:
-    """A minimal HTML results page (SearXNG without ``format=json``)."""
-    items = "".join(
-        f'<li><a href="{html.escape(h.url)}">{html.escape(h.title)}</a>'
-        f"<p>{html.escape(h.content)}</p></li>"
-        for h in page.hits
-    )
-    more = urlencode({"q": query, "pageno": pageno + 1})
-    nxt = f'<a href="/search?{more}">next</a>' if pageno * RESULTS_PER_PAGE < page.total else ""
-    return (
-        f"<html><head><title>{html.escape(query)} - mininet search</title></head><body>"
-        f"<p>{page.total} results</p><ol>{items}</ol>{nxt}</body></html>"
-    )
-
-
-def _status_page(status: int) -> str:
-    try:
-        reason = HTTPStatus(status).phrase
-    except ValueError:
-        reason = "Error"
-    title = f"{status} {reason}"
-    return f"<html><head><title>{title}</title></head><body><h1>{reason}</h1></body></html>"
 
 
 def _json_response(data: Any, status: int = 200) -> Response:
@@ -555,6 +259,7 @@ class MiniWebServer:
         self._bind = (host, port)
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._port = 0
         self._log: list[LogEntry] = []
         self._log_lock = threading.Lock()
 
@@ -562,6 +267,7 @@ class MiniWebServer:
         """Bind and serve in a background thread; returns self."""
         if self._httpd is None:
             self._httpd = _HTTPServer(self._bind, self)
+            self._port = int(self._httpd.server_address[1])
             self._thread = threading.Thread(
                 target=self._httpd.serve_forever, args=(0.05,), name="mininet", daemon=True
             )
@@ -587,9 +293,9 @@ class MiniWebServer:
     @property
     def port(self) -> int:
         """The bound port (after :meth:`start`)."""
-        if self._httpd is None:
-            raise RuntimeError("MiniWebServer is not running: call start() first")
-        return int(self._httpd.server_address[1])
+        if not self._port:
+            raise RuntimeError("MiniWebServer was never started: call start() first")
+        return self._port
 
     @property
     def address(self) -> str:
@@ -624,13 +330,8 @@ class MiniWebServer:
 
     def record(self, request: Request, status: int, body_bytes: int) -> None:
         """Append one request to the log."""
-        r = request
-        entry = LogEntry(
-            r.time, r.monotonic, r.client, r.method, r.url, r.host, r.path, status,
-            r.headers, body_bytes,
-        )  # fmt: skip
         with self._log_lock:
-            self._log.append(entry)
+            self._log.append(LogEntry.of(request, status, body_bytes))
 
     def respond(self, request: Request) -> Response:
         """The answer to a GET/HEAD ``request``: self, world page, 404 or 502."""
