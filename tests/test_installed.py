@@ -41,4 +41,5 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
 
 def test_tests_run_against_the_installed_package() -> None:
     """`make test` installs collie (not editable): the package must not be the checkout's."""
-    assert REPO not in Path(collie.__file__).resolve().parents
+    assert Path(collie.__file__).resolve().parent != REPO / "collie"
+    assert "site-packages" in Path(collie.__file__).resolve().parts
