@@ -31,6 +31,7 @@ from collie.workspace import (
     check_can_init,
     create_workspace,
     find_workspace,
+    is_workspace,
     open_workspace,
     read_settings,
     read_word_list,
@@ -183,6 +184,7 @@ def init(
     """
     root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
     check_can_init(root)
+    outer = next((p for p in root.parents if is_workspace(p)), None)
     if not docs and not seed_words:
         raise UsageProblem(
             "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
@@ -207,6 +209,8 @@ def init(
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
     create_workspace(root, chosen, plan, words)
+    if outer is not None:
+        note(f"note: this workspace lies inside another one, {outer}")
     for line in text.init_lines(root, language, plan, words):
         note(line)
 
