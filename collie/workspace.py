@@ -1,7 +1,7 @@
 """The workspace: a directory holding everything a project learns and produces.
 
     collie.toml   settings (see config.py)
-    collie.db     SQLite (WAL, foreign keys), schema built by the ordered MIGRATIONS
+    collie.db     SQLite (WAL, foreign keys), schema built by the ordered migrations of migrations.py
     seed/         the user's documents, as UTF-8 text (docs/, wronglang/CODE/, seed-words.txt)
     cache/ models/ exports/ logs/
 
@@ -25,6 +25,7 @@ from collie import __version__
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import WorkspaceError
 from collie.languages import Language, get_language
+from collie.migrations import migrate
 from collie.seedfiles import SeedDocument, SeedPlan
 
 CONFIG_FILE = "collie.toml"
@@ -32,39 +33,6 @@ DB_FILE = "collie.db"
 DIRECTORIES = ("seed", "cache", "models", "exports", "logs")
 WORKSPACE_ENV = "COLLIE_WORKSPACE"
 SEED_WORDS_FILE = "seed/seed-words.txt"
-
-# Ordered schema migrations: (name, statements). Never edit one that has been released;
-# append a new one instead.
-MIGRATIONS: list[tuple[str, list[str]]] = [
-    (
-        "initial",
-        [
-            """CREATE TABLE workspace_info (
-                key TEXT PRIMARY KEY,
-                value TEXT NOT NULL
-            )""",
-            """CREATE TABLE seed_documents (
-                id INTEGER PRIMARY KEY,
-                role TEXT NOT NULL CHECK (role IN ('target', 'wronglang')),
-                lang TEXT,
-                path TEXT NOT NULL UNIQUE,
-                source TEXT NOT NULL,
-                sha256 TEXT NOT NULL,
-                encoding TEXT NOT NULL,
-                encoding_method TEXT NOT NULL,
-                encoding_confidence REAL NOT NULL,
-                chars INTEGER NOT NULL,
-                words INTEGER NOT NULL,
-                added_at TEXT NOT NULL
-            )""",
-            """CREATE TABLE loops (
-                number INTEGER PRIMARY KEY CHECK (number >= 1),
-                started_at TEXT NOT NULL,
-                finished_at TEXT
-            )""",
-        ],
-    ),
-]
 
 
 def now_iso() -> str:
@@ -104,44 +72,6 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
-
-
-def schema_version(conn: sqlite3.Connection) -> int:
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
-    ).fetchone()
-    if not exists:
-        return 0
-    row = conn.execute("SELECT MAX(id) FROM migrations").fetchone()
-    return int(row[0] or 0)
-
-
-def migrate(conn: sqlite3.Connection) -> list[str]:
-    """Apply pending migrations in order, one transaction each; return their names."""
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS migrations ("
-        "id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    current = schema_version(conn)
-    if current > len(MIGRATIONS):
-        raise WorkspaceError(
-            f"This workspace's database is at schema version {current}, newer than this "
-            f"collie ({__version__}) knows ({len(MIGRATIONS)}).",
-            "Upgrade collie to work with this workspace.",
-        )
-    applied = []
-    for number, (name, statements) in enumerate(MIGRATIONS, start=1):
-        if number <= current:
-            continue
-        with conn:
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)",
-                (number, name, now_iso()),
-            )
-        applied.append(name)
-    return applied
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import pytest
 
 from collie import workspace as ws_module
 from collie.errors import WorkspaceError
-from collie.workspace import MIGRATIONS, find_workspace, open_workspace
+from collie.migrations import MIGRATIONS
+from collie.workspace import find_workspace, open_workspace
 
 from .clihelp import run_collie
 
