@@ -18,12 +18,13 @@ from typing import Any, TypeVar
 
 import click
 
-from collie import __version__
+from collie import __version__, pipeline
 from collie import views as text
 from collie.config import lookup, parse_assignment
 from collie.encoding import decode_text_file
 from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
 from collie.languages import resolve_language
+from collie.search import BACKENDS, make_backend
 from collie.seedfiles import SeedInput, plan_seed_documents
 from collie.workspace import (
     SEED_WORDS_FILE,
@@ -121,6 +122,26 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     )
 
 
+def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        key = "search.backend" if param.name == "search" else "search.url"
+        ctx.ensure_object(App).flags[key] = (value, f"--{param.name.replace('_', '-')}")
+
+
+def search_options(func: F) -> F:
+    """--search NAME and --search-url URL: the search backend, as flags over settings."""
+    func = click.option(
+        "--search-url", metavar="URL", expose_value=False, callback=_set_backend,
+        help="The backend's endpoint (a SearXNG instance's base URL, or any compatible "
+        "service).",
+    )(func)  # fmt: skip
+    func = click.option(
+        "--search", type=click.Choice(sorted(BACKENDS)), expose_value=False,
+        callback=_set_backend, help="Search backend (default: search.backend).",
+    )(func)  # fmt: skip
+    return func
+
+
 def _parse_wronglang(value: str) -> SeedInput:
     prefix, sep, rest = value.partition("=")
     if sep and prefix and "/" not in prefix and "\\" not in prefix and not Path(value).exists():
@@ -181,6 +202,7 @@ def init(
     \b
     Example:
       collie init --lang luo --docs my-luo-texts/ --wronglang ach=acholi.txt
+      collie init --lang luo --docs texts/ --search searxng --search-url http://localhost:8888
     """
     root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
     check_can_init(root)
@@ -316,6 +338,78 @@ def language(app: App, query: str, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo("\n".join(text.language_lines(data)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("query")
+@click.option(
+    "--count",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="Results wanted (capped at the backend's page size).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@search_options
+@common_options
+@click.pass_obj
+def search(app: App, query: str, count: int, as_json: bool) -> None:
+    """Send one query to the search backend and print the results.
+
+    Inside a workspace: uses its backend, stores the query and its results, and answers
+    a query sent before from the store (it is never sent twice). Outside a workspace:
+    needs --search, stores nothing. API keys come from environment variables only
+    (BRAVE_API_KEY; GOOGLE_API_KEY and GOOGLE_CSE_ID).
+
+    \b
+    Example:
+      collie search "ng'ato thuolo piny"
+      collie search --search searxng --search-url http://localhost:8888 "dholuo"
+    """
+    try:
+        root: Path | None = app.find_root()
+    except CollieError:
+        if app.workspace or os.environ.get("COLLIE_WORKSPACE"):
+            raise
+        root = None
+    if root is None:
+        if "search.backend" not in app.flags:
+            raise UsageProblem(
+                "Outside a workspace, name the backend with --search.",
+                'Example: collie search --search brave "ng\'ato thuolo"',
+            )
+        settings = read_settings(None, os.environ, app.flags)
+        backend = make_backend(settings, os.environ)
+        results, status = backend.search(query, count).results, "sent (not stored)"
+    else:
+        with open_workspace(root, os.environ, app.flags) as ws:
+            language = ws.language.part1 or ""
+            backend = make_backend(ws.settings, os.environ, language)
+            outcome = pipeline.search_one(ws, backend, query, count, budget=_budget(ws))
+        if outcome.status == "failed":
+            raise CollieError(outcome.error or "The query failed.", "Try again later.")
+        if outcome.status == "lost":
+            raise CollieError(
+                f"{query!r} was sent before by a run that was interrupted; its results were "
+                "lost and collie does not send a query twice.",
+                "Change the query (e.g. word order) to send a new one.",
+            )
+        results = outcome.results
+        status = {"cached": "from the workspace's store", "sent": "sent and stored"}[outcome.status]
+    if as_json:
+        data = {"query": query, "backend": backend.name, "status": status,
+                "results": [text.result_data(r) for r in results]}  # fmt: skip
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(text.result_lines(results)))
+    if not app.quiet:
+        note(f"{len(results)} results from {backend.name}, {status}.")
+
+
+def _budget(ws: Workspace) -> pipeline.SearchBudget:
+    return pipeline.SearchBudget(
+        ws.settings["search.max_queries"], ws.settings["search.max_queries_per_run"]
+    )
 
 
 def _fail(message: str, hint: str | None = None) -> None:

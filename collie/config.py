@@ -98,6 +98,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint."),
     Setting("search.results", 20, "Results requested per query.", minimum=1),
     Setting("search.max_queries", 0, "Query budget of the workspace; 0 means none.", minimum=0),
+    Setting("search.max_queries_per_run", 0, "Query budget of one run; 0 means none.", minimum=0),
+    Setting("search.rate_limit", 1.0, "Requests per second at most; 0 means no limit.", minimum=0),
+    Setting("search.timeout", 20.0, "Seconds to wait for the backend's answer.", minimum=0.1),
+    Setting("search.retries", 3, "Retries of a query that got 429, 5xx or no answer.", minimum=0),
+    Setting(
+        "search.max_failures",
+        5,
+        "Failed queries in a row that stop the search stage (the rest of the loop goes on).",
+        minimum=1,
+    ),
+    Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
     Setting(
         "search.google_key_env", "GOOGLE_API_KEY", "Environment variable holding the Google key."

@@ -41,6 +41,39 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "search-cache",
+        [
+            # One row per distinct query; status 'pending' is written before the request
+            # is sent, so a crash leaves 'pending' (turned 'lost', never re-sent).
+            """CREATE TABLE queries (
+                id INTEGER PRIMARY KEY,
+                backend TEXT NOT NULL,
+                text TEXT NOT NULL,
+                params TEXT NOT NULL,
+                loop INTEGER,
+                words TEXT,
+                status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed', 'lost')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                finished_at TEXT,
+                result_count INTEGER,
+                raw TEXT,
+                error TEXT,
+                UNIQUE (backend, text, params)
+            )""",
+            """CREATE TABLE search_results (
+                query_id INTEGER NOT NULL REFERENCES queries (id) ON DELETE CASCADE,
+                rank INTEGER NOT NULL,
+                url TEXT NOT NULL,
+                canonical_url TEXT NOT NULL,
+                title TEXT NOT NULL,
+                snippet TEXT NOT NULL,
+                PRIMARY KEY (query_id, rank)
+            )""",
+            "CREATE INDEX search_results_by_url ON search_results (canonical_url)",
+        ],
+    ),
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from collie.config import Value
 from collie.languages import Language, get_language, members
+from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.workspace import Workspace
 
@@ -78,6 +79,12 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         "seed_documents": target,
         "wronglang_documents": wrong,
         "seed_words": len(ws.manual_seed_words()),
+        "search": {
+            "backend": ws.settings["search.backend"],
+            "queries": ws.query_counts(),
+            "requests_sent": ws.requests_sent(),
+            "result_urls": len(ws.result_urls()),
+        },
         "loops": [
             {"number": loop.number, "started_at": loop.started_at, "finished_at": loop.finished_at}
             for loop in ws.loops()
@@ -100,6 +107,13 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         )
     if data["seed_words"]:
         lines.append(f"seed words  {data['seed_words']:,} (manual list)")
+    search = data["search"]
+    if search["queries"]:
+        counts = ", ".join(f"{n} {status}" for status, n in sorted(search["queries"].items()))
+        lines.append(
+            f"queries     {counts}; {search['result_urls']:,} distinct result URLs "
+            f"({search['backend']})"
+        )
     settings = data["settings"]
     others = {k: v for k, v in settings.items() if k != "language.code"}
     if others:
@@ -174,3 +188,18 @@ def language_lines(data: dict[str, Any]) -> list[str]:
     rows.append(("countries", joined([f"{c['code']} {c['name']}" for c in data["countries"]])))
     rows.append(("domains", joined(data["domains"])))
     return [f"{label:<14} {value}" for label, value in rows]
+
+
+def result_data(result: SearchResult) -> dict[str, Any]:
+    return {"rank": result.rank, "url": result.url, "title": result.title,
+            "snippet": result.snippet}  # fmt: skip
+
+
+def result_lines(results: list[SearchResult]) -> list[str]:
+    lines = []
+    for r in results:
+        lines.append(f"{r.rank:>3}. {r.title or '(no title)'}")
+        lines.append(f"     {r.url}")
+        if r.snippet:
+            lines.append(f"     {' '.join(r.snippet.split())[:160]}")
+    return lines or ["(no results)"]

@@ -1,7 +1,7 @@
 """The workspace: a directory holding everything a project learns and produces.
 
     collie.toml   settings (see config.py)
-    collie.db     SQLite (WAL, foreign keys), schema built by the ordered migrations of migrations.py
+    collie.db     SQLite (WAL, foreign keys); schema by the ordered migrations (migrations.py)
     seed/         the user's documents, as UTF-8 text (docs/, wronglang/CODE/, seed-words.txt)
     cache/ models/ exports/ logs/
 
@@ -13,6 +13,7 @@ for) last and atomically, and removes only what it created if it fails.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
 import sqlite3
@@ -26,7 +27,9 @@ from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import WorkspaceError
 from collie.languages import Language, get_language
 from collie.migrations import migrate
+from collie.search.base import SearchResponse, SearchResult
 from collie.seedfiles import SeedDocument, SeedPlan
+from collie.urls import canonical_url
 
 CONFIG_FILE = "collie.toml"
 DB_FILE = "collie.db"
@@ -90,6 +93,26 @@ class LoopRow:
     finished_at: str | None
 
 
+@dataclass(frozen=True)
+class QueryRecord:
+    id: int
+    backend: str
+    text: str
+    status: str  # pending, done, failed, lost
+    attempts: int
+    created_at: str
+    finished_at: str | None
+    result_count: int | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class ResultUrl:
+    canonical_url: str
+    url: str  # as the first query that found it gave it
+    query_ids: list[int]
+
+
 @dataclass
 class Workspace:
     """An open workspace: its root, effective settings and database connection."""
@@ -135,6 +158,97 @@ class Workspace:
         rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
         return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
 
+    # -- the search cache -------------------------------------------------------------
+    def query_record(self, backend: str, text: str, params: str) -> QueryRecord | None:
+        row = self.conn.execute(
+            "SELECT * FROM queries WHERE backend = ? AND text = ? AND params = ?",
+            (backend, text, params),
+        ).fetchone()
+        return _query_record(row) if row else None
+
+    def begin_query(
+        self, backend: str, text: str, params: str, loop: int | None, words: list[str] | None
+    ) -> int:
+        """Record a query as pending, committed before it is sent; return its id.
+
+        Only a new query or one that failed before may be (re)sent: a query that is done,
+        lost or pending (another run, or a crash) raises WorkspaceError.
+        """
+        with self.conn:
+            cursor = self.conn.execute(
+                "INSERT INTO queries (backend, text, params, loop, words, status, attempts, "
+                "created_at) VALUES (?, ?, ?, ?, ?, 'pending', 1, ?) "
+                "ON CONFLICT (backend, text, params) DO UPDATE SET status = 'pending', "
+                "attempts = attempts + 1, error = NULL WHERE status = 'failed'",
+                (backend, text, params, loop, json.dumps(words) if words else None, now_iso()),
+            )
+        record = self.query_record(backend, text, params)
+        if cursor.rowcount != 1 or record is None:
+            raise WorkspaceError(
+                f"The query {text!r} was already sent from this workspace; it is not sent twice."
+            )
+        return record.id
+
+    def finish_query(self, query_id: int, response: SearchResponse) -> None:
+        """Store a query's results and mark it done, in one transaction."""
+        rows = [
+            (query_id, r.rank, r.url, canonical_url(r.url), r.title, r.snippet)
+            for r in response.results
+        ]
+        with self.conn:
+            self.conn.execute("DELETE FROM search_results WHERE query_id = ?", (query_id,))
+            self.conn.executemany("INSERT INTO search_results VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.conn.execute(
+                "UPDATE queries SET status = 'done', finished_at = ?, result_count = ?, raw = ? "
+                "WHERE id = ?",
+                (now_iso(), len(rows), json.dumps(response.raw, ensure_ascii=False), query_id),
+            )
+
+    def fail_query(self, query_id: int, error: str) -> None:
+        with self.conn:
+            self.conn.execute(
+                "UPDATE queries SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
+                (now_iso(), error, query_id),
+            )
+
+    def mark_pending_lost(self) -> int:
+        """Queries left pending by a crash: their results are unknown; never re-sent."""
+        with self.conn:
+            cursor = self.conn.execute(
+                "UPDATE queries SET status = 'lost', error = 'results lost in an interrupted "
+                "run' WHERE status = 'pending'"
+            )
+        return cursor.rowcount
+
+    def query_results(self, query_id: int, backend: str) -> list[SearchResult]:
+        rows = self.conn.execute(
+            "SELECT rank, url, title, snippet FROM search_results WHERE query_id = ? ORDER BY rank",
+            (query_id,),
+        ).fetchall()
+        return [SearchResult(r["url"], r["title"], r["snippet"], r["rank"], backend) for r in rows]
+
+    def requests_sent(self) -> int:
+        """Search requests made in this workspace (what a query budget counts)."""
+        return int(
+            self.conn.execute("SELECT COALESCE(SUM(attempts), 0) FROM queries").fetchone()[0]
+        )
+
+    def query_counts(self) -> dict[str, int]:
+        rows = self.conn.execute("SELECT status, COUNT(*) FROM queries GROUP BY status")
+        return {r[0]: r[1] for r in rows}
+
+    def result_urls(self) -> list[ResultUrl]:
+        """Distinct result URLs (by canonical form) with every query that found each."""
+        rows = self.conn.execute(
+            "SELECT canonical_url, url, query_id FROM search_results ORDER BY query_id, rank"
+        ).fetchall()
+        found: dict[str, ResultUrl] = {}
+        for row in rows:
+            entry = found.setdefault(row[0], ResultUrl(row[0], row[1], []))
+            if row[2] not in entry.query_ids:
+                entry.query_ids.append(row[2])
+        return list(found.values())
+
     def info(self) -> dict[str, str]:
         rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
         return {r[0]: r[1] for r in rows}
@@ -147,6 +261,13 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _query_record(row: sqlite3.Row) -> QueryRecord:
+    return QueryRecord(
+        row["id"], row["backend"], row["text"], row["status"], row["attempts"],
+        row["created_at"], row["finished_at"], row["result_count"], row["error"],
+    )  # fmt: skip
 
 
 def read_word_list(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from collie.cli import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 START, END = "<!-- cli-reference start -->", "<!-- cli-reference end -->"
-COMMANDS = [[], ["init"], ["status"], ["config"], ["language"]]
+COMMANDS = [[], ["init"], ["status"], ["config"], ["language"], ["search"]]
 
 
 def reference() -> str:

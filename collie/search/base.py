@@ -1,0 +1,265 @@
+"""What every search backend shares: results, errors, polite HTTP, secret redaction.
+
+A backend turns `search(query, count, offset)` into one HTTP GET and the JSON answer into
+`SearchResult`s. This module does the rest: a per-backend rate limit, retries of 429 and
+5xx answers (Retry-After honoured, else exponential backoff with jitter), timeouts, and
+keeping API keys out of every message and log line. The clock is injectable so tests can
+check waiting without waiting.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import random
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import requests
+
+from collie.errors import CollieError
+
+log = logging.getLogger("collie.search")
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_WAIT = 600.0  # a backend asking for a longer pause is treated as down for this run
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    url: str
+    title: str
+    snippet: str
+    rank: int  # 1-based, across pages (offset + position)
+    backend: str
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    results: list[SearchResult]
+    raw: list[Any]  # the backend's own result list, as received (keys never in it)
+
+
+class SearchError(CollieError):
+    """One query failed (after retries); other queries may still succeed."""
+
+
+class SearchFatal(SearchError):
+    """The backend cannot be used as configured (key, quota, settings): stop searching."""
+
+
+class Clock:
+    """Monotonic time and sleeping; tests substitute a fake."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+class Redactor(logging.Filter):
+    """Replaces secret values by *** in text and in log records that pass through it."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = self(record.getMessage()), None
+        return True
+
+
+def install_log_redaction(redactor: Redactor) -> None:
+    """Keep secrets out of urllib3's debug lines (they contain request URLs)."""
+    for name in ("urllib3.connectionpool", "requests"):
+        logger = logging.getLogger(name)
+        if not any(
+            isinstance(f, Redactor) and f.secrets == redactor.secrets for f in logger.filters
+        ):
+            logger.addFilter(redactor)
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+@dataclass
+class HttpSettings:
+    timeout: float = 20.0
+    retries: int = 3
+    rate_limit: float = 1.0  # requests per second; 0 = no limit
+    backoff: float = 1.0  # first backoff step in seconds
+
+
+@dataclass
+class Backend:
+    """A search API. Subclasses set `name`, `default_url`, `max_count` and implement
+    `build_request`, `parse` and (optionally) `explain_error`."""
+
+    name: ClassVar[str] = ""
+    default_url: ClassVar[str] = ""
+    max_count: ClassVar[int] = 10
+    secret_envs: ClassVar[tuple[str, ...]] = ()  # settings keys naming env vars
+
+    url: str = ""
+    secrets: dict[str, str] = field(default_factory=dict)  # env var name -> value
+    country: str = ""  # ISO 3166-1 alpha-2, or ""
+    language: str = ""  # ISO 639-1 of the target language, or ""
+    http: HttpSettings = field(default_factory=HttpSettings)
+    clock: Clock = field(default_factory=Clock)
+    session: requests.Session = field(default_factory=requests.Session)
+    _last_request: float | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.url = self.url or self.default_url
+        self.redact = Redactor(self.secrets.values())
+        install_log_redaction(self.redact)
+
+    # -- for subclasses -------------------------------------------------------------
+    def build_request(
+        self, query: str, count: int, offset: int
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """(query parameters, headers) of one request."""
+        raise NotImplementedError
+
+    def parse(self, data: Any, offset: int) -> SearchResponse:
+        """Results from the decoded JSON answer; raise ValueError when it is malformed."""
+        raise NotImplementedError
+
+    def explain_error(self, status: int, data: Any) -> SearchError | None:
+        """A backend-specific error for a non-retryable answer, or None for the default."""
+        return None
+
+    def cache_params(self, count: int, offset: int) -> dict[str, Any]:
+        """What identifies a query's results besides its text (never a secret)."""
+        return {"count": min(count, self.max_count), "offset": offset,
+                "country": self.country, "language": self.language}  # fmt: skip
+
+    def restrict_to_domains(self, query: str, domains: list[str]) -> str:
+        """The query limited to domain extensions, e.g. `... (site:.ke OR site:.com)`."""
+        if not domains:
+            return query
+        return f"{query} ({' OR '.join(f'site:{d}' for d in domains)})"
+
+    def missing_secrets(self) -> list[str]:
+        return [name for name, value in self.secrets.items() if not value]
+
+    # -- the shared machinery ---------------------------------------------------------
+    def preflight(self) -> None:
+        """Fail fast on what can be checked without spending a query."""
+        missing = self.missing_secrets()
+        if missing:
+            raise SearchFatal(
+                f"The {self.name} backend needs the environment variable "
+                f"{' and '.join(missing)}, which is not set.",
+                f"export {missing[0]}=... (the key is read from the environment only, "
+                "never stored).",
+            )
+        if not self.url:
+            raise SearchFatal(
+                f"The {self.name} backend has no endpoint URL.",
+                "Set search.url in collie.toml or give --search-url URL.",
+            )
+
+    def search(self, query: str, count: int = 10, offset: int = 0) -> SearchResponse:
+        """One page of results for `query`, skipping the first `offset` results."""
+        self.preflight()
+        params, headers = self.build_request(query, min(count, self.max_count), offset)
+        data = self._get_json(params, headers)
+        try:
+            response = self.parse(data, offset)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise SearchError(self.redact(f"{self.name}: unexpected answer ({exc}).")) from None
+        return SearchResponse(response.results[:count], response.raw)
+
+    def _pace(self) -> None:
+        if self.http.rate_limit > 0 and self._last_request is not None:
+            wait = self._last_request + 1.0 / self.http.rate_limit - self.clock.now()
+            self.clock.sleep(wait)
+        self._last_request = self.clock.now()
+
+    def _get_json(self, params: dict[str, Any], headers: Mapping[str, str]) -> Any:
+        attempt = 0
+        while True:
+            self._pace()
+            try:
+                response = self.session.get(
+                    self.url, params=params, headers=dict(headers), timeout=self.http.timeout
+                )
+            except requests.RequestException as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+                wait = None
+            else:
+                self.after_response(response)
+                if response.status_code == 200:
+                    return self._decode(response)
+                if response.status_code not in RETRY_STATUSES:
+                    raise self._error(response)
+                problem = f"HTTP {response.status_code}"
+                wait = parse_retry_after(response.headers.get("Retry-After"))
+            attempt += 1
+            if attempt > self.http.retries:
+                raise SearchError(
+                    self.redact(f"{self.name}: {problem}, still failing after "
+                                f"{self.http.retries} retries."),
+                    "The backend may be down or overloaded; try again later.",
+                )  # fmt: skip
+            if wait is None:
+                wait = self.http.backoff * 2 ** (attempt - 1) * (1 + random.random() / 2)
+            if wait > MAX_WAIT:
+                raise SearchFatal(
+                    f"{self.name} asks to wait {wait:.0f} s before the next query.",
+                    "Its quota or rate limit is exhausted for now; run again later.",
+                )
+            log.info("%s: %s; retrying in %.1f s", self.name, self.redact(problem), wait)
+            self.clock.sleep(wait)
+
+    def after_response(self, response: requests.Response) -> None:
+        """Hook: read rate-limit headers (Brave)."""
+
+    def _decode(self, response: requests.Response) -> Any:
+        try:
+            return response.json()
+        except ValueError:
+            snippet = self.redact(response.text[:80])
+            raise SearchError(
+                f"{self.name}: the answer is not JSON: {snippet!r}",
+                "Check that search.url points at the API endpoint.",
+            ) from None
+
+    def _error(self, response: requests.Response) -> SearchError:
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        specific = self.explain_error(response.status_code, data)
+        if specific is not None:
+            return type(specific)(self.redact(specific.message), specific.hint)
+        if response.status_code in (401, 403):
+            return SearchFatal(
+                f"{self.name} refused the request (HTTP {response.status_code}).",
+                "Check the API key and the plan it belongs to.",
+            )
+        detail = self.redact(json.dumps(data)[:200]) if data is not None else ""
+        return SearchError(f"{self.name}: HTTP {response.status_code} {detail}".strip())

@@ -1,0 +1,67 @@
+"""SearXNG's JSON API: GET {base}/search?q=...&format=json&pageno=N[&language=..].
+
+Also what the closed-world web serves, so it needs no backend of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
+
+PAGE_SIZE = 10  # SearXNG has no count parameter; a page holds about ten results
+
+
+@dataclass
+class SearXNG(Backend):
+    name: ClassVar[str] = "searxng"
+    default_url: ClassVar[str] = ""  # self-hosted: there is no public default
+    max_count: ClassVar[int] = PAGE_SIZE
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        base = self.url.rstrip("/")
+        self.url = base if not base or base.endswith("/search") else base + "/search"
+
+    def build_request(
+        self, query: str, count: int, offset: int
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        params: dict[str, Any] = {"q": query, "format": "json", "pageno": offset // PAGE_SIZE + 1}
+        if self.language:
+            params["language"] = self.language
+        return params, {"Accept": "application/json"}
+
+    def parse(self, data: Any, offset: int) -> SearchResponse:
+        raw = data["results"]
+        if not isinstance(raw, list):
+            raise ValueError("'results' is not a list")
+        skip = offset % PAGE_SIZE
+        results = [
+            SearchResult(r["url"], r.get("title", ""), r.get("content", ""), offset + i, self.name)
+            for i, r in enumerate(raw[skip:], start=1)
+        ]
+        return SearchResponse(results, raw[skip:])
+
+    def explain_error(self, status: int, data: Any) -> SearchError | None:
+        if status == 403:
+            return SearchFatal(
+                "searxng answered 403 Forbidden to format=json: JSON output is disabled in "
+                "the instance's settings.yml.",
+                "Add json to search.formats in settings.yml (formats: [html, json]) and "
+                "restart SearXNG.",
+            )
+        if status == 404:
+            return SearchFatal(
+                f"searxng: {self.url} was not found (404).",
+                "Set search.url to the instance's base URL, e.g. http://localhost:8888.",
+            )
+        return None
+
+    def preflight(self) -> None:
+        if not self.url:
+            raise SearchFatal(
+                "The searxng backend needs the URL of a SearXNG instance.",
+                "Set search.url in collie.toml, or give --search-url http://HOST:PORT.",
+            )
+        super().preflight()
