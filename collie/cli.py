@@ -183,6 +183,7 @@ def _parse_wronglang(value: str) -> SeedInput:
     metavar="NAME",
     help="Encoding of non-UTF-8 documents whose encoding cannot be detected.",
 )
+@search_options
 @common_options
 @click.pass_obj
 def init(
@@ -196,8 +197,8 @@ def init(
     """Make the current directory (or -w DIR) a collie workspace.
 
     Copies the documents into seed/ as UTF-8, creates collie.toml (every setting with
-    its default; --set values are written into it) and collie.db. Refuses to touch an
-    existing workspace.
+    its default; --set, --search and --search-url values are written into it) and
+    collie.db. Refuses to touch an existing workspace.
 
     \b
     Example:

@@ -1,0 +1,468 @@
+"""Search backends over real HTTP (the local web plays each API), cache, budgets, secrets."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collie.config import load_settings
+from collie.mininet.server import MiniWebServer, Request, Response, World
+from collie.pipeline import SearchBudget, search_one, search_queries
+from collie.search import HttpSettings, SearchError, SearchFatal, make_backend
+from collie.search.base import parse_retry_after
+from collie.search.brave import Brave
+from collie.search.google import Google
+from collie.search.searxng import SearXNG
+from collie.workspace import open_workspace
+
+from .clihelp import run_collie
+
+BRAVE_URL = "http://api.brave.test/res/v1/web/search"
+GOOGLE_URL = "http://customsearch.google.test/customsearch/v1"
+BRAVE_KEY = "brave-secret-4f1d9a"
+GOOGLE_KEY = "google-secret-77ab02"
+GOOGLE_CX = "cx-secret-0193"
+
+
+class FakeClock:
+    """The only thing these tests mock: time."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+        self.sleeps: list[float] = []
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.sleeps.append(round(seconds, 3))
+            self.t += seconds
+
+
+def json_response(
+    data: Any, status: int = 200, headers: list[tuple[str, str]] | None = None
+) -> Response:
+    body = json.dumps(data).encode()
+    return Response(status, [("Content-Type", "application/json"), *(headers or [])], body)
+
+
+def brave_results(n: int, prefix: str = "http://ramogi.example.ke/") -> dict[str, Any]:
+    items = [{"url": f"{prefix}{i}", "title": f"T{i}", "description": f"D{i}"} for i in range(n)]
+    return {"type": "search", "web": {"type": "search", "results": items}}
+
+
+def fast(retries: int = 2, timeout: float = 2.0) -> HttpSettings:
+    return HttpSettings(timeout=timeout, retries=retries, rate_limit=0, backoff=1.0)
+
+
+def sequence(*responses: Response) -> Callable[[Request], Response]:
+    """A behaviour answering with each response in turn (the last one repeats)."""
+    calls: list[Request] = []
+
+    def answer(request: Request) -> Response:
+        calls.append(request)
+        return responses[min(len(calls), len(responses)) - 1]
+
+    answer.calls = calls  # type: ignore[attr-defined]
+    return answer
+
+
+def test_brave_request_and_results(world: World, web: MiniWebServer) -> None:
+    seen = sequence(json_response(brave_results(3)))
+    world.add(BRAVE_URL, seen)
+    brave = Brave(
+        url=BRAVE_URL,
+        secrets={"BRAVE_API_KEY": BRAVE_KEY},
+        country="ke",
+        language="sw",
+        http=fast(),
+    )
+    response = brave.search("ng'ato thuolo piny", count=5, offset=10)
+    request = seen.calls[0]  # type: ignore[attr-defined]
+    assert request.headers["x-subscription-token"] == BRAVE_KEY
+    assert request.query == {
+        "q": ["ng'ato thuolo piny"],
+        "count": ["5"],
+        "offset": ["2"],
+        "country": ["KE"],
+    }  # sw is not a Brave search_lang
+    assert [(r.rank, r.url, r.title, r.snippet) for r in response.results] == [
+        (11, "http://ramogi.example.ke/0", "T0", "D0"),
+        (12, "http://ramogi.example.ke/1", "T1", "D1"),
+        (13, "http://ramogi.example.ke/2", "T2", "D2"),
+    ]
+    assert Brave(url=BRAVE_URL, language="ja").build_request("q", 20, 0)[0]["search_lang"] == "jp"
+
+
+def test_brave_empty_and_malformed(world: World, web: MiniWebServer) -> None:
+    world.add(
+        BRAVE_URL,
+        sequence(
+            json_response({"type": "search"}),
+            Response(200, [("Content-Type", "application/json")], b"{oops"),
+        ),
+    )
+    brave = Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast())
+    assert brave.search("a b c").results == []
+    with pytest.raises(SearchError, match="not JSON"):
+        brave.search("a b c")
+
+
+def test_brave_bad_token_is_fatal_without_retry(world: World, web: MiniWebServer) -> None:
+    error = {
+        "type": "ErrorResponse",
+        "error": {
+            "id": "x",
+            "status": 422,
+            "code": "SUBSCRIPTION_TOKEN_INVALID",
+            "detail": "The provided subscription token is invalid.",
+        },
+    }
+    seen = sequence(json_response(error, 422))
+    world.add(BRAVE_URL, seen)
+    brave = Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast())
+    with pytest.raises(SearchFatal, match="SUBSCRIPTION_TOKEN_INVALID") as info:
+        brave.search("a b c")
+    assert "search.brave_key_env" in str(info.value)
+    assert len(seen.calls) == 1  # type: ignore[attr-defined]
+
+
+def test_429_retry_after_is_honoured(world: World, web: MiniWebServer) -> None:
+    limited = json_response({"error": "slow down"}, 429, [("Retry-After", "7")])
+    seen = sequence(limited, json_response(brave_results(1)))
+    world.add(BRAVE_URL, seen)
+    clock = FakeClock()
+    brave = Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast(), clock=clock)
+    assert len(brave.search("a b c").results) == 1
+    assert clock.sleeps == [7.0]
+    assert len(seen.calls) == 2  # type: ignore[attr-defined]
+
+
+def test_5xx_backs_off_then_gives_up(world: World, web: MiniWebServer) -> None:
+    seen = sequence(Response.error(503))
+    world.add(BRAVE_URL, seen)
+    clock = FakeClock()
+    brave = Brave(
+        url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast(retries=3), clock=clock
+    )
+    with pytest.raises(SearchError, match="HTTP 503, still failing after 3 retries"):
+        brave.search("a b c")
+    assert len(seen.calls) == 4  # type: ignore[attr-defined]
+    assert [1 <= s / 2**i <= 1.5 for i, s in enumerate(clock.sleeps)] == [True] * 3
+
+
+def test_slow_response_past_the_timeout(world: World, web: MiniWebServer) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(1)).slowed(delay=1.0))
+    brave = Brave(
+        url=BRAVE_URL,
+        secrets={"BRAVE_API_KEY": BRAVE_KEY},
+        http=fast(retries=1, timeout=0.2),
+        clock=FakeClock(),
+    )
+    with pytest.raises(SearchError, match="Timeout") as info:
+        brave.search("a b c")
+    assert not isinstance(info.value, SearchFatal)
+
+
+def test_brave_rate_limit_headers(world: World, web: MiniWebServer) -> None:
+    per_second = [("X-RateLimit-Remaining", "0, 1000"), ("X-RateLimit-Reset", "1, 86400")]
+    monthly = [("X-RateLimit-Remaining", "0, 0"), ("X-RateLimit-Reset", "1, 172800")]
+    world.add(
+        BRAVE_URL,
+        sequence(
+            json_response(brave_results(1), headers=per_second),
+            json_response(brave_results(1), headers=monthly),
+        ),
+    )
+    clock = FakeClock()
+    brave = Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast(), clock=clock)
+    brave.search("a b c")
+    assert clock.sleeps == [1.0]
+    with pytest.raises(SearchFatal, match=r"monthly query quota .* resets in 2\.0 days"):
+        brave.search("d e f")
+
+
+def test_rate_limit_spaces_requests(world: World, web: MiniWebServer) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(1)))
+    clock = FakeClock()
+    brave = Brave(
+        url=BRAVE_URL,
+        secrets={"BRAVE_API_KEY": BRAVE_KEY},
+        http=HttpSettings(rate_limit=2.0),
+        clock=clock,
+    )
+    for _ in range(3):
+        brave.search("a b c")
+    assert clock.sleeps == [0.5, 0.5]
+
+
+def test_searxng_against_the_local_search_endpoint(world: World, web: MiniWebServer) -> None:
+    for i in range(15):
+        world.add(
+            f"http://dala.example.ke/{i:02d}",
+            Response.html(f"<title>Dala {i}</title><p>{'thuolo ' * (i + 1)} piny</p>"),
+        )
+    searx = SearXNG(url=web.search_url, http=fast())
+    assert searx.url == f"{web.search_url}/search"
+    first = searx.search("thuolo", count=10)
+    assert [r.rank for r in first.results] == list(range(1, 11))
+    assert first.results[0].url == "http://dala.example.ke/14"
+    second = searx.search("thuolo", count=10, offset=10)
+    assert [r.rank for r in second.results] == [11, 12, 13, 14, 15]
+    assert web.log[-1].path.startswith("/search?q=thuolo&format=json&pageno=2")
+
+
+def test_searxng_json_disabled_says_what_to_do(world: World, web: MiniWebServer) -> None:
+    world.search_json_enabled = False
+    searx = SearXNG(url=web.search_url, http=fast())
+    with pytest.raises(SearchFatal, match="JSON output is disabled") as info:
+        searx.search("thuolo")
+    assert "settings.yml" in str(info.value) and "formats" in str(info.value)
+
+
+def test_searxng_needs_a_url() -> None:
+    with pytest.raises(SearchFatal, match=r"search\.url"):
+        SearXNG().search("a")
+
+
+def test_google_request_results_and_one_warning(
+    world: World, web: MiniWebServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    items = {"items": [{"link": "http://a.ke/1", "title": "A", "snippet": "S"}]}
+    seen = sequence(json_response(items), json_response({}))
+    world.add(GOOGLE_URL, seen)
+    google = Google(
+        url=GOOGLE_URL,
+        secrets={"GOOGLE_API_KEY": GOOGLE_KEY, "GOOGLE_CSE_ID": GOOGLE_CX},
+        country="KE",
+        http=fast(),
+    )
+    with caplog.at_level(logging.WARNING, logger="collie.search"):
+        assert [r.url for r in google.search("a b c", count=20, offset=10).results] == [
+            "http://a.ke/1"
+        ]
+        assert google.search("d e f").results == []
+    query = seen.calls[0].query  # type: ignore[attr-defined]
+    assert query == {
+        "key": [GOOGLE_KEY],
+        "cx": [GOOGLE_CX],
+        "q": ["a b c"],
+        "num": ["10"],
+        "start": ["11"],
+        "gl": ["ke"],
+    }
+    assert [r.message for r in caplog.records].count(caplog.records[0].message) == 1
+    assert "1 January 2027" in caplog.records[0].message
+
+
+def test_google_bad_key_and_quota(world: World, web: MiniWebServer) -> None:
+    bad_key = {
+        "error": {
+            "code": 400,
+            "message": "API key not valid. Please pass a valid API key.",
+            "errors": [{"reason": "badRequest"}],
+            "status": "INVALID_ARGUMENT",
+        }
+    }
+    quota = {
+        "error": {
+            "code": 403,
+            "message": "Quota exceeded.",
+            "errors": [{"reason": "dailyLimitExceeded"}],
+        }
+    }
+    world.add(GOOGLE_URL, sequence(json_response(bad_key, 400), json_response(quota, 403)))
+    google = Google(
+        url=GOOGLE_URL,
+        secrets={"GOOGLE_API_KEY": GOOGLE_KEY, "GOOGLE_CSE_ID": GOOGLE_CX},
+        http=fast(),
+    )
+    with pytest.raises(SearchFatal, match="rejected the API key"):
+        google.search("a")
+    with pytest.raises(SearchFatal, match="Quota exceeded"):
+        google.search("a")
+
+
+def test_missing_key_names_the_variable() -> None:
+    settings = load_settings({"search.backend": "google"}, {}, {})
+    google = make_backend(settings, {"GOOGLE_API_KEY": GOOGLE_KEY})
+    with pytest.raises(SearchFatal, match="GOOGLE_CSE_ID"):
+        google.preflight()
+
+
+def test_domain_restriction_and_retry_after_dates() -> None:
+    brave = Brave()
+    assert brave.restrict_to_domains("a b c", [".ke", ".com"]) == "a b c (site:.ke OR site:.com)"
+    assert brave.restrict_to_domains("a b c", []) == "a b c"
+    assert parse_retry_after("120") == 120.0
+    assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412470.0) == 10.0
+    assert parse_retry_after("soon") is None
+
+
+# -- the workspace: cache, crash, budgets, stage stop, secrets ---------------------------
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> Path:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(
+        capsys,
+        "init",
+        "-w",
+        str(root),
+        "--lang",
+        "luo",
+        "--docs",
+        str(doc),
+        "--search",
+        "brave",
+        "--search-url",
+        BRAVE_URL,
+    )
+    assert result.code == 0, result.err
+    monkeypatch.setenv("BRAVE_API_KEY", BRAVE_KEY)
+    monkeypatch.setenv("COLLIE_WORKSPACE", str(root))
+    monkeypatch.setenv("COLLIE_SEARCH_RATE_LIMIT", "0")
+    return root
+
+
+def brave_hits(web: MiniWebServer) -> int:
+    return len(web.requests_for("api.brave.test"))
+
+
+def test_a_query_is_sent_once_then_answered_from_the_store(
+    world: World, web: MiniWebServer, workspace: Path, capsys
+) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(2)))
+    first = run_collie(capsys, "search", "ng'ato thuolo piny", "--json")
+    assert first.code == 0, first.err
+    second = run_collie(capsys, "search", "ng'ato thuolo piny", "--json")
+    assert json.loads(second.out)["results"] == json.loads(first.out)["results"]
+    assert json.loads(second.out)["status"] == "from the workspace's store"
+    assert brave_hits(web) == 1
+    status = json.loads(run_collie(capsys, "status", "--json").out)
+    assert status["search"]["queries"] == {"done": 1}
+    assert status["search"]["result_urls"] == 2
+
+
+def test_crash_between_sending_and_storing_never_resends(
+    world: World, web: MiniWebServer, workspace: Path, capsys, monkeypatch
+) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(2)))
+
+    def crash(*args: object) -> None:
+        raise KeyboardInterrupt  # the process dies after the answer, before storing it
+
+    with monkeypatch.context() as patch:
+        patch.setattr("collie.workspace.Workspace.finish_query", crash)
+        assert run_collie(capsys, "search", "a b c").code == 130
+    assert brave_hits(web) == 1
+    again = run_collie(capsys, "search", "a b c")
+    assert again.code == 1 and "does not send a query twice" in again.err
+    assert brave_hits(web) == 1
+    with open_workspace(workspace, os.environ, {}) as ws:
+        assert ws.mark_pending_lost() == 1
+        assert ws.query_counts() == {"lost": 1}
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        report = search_queries(ws, backend, [("a b c", None), ("d e f", ["d", "e", "f"])], 10, 5)
+    assert [o.status for o in report.outcomes] == ["lost", "sent"]
+    assert brave_hits(web) == 2
+
+
+def test_failed_queries_may_be_retried(world: World, web: MiniWebServer, workspace: Path) -> None:
+    world.add(BRAVE_URL, sequence(Response.error(500), json_response(brave_results(1))))
+    with open_workspace(workspace, {**os.environ, "COLLIE_SEARCH_RETRIES": "0"}, {}) as ws:
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        assert search_one(ws, backend, "a b c", 10).status == "failed"
+        assert search_one(ws, backend, "a b c", 10).status == "sent"
+        assert search_one(ws, backend, "a b c", 10).status == "cached"
+        assert ws.requests_sent() == 2
+
+
+def test_budgets_and_failures_stop_the_stage(
+    world: World, web: MiniWebServer, workspace: Path
+) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(1)))
+    queries = [(f"q{i}", None) for i in range(5)]
+    with open_workspace(workspace, os.environ, {}) as ws:
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        report = search_queries(ws, backend, queries, 10, 5, SearchBudget(workspace_limit=2))
+        assert report.count("sent") == 2 and "query budget (2)" in (report.stopped or "")
+        again = search_queries(ws, backend, queries[:2], 10, 5, SearchBudget(workspace_limit=2))
+        assert again.count("cached") == 2 and again.stopped is None
+        run = search_queries(ws, backend, queries, 10, 5, SearchBudget(run_limit=1))
+        assert run.count("sent") == 1 and "run's query budget" in (run.stopped or "")
+    world.add(BRAVE_URL, Response.error(500))
+    with open_workspace(workspace, {**os.environ, "COLLIE_SEARCH_RETRIES": "0"}, {}) as ws:
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        failing = [(f"x{i}", None) for i in range(6)]
+        report = search_queries(ws, backend, failing, 10, max_failures=3)
+    assert report.count("failed") == 3
+    assert "failed 3 queries in a row" in (report.stopped or "")
+    assert brave_hits(web) == 2 + 1 + 3
+
+
+def test_result_urls_are_deduplicated_across_queries(
+    world: World, web: MiniWebServer, workspace: Path
+) -> None:
+    answers = {
+        "one": ["http://A.example.ke/x#top", "http://b.example.ke/"],
+        "two": ["http://a.example.ke/x", "http://c.example.ke/?utm_source=z"],
+    }
+
+    def answer(request: Request) -> Response:
+        urls = answers[request.query["q"][0]]
+        return json_response({"web": {"results": [{"url": u, "title": u} for u in urls]}})
+
+    world.add(BRAVE_URL, answer)
+    with open_workspace(workspace, os.environ, {}) as ws:
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        search_queries(ws, backend, [("one", None), ("two", None)], 10, 5)
+        found = {u.canonical_url: u.query_ids for u in ws.result_urls()}
+    assert found == {
+        "http://a.example.ke/x": [1, 2],
+        "http://b.example.ke/": [1],
+        "http://c.example.ke/": [2],
+    }
+
+
+def test_keys_never_stored_or_printed(
+    world: World, web: MiniWebServer, workspace: Path, capsys, monkeypatch, caplog
+) -> None:
+    world.add(BRAVE_URL, json_response(brave_results(2)))
+    world.add(GOOGLE_URL, json_response({"items": [{"link": "http://a.ke/", "title": "A"}]}))
+    monkeypatch.setenv("GOOGLE_API_KEY", GOOGLE_KEY)
+    monkeypatch.setenv("GOOGLE_CSE_ID", GOOGLE_CX)
+    printed = []
+    with caplog.at_level(logging.DEBUG):
+        for args in (
+            ["search", "a b c", "--json"],
+            ["-v", "-v", "search", "--search", "google", "--search-url", GOOGLE_URL, "d e f"],
+            ["status", "--json"],
+            ["config"],
+        ):
+            result = run_collie(capsys, *args)
+            assert result.code == 0, result.err
+            printed += [result.out, result.err]
+        # a connection failure: requests puts the whole URL, key included, in its message
+        monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+        monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
+        monkeypatch.setenv("COLLIE_SEARCH_RETRIES", "0")
+        failed = run_collie(capsys, "search", "--search", "google", "--search-url", GOOGLE_URL, "g")
+        assert failed.code == 1 and "ProxyError" in failed.err
+        printed += [failed.out, failed.err]
+    printed += [record.getMessage() for record in caplog.records]
+    assert any("customsearch" in line for line in printed), "debug logs were captured"
+    stored = b"".join(p.read_bytes() for p in workspace.rglob("*") if p.is_file())
+    for secret in (BRAVE_KEY, GOOGLE_KEY, GOOGLE_CX):
+        assert secret.encode() not in stored
+        assert not [text for text in printed if secret in text]
