@@ -227,6 +227,19 @@ def test_searxng_json_disabled_says_what_to_do(world: World, web: MiniWebServer)
     assert "settings.yml" in str(info.value) and "formats" in str(info.value)
 
 
+def test_preflight_check(world: World, web: MiniWebServer) -> None:
+    SearXNG(url=web.search_url, http=fast()).check()
+    assert web.log[-1].path.startswith("/search?q=collie+preflight&format=json")
+    world.search_json_enabled = False
+    with pytest.raises(SearchFatal, match="JSON output is disabled"):
+        SearXNG(url=web.search_url, http=fast()).check()
+    requests_before = len(web.log)
+    with pytest.raises(SearchFatal, match="BRAVE_API_KEY"):
+        Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": ""}).check()
+    Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}).check()
+    assert len(web.log) == requests_before, "no paid query is spent on a check"
+
+
 def test_searxng_needs_a_url() -> None:
     with pytest.raises(SearchFatal, match=r"search\.url"):
         SearXNG().search("a")

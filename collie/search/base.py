@@ -121,6 +121,7 @@ class Backend:
     default_url: ClassVar[str] = ""
     max_count: ClassVar[int] = 10
     secret_envs: ClassVar[tuple[str, ...]] = ()  # settings keys naming env vars
+    free_queries: ClassVar[bool] = False  # may a test query be spent on a preflight check?
 
     url: str = ""
     secrets: dict[str, str] = field(default_factory=dict)  # env var name -> value
@@ -181,6 +182,15 @@ class Backend:
                 f"The {self.name} backend has no endpoint URL.",
                 "Set search.url in collie.toml or give --search-url URL.",
             )
+
+    def check(self) -> None:
+        """The preflight at the start of a run: configuration, keys, and (where a query
+        costs nothing) one test query, so that e.g. disabled JSON output fails now.
+        Paid backends spend no query here: their first real query fails fast (no
+        retries) when the key is rejected."""
+        self.preflight()
+        if self.free_queries:
+            self.search("collie preflight", count=1)
 
     def search(self, query: str, count: int = 10, offset: int = 0) -> SearchResponse:
         """One page of results for `query`, skipping the first `offset` results."""

@@ -18,6 +18,7 @@ class SearXNG(Backend):
     name: ClassVar[str] = "searxng"
     default_url: ClassVar[str] = ""  # self-hosted: there is no public default
     max_count: ClassVar[int] = PAGE_SIZE
+    free_queries: ClassVar[bool] = True  # self-hosted
 
     def __post_init__(self) -> None:
         super().__post_init__()
