@@ -479,3 +479,46 @@ def test_keys_never_stored_or_printed(
     for secret in (BRAVE_KEY, GOOGLE_KEY, GOOGLE_CX):
         assert secret.encode() not in stored
         assert not [text for text in printed if secret in text]
+
+
+SEARX_URL = "http://searx.example.test/search"
+SHAPES: dict[str, tuple[Callable[..., Any], str, Callable[[list[str]], dict[str, Any]]]] = {
+    "brave": (lambda **kw: Brave(secrets={"BRAVE_API_KEY": BRAVE_KEY}, **kw), BRAVE_URL,
+              lambda urls: {"web": {"results": [{"url": u, "title": u} for u in urls]}}),
+    "searxng": (lambda **kw: SearXNG(**kw), SEARX_URL,
+                lambda urls: {"results": [{"url": u, "title": u, "content": ""} for u in urls]}),
+    "google": (lambda **kw: Google(secrets={"GOOGLE_API_KEY": GOOGLE_KEY,
+                                            "GOOGLE_CSE_ID": GOOGLE_CX}, **kw), GOOGLE_URL,
+               lambda urls: {"items": [{"link": u, "title": u} for u in urls]}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_backend_parses_and_survives_bad_answers(
+    name: str, world: World, web: MiniWebServer
+) -> None:
+    make, url, shape = SHAPES[name]
+    clock = FakeClock()
+    world.add(
+        url,
+        sequence(
+            json_response(shape(["http://a.ke/1", "http://a.ke/2"])),
+            json_response(shape([])),
+            Response(200, [("Content-Type", "application/json")], b"<html>not json"),
+            json_response({"oops": True}, 429, [("Retry-After", "3")]),
+            json_response(shape(["http://a.ke/3"])),
+            json_response(shape(["http://a.ke/4"])).slowed(delay=1.0),
+        ),
+    )
+    backend = make(url=url, http=fast(retries=1, timeout=0.3), clock=clock)
+    assert [(r.rank, r.url, r.backend) for r in backend.search("a b c").results] == [
+        (1, "http://a.ke/1", name),
+        (2, "http://a.ke/2", name),
+    ]
+    assert backend.search("a b c").results == []
+    with pytest.raises(SearchError, match="not JSON"):
+        backend.search("a b c")
+    assert [r.url for r in backend.search("a b c").results] == ["http://a.ke/3"]
+    assert clock.sleeps == [3.0]
+    with pytest.raises(SearchError, match="ReadTimeout"):
+        backend.search("a b c")
