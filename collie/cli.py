@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import sys
 import traceback
 from collections.abc import Callable
@@ -229,6 +230,7 @@ def init(
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
     chosen: dict[str, Any] = {key: value for key, (value, _flag) in app.flags.items()}
     chosen["language.code"] = language.code
+    chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
     create_workspace(root, chosen, plan, words)

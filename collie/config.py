@@ -163,6 +163,12 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("dedup.max_distance", 3, "Simhash Hamming distance of near-duplicates.", minimum=0),
     Setting("run.loops", 2, "Loops `collie run` brings the workspace to.", minimum=1),
+    Setting(
+        "run.seed",
+        0,
+        "Seed of the random generator (query combinations...); `collie init` picks one.",
+        minimum=0,
+    ),
     Setting("run.max_pages", 0, "Pages fetched per loop at most; 0 means no limit.", minimum=0),
     Setting("run.max_time", 0.0, "Seconds per run at most; 0 means no limit.", minimum=0),
 )

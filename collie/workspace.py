@@ -227,6 +227,11 @@ class Workspace:
         ).fetchall()
         return [SearchResult(r["url"], r["title"], r["snippet"], r["rank"], backend) for r in rows]
 
+    def sent_combinations(self) -> set[tuple[str, ...]]:
+        """Seed-word combinations of every query recorded, sent or not (order-free)."""
+        rows = self.conn.execute("SELECT words FROM queries WHERE words IS NOT NULL")
+        return {tuple(sorted(json.loads(row[0]))) for row in rows}
+
     def requests_sent(self) -> int:
         """Search requests made in this workspace (what a query budget counts)."""
         return int(

@@ -95,7 +95,8 @@ def test_config_shows_each_source(capsys, workspace: Path, monkeypatch) -> None:
     one = run_collie(capsys, "config", "crawl.depth")
     assert one.out.split() == ["crawl.depth", "3", "collie.toml"]
     status = json.loads(run_collie(capsys, "status", "--json").out)
-    assert set(status["settings"]) == {"language.code", "crawl.depth", "fetch.delay", "seeds.count"}
+    expected = {"language.code", "run.seed", "crawl.depth", "fetch.delay", "seeds.count"}
+    assert set(status["settings"]) == expected
 
 
 def test_config_outside_a_workspace(capsys, tmp_path: Path, monkeypatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -52,7 +53,9 @@ def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypa
     for name in ("collie.toml", "collie.db", "seed", "cache", "models", "exports", "logs"):
         assert (root / name).exists(), name
     assert (root / "seed" / "docs" / "some.txt").read_text(encoding="utf-8") == LUO
-    assert 'code = "luo"' in (root / "collie.toml").read_text()
+    toml = (root / "collie.toml").read_text()
+    assert 'code = "luo"' in toml
+    assert re.search(r"^seed = [1-9][0-9]*$", toml, flags=re.M), "init picks the RNG seed"
     status = run_collie(capsys, "status", "--json")
     data = json.loads(status.out)
     assert data["language"] == "luo"
