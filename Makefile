@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 DEMO := build/demo
-LINTED := collie tests ethnologue examples benchmarks
+LINTED := collie tests ethnologue safetynet examples benchmarks
 
 .PHONY: demo test lint install bench data clean
 
@@ -40,8 +40,9 @@ bench: install
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 # Rebuild the committed data tables from their pinned open-data sources.
-data: $(STAMP)
+data: install
 	$(BIN)/python ethnologue/build.py
+	PYTHONPATH=. $(BIN)/python safetynet/build.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
