@@ -27,6 +27,7 @@ from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound
 from collie.languages import resolve_language
 from collie.search import BACKENDS, make_backend
 from collie.seedfiles import SeedInput, plan_seed_documents
+from collie.seeds import safetynet_languages
 from collie.workspace import (
     SEED_WORDS_FILE,
     Workspace,
@@ -127,6 +128,19 @@ def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) 
     if value is not None:
         key = "search.backend" if param.name == "search" else "search.url"
         ctx.ensure_object(App).flags[key] = (value, f"--{param.name.replace('_', '-')}")
+
+
+def _set_flag(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    """A callback that records an option's value as a flag over setting `key`."""
+
+    def record(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is not None:
+            ctx.ensure_object(App).flags[key] = (
+                value,
+                f"--{(param.name or key).replace('_', '-')}",
+            )
+
+    return record
 
 
 def search_options(func: F) -> F:
@@ -341,6 +355,96 @@ def language(app: App, query: str, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo("\n".join(text.language_lines(data)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--loop", "loop", type=click.IntRange(1), help="Loop number (default: the next).")
+@click.option("--explain", is_flag=True, help="Also the words the safetynet removed, and why.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
+    """Show the seed list a loop uses, with each word's frequency or odds ratio.
+
+    Loop 1 takes the most frequent words of the seed documents that are not frequent in
+    another language (the safetynet); with wrong-language text (--wronglang at init,
+    later pages in other languages) words are ranked by odds ratio instead.
+
+    \b
+    Example:
+      collie seeds --explain
+    """
+    with app.open() as ws:
+        number = loop or ws.completed_loops() + 1
+        seed_list = pipeline.seed_list_for(ws, number)
+    data = text.seed_list_data(seed_list, number)
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(text.seed_list_lines(data, explain)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--dry-run", is_flag=True, help="Only show the queries (the only mode: "
+              "`collie run` sends them).")  # fmt: skip
+@click.option("--loop", "loop", type=click.IntRange(1), help="Loop number (default: the next).")
+@click.option("--tld", type=click.Choice(["off", "auto"]), callback=_set_flag("queries.tld"),
+              expose_value=False, help="auto: restrict to the language's country domains "
+              "plus generic ones.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="One JSON array on stdout.")
+@search_options
+@common_options
+@click.pass_obj
+def queries(app: App, dry_run: bool, loop: int | None, as_json: bool) -> None:
+    """Show the queries the next loop would send: random combinations of seed words,
+    none sent before from this workspace, the same for the same workspace state.
+
+    \b
+    Example:
+      collie queries --dry-run --tld auto
+    """
+    with app.open() as ws:
+        backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
+        planned = pipeline.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
+    if as_json:
+        data = [{"query": query, "words": words} for query, words in planned]
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(query for query, _ in planned))
+    if not app.quiet:
+        note(f"{len(planned)} queries (nothing sent).")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("code", required=False, metavar="[CODE|NAME]")
+@click.option("--top", type=click.IntRange(1), default=20, show_default=True,
+              help="Words shown for one language.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
+@click.pass_obj
+def safetynet(app: App, code: str | None, top: int, as_json: bool) -> None:
+    """List the languages whose frequent words keep seed words out, or one language's.
+
+    Sources: u = UDHR (training part), w = wordfreq, s = stopwords-iso.
+
+    \b
+    Example:
+      collie safetynet
+      collie safetynet Zulu --top 50
+    """
+    lists = safetynet_languages()
+    if code is None:
+        data: Any = {c: {"words": len(i.entries), "sources": i.sources} for c, i in lists.items()}
+        lines = text.safetynet_lines(data)
+    else:
+        lang = resolve_language(code).language
+        info = lists.get(lang.code)
+        if info is None:
+            raise UsageProblem(f"The safetynet does not cover {lang.code} ({lang.display_name}).")
+        data = [{"rank": e.rank, "word": e.word, "frequency": e.frequency, "sources": e.sources}
+                for e in info.entries[:top]]  # fmt: skip
+        lines = [f"{e['rank']:>4}  {e['word']:<20} {e['frequency'] or '-':<10} {e['sources']}"
+                 for e in data]  # fmt: skip
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else "\n".join(lines))
 
 
 @cli.command(context_settings=CONTEXT)

@@ -74,6 +74,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("seeds.count", 400, "Seed words per loop (the Luo case study used 400).", minimum=1),
     Setting("seeds.min_length", 3, "Shortest word, in characters, that can be a seed.", minimum=1),
     Setting(
+        "seeds.min_doc_freq",
+        2,
+        "Odds-ratio seeds occur in at least this many target documents (capped at their number).",
+        minimum=1,
+    ),
+    Setting(
+        "seeds.min_count",
+        2,
+        "Odds-ratio seeds occur at least this often in target text.",
+        minimum=1,
+    ),
+    Setting(
         "seeds.manual",
         "",
         "A file of seed words, one per line (relative to the workspace); replaces "

@@ -1,4 +1,4 @@
-"""Where the stages meet the workspace. So far: the search stage with its cache.
+"""Where the stages meet the workspace. So far: seed lists, queries, the search stage.
 
 A query is identified by (backend, text, parameters). Before a request is sent its row is
 committed as `pending`; the results and `done` follow in one transaction. So:
@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from collie.errors import CollieError
+from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
+from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.workspace import Workspace
 
 
@@ -141,3 +143,50 @@ def search_queries(
             )
             return report
     return report
+
+
+def seed_list_for(ws: Workspace, loop: int) -> SeedList:
+    """The seed list of a loop: the manual list if there is one; else the odds ratio of
+    target against wrong-language text when there is wrong-language text (the user's
+    wronglang documents; later also pages classified as another language); else the
+    frequency list. Target text: the seed documents (later also harvested documents).
+    """
+    settings = ws.settings
+    manual = ws.manual_seed_words()
+    if manual:
+        return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
+    target = count_tokens(ws.seed_texts("target"))
+    wrong_texts = ws.seed_texts("wronglang")
+    common = {
+        "target": ws.language.code,
+        "min_length": settings["seeds.min_length"],
+        "top": settings["safetynet.top"],
+        "ignore": settings["safetynet.ignore"],
+    }
+    if wrong_texts:
+        return odds_ratio_seeds(
+            target,
+            count_tokens(wrong_texts),
+            settings["seeds.count"],
+            min_doc_freq=settings["seeds.min_doc_freq"],
+            min_count=settings["seeds.min_count"],
+            **common,
+        )
+    return frequency_seeds(target, settings["seeds.count"], **common)
+
+
+def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
+    """The queries (text as sent, seed words) a loop would send, none sent before."""
+    settings = ws.settings
+    seeds = [seed.word for seed in seed_list_for(ws, loop).words]
+    combos = generate_combinations(
+        seeds,
+        settings["queries.count"],
+        settings["queries.words"],
+        loop_rng(settings["run.seed"], loop),
+        ws.sent_combinations(),
+    )
+    domains = query_domains(
+        ws.language, settings["language.extra_domains"], settings["queries.tld"]
+    )
+    return [(backend.restrict_to_domains(" ".join(c), domains), list(c)) for c in combos]

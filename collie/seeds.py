@@ -11,8 +11,10 @@ seed words that are frequent in any other language.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -195,3 +197,139 @@ def filter_seed_words(
     """
     net = safetynet if safetynet is not None else packaged_safetynet()
     return net.filter(words, target, top, ignore)
+
+
+# --- Seed lists: frequency (loop 1) and odds ratio (later loops, or with wronglang text) ---
+
+ODDS_RATIO_ALPHA = 0.5  # additive smoothing of P(w|right) and P(w|wrong), see odds_ratio()
+
+
+@dataclass
+class TokenCounts:
+    """Word statistics of a collection of documents."""
+
+    counts: Counter[str]  # occurrences
+    doc_freq: Counter[str]  # documents containing the word
+    total: int  # tokens
+    documents: int
+
+
+def count_tokens(texts: Iterable[str]) -> TokenCounts:
+    """Occurrences and document frequencies of `tokenize`'s tokens over `texts`."""
+    counts: Counter[str] = Counter()
+    doc_freq: Counter[str] = Counter()
+    documents = 0
+    for text in texts:
+        tokens = tokenize(text)
+        counts.update(tokens)
+        doc_freq.update(set(tokens))
+        documents += 1
+    return TokenCounts(counts, doc_freq, sum(counts.values()), documents)
+
+
+@dataclass(frozen=True)
+class SeedWord:
+    word: str
+    score: float  # occurrences (frequency lists) or log2 odds ratio
+    count: int  # occurrences in the target text
+    docs: int  # target documents containing it
+    wrong: int = 0  # occurrences in wrong-language text
+
+
+@dataclass
+class SeedList:
+    method: str  # "frequency", "odds-ratio" or "manual"
+    words: list[SeedWord]
+    removed: dict[str, list[str]]  # words the safetynet removed -> catching languages
+
+
+def odds_ratio(
+    right: int, right_total: int, wrong: int, wrong_total: int, vocabulary: int
+) -> float:
+    """log2( P(w|right)(1-P(w|wrong)) / ((1-P(w|right)) P(w|wrong)) ).
+
+    Probabilities are smoothed additively, P(w|c) = (n_c(w) + a) / (N_c + a V) with
+    a = ODDS_RATIO_ALPHA and V the joint vocabulary, so that words never seen in the
+    wrong-language text get a large but finite score.
+    """
+    a = ODDS_RATIO_ALPHA
+    p_right = (right + a) / (right_total + a * vocabulary)
+    p_wrong = (wrong + a) / (wrong_total + a * vocabulary)
+    return math.log2(p_right * (1 - p_wrong) / ((1 - p_right) * p_wrong))
+
+
+def _select(
+    ranked: Iterable[SeedWord], n: int, target: str, top: int, ignore: Iterable[str],
+    safetynet: Safetynet | None,
+) -> tuple[list[SeedWord], dict[str, list[str]]]:  # fmt: skip
+    """The first n ranked words that survive the safetynet, and the removed ones above."""
+    net = safetynet if safetynet is not None else packaged_safetynet()
+    exempt = related_languages(target) | set(ignore)
+    kept: list[SeedWord] = []
+    removed: dict[str, list[str]] = {}
+    for seed in ranked:
+        if len(kept) >= n:
+            break
+        caught = net.catchers(seed.word, top, exempt)
+        if caught:
+            removed[seed.word] = caught
+        else:
+            kept.append(seed)
+    return kept, removed
+
+
+def frequency_seeds(
+    target_counts: TokenCounts,
+    n: int,
+    target: str,
+    min_length: int = 3,
+    top: int = DEFAULT_SAFETYNET_TOP,
+    ignore: Iterable[str] = (),
+    safetynet: Safetynet | None = None,
+) -> SeedList:
+    """Loop 1: the n most frequent words of the target text that survive the safetynet."""
+    ranked = sorted(
+        (w for w in target_counts.counts if len(w) >= min_length),
+        key=lambda w: (-target_counts.counts[w], w),
+    )
+    seeds = (SeedWord(w, float(target_counts.counts[w]), target_counts.counts[w],
+                      target_counts.doc_freq[w]) for w in ranked)  # fmt: skip
+    kept, removed = _select(seeds, n, target, top, ignore, safetynet)
+    return SeedList("frequency", kept, removed)
+
+
+def odds_ratio_seeds(
+    target_counts: TokenCounts,
+    wrong_counts: TokenCounts,
+    n: int,
+    target: str,
+    min_length: int = 3,
+    min_doc_freq: int = 2,
+    min_count: int = 2,
+    top: int = DEFAULT_SAFETYNET_TOP,
+    ignore: Iterable[str] = (),
+    safetynet: Safetynet | None = None,
+) -> SeedList:
+    """Later loops: words ranked by odds ratio of target against wrong-language text.
+
+    A candidate occurs at least `min_count` times in the target text and in at least
+    `min_doc_freq` of its documents (capped at the number of documents, so that a single
+    seed document still works), so that rare typos do not win.
+    """
+    right, wrong = target_counts, wrong_counts
+    vocabulary = len(right.counts.keys() | wrong.counts.keys())
+    doc_floor = min(min_doc_freq, right.documents)
+    scored = [
+        SeedWord(
+            w,
+            odds_ratio(c, right.total, wrong.counts[w], wrong.total, vocabulary),
+            c,
+            right.doc_freq[w],
+            wrong.counts[w],
+        )
+        for w, c in right.counts.items()
+        if c >= min_count and right.doc_freq[w] >= doc_floor and len(w) >= min_length
+    ]
+    scored.sort(key=lambda s: (-s.score, -s.count, s.word))
+    kept, removed = _select(scored, n, target, top, ignore, safetynet)
+    return SeedList("odds-ratio", kept, removed)

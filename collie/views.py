@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.languages import Language, get_language, members
+from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
+from collie.seeds import SeedList, safetynet_languages
 from collie.workspace import Workspace
 
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
@@ -160,6 +161,7 @@ def language_data(lang: Language) -> dict[str, Any]:
         "macrolanguage": lang.macrolanguage,
         "countries": countries,
         "domains": lang.domains(),
+        "safetynet": _safetynet_coverage(lang.code),
     }
     if lang.is_macrolanguage:
         data["members"] = [m.code for m in members(lang)]
@@ -187,6 +189,8 @@ def language_lines(data: dict[str, Any]) -> list[str]:
         rows.append(("members", joined(listed)))
     rows.append(("countries", joined([f"{c['code']} {c['name']}" for c in data["countries"]])))
     rows.append(("domains", joined(data["domains"])))
+    net = data["safetynet"]
+    rows.append(("safetynet", f"{net['words']} words ({net['sources']})" if net else "not covered"))
     return [f"{label:<14} {value}" for label, value in rows]
 
 
@@ -203,3 +207,50 @@ def result_lines(results: list[SearchResult]) -> list[str]:
         if r.snippet:
             lines.append(f"     {' '.join(r.snippet.split())[:160]}")
     return lines or ["(no results)"]
+
+
+def _safetynet_coverage(code: str) -> dict[str, Any] | None:
+    info = safetynet_languages().get(code)
+    return {"words": len(info.entries), "sources": info.sources} if info else None
+
+
+def seed_list_data(seed_list: SeedList, loop: int) -> dict[str, Any]:
+    return {
+        "loop": loop,
+        "method": seed_list.method,
+        "words": [
+            {
+                "word": s.word,
+                "score": round(s.score, 4),
+                "count": s.count,
+                "docs": s.docs,
+                "wrong": s.wrong,
+            }
+            for s in seed_list.words
+        ],
+        "removed": seed_list.removed,
+    }
+
+
+def seed_list_lines(data: dict[str, Any], explain: bool) -> list[str]:
+    method = data["method"]
+    score = {"frequency": "count", "odds-ratio": "log2 OR", "manual": ""}[method]
+    lines = [f"loop {data['loop']}: {len(data['words'])} seed words by {method}"]
+    lines += [f"{i:>4}  {w['word']:<24} {w['score']:>9.3f}" if score else f"{i:>4}  {w['word']}"
+              for i, w in enumerate(data["words"], start=1)]  # fmt: skip
+    if explain:
+        removed = data["removed"]
+        lines.append("")
+        lines.append(f"removed by the safetynet ({len(removed)}): word  <- frequent in")
+        lines += [f"      {word:<24} {', '.join(codes[:8])}{' ...' if len(codes) > 8 else ''}"
+                  for word, codes in removed.items()]  # fmt: skip
+    return lines
+
+
+def safetynet_lines(data: dict[str, dict[str, Any]]) -> list[str]:
+    lines = [f"{len(data)} languages (sources: u UDHR, w wordfreq, s stopwords-iso)"]
+    known = all_languages()
+    for code, v in data.items():
+        name = known[code].display_name if code in known else code
+        lines.append(f"{code}  {name:<32} {v['words']:>4} words  {v['sources']}")
+    return lines

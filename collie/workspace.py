@@ -142,6 +142,16 @@ class Workspace:
             return self.conn.execute(query + " WHERE role = ? ORDER BY id", (role,)).fetchall()
         return self.conn.execute(query + " ORDER BY id").fetchall()
 
+    def seed_texts(self, role: str) -> list[str]:
+        """The texts of the seed documents of one role ("target" or "wronglang")."""
+        return [
+            self.path(row["path"]).read_text(encoding="utf-8") for row in self.seed_documents(role)
+        ]
+
+    def completed_loops(self) -> int:
+        row = self.conn.execute("SELECT COUNT(*) FROM loops WHERE finished_at IS NOT NULL")
+        return int(row.fetchone()[0])
+
     def manual_seed_words(self) -> list[str]:
         name = self.settings["seeds.manual"]
         if not name:

@@ -34,7 +34,9 @@ def test_help_lists_the_commands(capsys) -> None:
         assert f"  {command} " in result.out
 
 
-@pytest.mark.parametrize("command", ["init", "status", "config", "language"])
+@pytest.mark.parametrize(
+    "command", ["init", "status", "config", "language", "seeds", "queries", "safetynet", "search"]
+)
 def test_every_command_has_help_with_an_example(capsys, command: str) -> None:
     result = run_collie(capsys, command, "--help")
     assert result.code == 0

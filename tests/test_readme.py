@@ -15,7 +15,17 @@ from collie.cli import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 START, END = "<!-- cli-reference start -->", "<!-- cli-reference end -->"
-COMMANDS = [[], ["init"], ["status"], ["config"], ["language"], ["search"]]
+COMMANDS = [
+    [],
+    ["init"],
+    ["status"],
+    ["config"],
+    ["language"],
+    ["seeds"],
+    ["queries"],
+    ["safetynet"],
+    ["search"],
+]
 
 
 def reference() -> str:
