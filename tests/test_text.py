@@ -53,3 +53,17 @@ def test_dholuo_apostrophes_and_marks() -> None:
 
 def test_decomposed_input_is_one_token() -> None:
     assert tokenize(unicodedata.normalize("NFD", "naïve café")) == ["naïve", "café"]
+
+
+@given(st.text(max_size=300))
+def test_fast_token_path_agrees_with_the_full_pattern(text: str) -> None:
+    from collie.seeds import _token_pattern
+
+    table = str.maketrans({"\u2019": "'", "\u02bc": "'", "\u2018": "'", "\u02bb": "'"})
+    normal = unicodedata.normalize("NFC", text).translate(table).lower()
+    full = [t for t in _token_pattern(True).findall(normal) if not t.isnumeric()]
+    assert tokenize(text) == full
+
+
+def test_numeric_letters_are_dropped() -> None:
+    assert tokenize("½ Ⅻ ²³ word") == ["word"]
