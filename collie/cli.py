@@ -12,20 +12,19 @@ import os
 import secrets
 import sys
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from collie import __version__, pipeline
 from collie import views as text
-from collie.config import lookup, parse_assignment
+from collie.clioptions import App, common_options, note, search_options, set_flag
+from collie.config import lookup
 from collie.encoding import decode_text_file
 from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
 from collie.languages import resolve_language
-from collie.search import BACKENDS, make_backend
+from collie.search import make_backend
 from collie.seedfiles import SeedInput, plan_seed_documents
 from collie.seeds import safetynet_languages
 from collie.workspace import (
@@ -33,73 +32,13 @@ from collie.workspace import (
     Workspace,
     check_can_init,
     create_workspace,
-    find_workspace,
     is_workspace,
     open_workspace,
     read_settings,
     read_word_list,
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
-
-
-@dataclass
-class App:
-    """What the group's options decided, shared with every command."""
-
-    workspace: Path | None = None
-    flags: dict[str, tuple[Any, str]] = field(default_factory=dict)
-    quiet: bool = False
-
-    def find_root(self) -> Path:
-        return find_workspace(self.workspace, os.environ, Path.cwd())
-
-    def open(self) -> Workspace:
-        return open_workspace(self.find_root(), os.environ, self.flags)
-
-
-def note(message: str) -> None:
-    """A line for the user on stderr."""
-    click.echo(message, err=True)
-
-
-def _set_workspace(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
-    if value is not None:
-        ctx.ensure_object(App).workspace = value
-
-
-def _set_flags(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> None:
-    app = ctx.ensure_object(App)
-    for assignment in values:
-        try:
-            key, value = parse_assignment(assignment)
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc)) from None
-        app.flags[key] = (value, f"--set {key}")
-
-
-def common_options(func: F) -> F:
-    """-w and --set, accepted before or after the command name."""
-    func = click.option(
-        "--set",
-        "assignments",
-        metavar="KEY=VALUE",
-        multiple=True,
-        expose_value=False,
-        callback=_set_flags,
-        help="Override a setting for this command, e.g. --set fetch.delay=2.",
-    )(func)
-    func = click.option(
-        "-w",
-        "--workspace",
-        type=click.Path(file_okay=False, path_type=Path),
-        expose_value=False,
-        callback=_set_workspace,
-        help="The workspace directory; for init, where to create it (default: "
-        "$COLLIE_WORKSPACE, or the current directory or a parent of it).",
-    )(func)
-    return func
 
 
 @click.group(context_settings=CONTEXT)
@@ -122,39 +61,6 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
-
-
-def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    if value is not None:
-        key = "search.backend" if param.name == "search" else "search.url"
-        ctx.ensure_object(App).flags[key] = (value, f"--{param.name.replace('_', '-')}")
-
-
-def _set_flag(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
-    """A callback that records an option's value as a flag over setting `key`."""
-
-    def record(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-        if value is not None:
-            ctx.ensure_object(App).flags[key] = (
-                value,
-                f"--{(param.name or key).replace('_', '-')}",
-            )
-
-    return record
-
-
-def search_options(func: F) -> F:
-    """--search NAME and --search-url URL: the search backend, as flags over settings."""
-    func = click.option(
-        "--search-url", metavar="URL", expose_value=False, callback=_set_backend,
-        help="The backend's endpoint (a SearXNG instance's base URL, or any compatible "
-        "service).",
-    )(func)  # fmt: skip
-    func = click.option(
-        "--search", type=click.Choice(sorted(BACKENDS)), expose_value=False,
-        callback=_set_backend, help="Search backend (default: search.backend).",
-    )(func)  # fmt: skip
-    return func
 
 
 def _parse_wronglang(value: str) -> SeedInput:
@@ -388,7 +294,7 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
 @click.option("--dry-run", is_flag=True, help="Only show the queries (the only mode: "
               "`collie run` sends them).")  # fmt: skip
 @click.option("--loop", "loop", type=click.IntRange(1), help="Loop number (default: the next).")
-@click.option("--tld", type=click.Choice(["off", "auto"]), callback=_set_flag("queries.tld"),
+@click.option("--tld", type=click.Choice(["off", "auto"]), callback=set_flag("queries.tld"),
               expose_value=False, help="auto: restrict to the language's country domains "
               "plus generic ones.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="One JSON array on stdout.")

@@ -1,0 +1,114 @@
+"""Options shared by collie's commands, and the context object they fill in.
+
+`-w/--workspace` and `--set` are accepted before or after the command name; `--search`
+and `--search-url` (and a command's own setting-like options) become flags over
+settings, the strongest layer, with the option's name recorded as the value's source.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from collie.config import parse_assignment
+from collie.errors import ConfigError
+from collie.search import BACKENDS
+from collie.workspace import Workspace, find_workspace, open_workspace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class App:
+    """What the group's options decided, shared with every command."""
+
+    workspace: Path | None = None
+    flags: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    quiet: bool = False
+
+    def find_root(self) -> Path:
+        return find_workspace(self.workspace, os.environ, Path.cwd())
+
+    def open(self) -> Workspace:
+        return open_workspace(self.find_root(), os.environ, self.flags)
+
+
+def note(message: str) -> None:
+    """A line for the user on stderr."""
+    click.echo(message, err=True)
+
+
+def _set_workspace(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(App).workspace = value
+
+
+def _set_flags(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> None:
+    app = ctx.ensure_object(App)
+    for assignment in values:
+        try:
+            key, value = parse_assignment(assignment)
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc)) from None
+        app.flags[key] = (value, f"--set {key}")
+
+
+def common_options(func: F) -> F:
+    """-w and --set, accepted before or after the command name."""
+    func = click.option(
+        "--set",
+        "assignments",
+        metavar="KEY=VALUE",
+        multiple=True,
+        expose_value=False,
+        callback=_set_flags,
+        help="Override a setting for this command, e.g. --set fetch.delay=2.",
+    )(func)
+    func = click.option(
+        "-w",
+        "--workspace",
+        type=click.Path(file_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_set_workspace,
+        help="The workspace directory; for init, where to create it (default: "
+        "$COLLIE_WORKSPACE, or the current directory or a parent of it).",
+    )(func)
+    return func
+
+
+def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        key = "search.backend" if param.name == "search" else "search.url"
+        ctx.ensure_object(App).flags[key] = (value, f"--{param.name.replace('_', '-')}")
+
+
+def set_flag(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    """A callback that records an option's value as a flag over setting `key`."""
+
+    def record(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is not None:
+            ctx.ensure_object(App).flags[key] = (
+                value,
+                f"--{(param.name or key).replace('_', '-')}",
+            )
+
+    return record
+
+
+def search_options(func: F) -> F:
+    """--search NAME and --search-url URL: the search backend, as flags over settings."""
+    func = click.option(
+        "--search-url", metavar="URL", expose_value=False, callback=_set_backend,
+        help="The backend's endpoint (a SearXNG instance's base URL, or any compatible "
+        "service).",
+    )(func)  # fmt: skip
+    func = click.option(
+        "--search", type=click.Choice(sorted(BACKENDS)), expose_value=False,
+        callback=_set_backend, help="Search backend (default: search.backend).",
+    )(func)  # fmt: skip
+    return func
