@@ -35,6 +35,8 @@ demo: install
 		--wronglang xho=$(DEMO)/docs/xhosa
 	$(BIN)/collie -w $(DEMO)/workspace status
 	$(BIN)/collie language Zulu
+	$(BIN)/collie -w $(DEMO)/workspace seeds --explain
+	$(BIN)/collie -w $(DEMO)/workspace --set queries.count=10 queries --dry-run --tld auto
 
 bench: install
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
