@@ -215,14 +215,9 @@ def config(app: App, key: str | None, as_json: bool) -> None:
       collie config
       COLLIE_FETCH_DELAY=2 collie config fetch.delay
     """
-    try:
-        root: Path | None = app.find_root()
-    except CollieError:
-        if app.workspace or os.environ.get("COLLIE_WORKSPACE"):
-            raise
-        root = None
-        if not app.quiet:
-            note("Not in a workspace: showing defaults, environment and flags.")
+    root = app.find_root_or_none()
+    if root is None and not app.quiet:
+        note("Not in a workspace: showing defaults, environment and flags.")
     settings = read_settings(root, os.environ, app.flags)
     entries = settings.entries()
     if key is not None:
@@ -379,12 +374,7 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
       collie search "ng'ato thuolo piny"
       collie search --search searxng --search-url http://localhost:8888 "dholuo"
     """
-    try:
-        root: Path | None = app.find_root()
-    except CollieError:
-        if app.workspace or os.environ.get("COLLIE_WORKSPACE"):
-            raise
-        root = None
+    root = app.find_root_or_none()
     if root is None:
         if "search.backend" not in app.flags:
             raise UsageProblem(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from collie.config import parse_assignment
-from collie.errors import ConfigError
+from collie.errors import CollieError, ConfigError
 from collie.search import BACKENDS
 from collie.workspace import Workspace, find_workspace, open_workspace
 
@@ -33,6 +33,16 @@ class App:
 
     def find_root(self) -> Path:
         return find_workspace(self.workspace, os.environ, Path.cwd())
+
+    def find_root_or_none(self) -> Path | None:
+        """The workspace, or None outside one; a workspace named by -w or
+        $COLLIE_WORKSPACE that does not exist is still an error."""
+        try:
+            return self.find_root()
+        except CollieError:
+            if self.workspace or os.environ.get("COLLIE_WORKSPACE"):
+                raise
+            return None
 
     def open(self) -> Workspace:
         return open_workspace(self.find_root(), os.environ, self.flags)
