@@ -84,7 +84,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "backend": ws.settings["search.backend"],
             "queries": ws.query_counts(),
             "requests_sent": ws.requests_sent(),
-            "result_urls": len(ws.result_urls()),
+            "result_urls": ws.result_url_count(),
         },
         "loops": [
             {"number": loop.number, "started_at": loop.started_at, "finished_at": loop.finished_at}

@@ -252,6 +252,10 @@ class Workspace:
         rows = self.conn.execute("SELECT status, COUNT(*) FROM queries GROUP BY status")
         return {r[0]: r[1] for r in rows}
 
+    def result_url_count(self) -> int:
+        row = self.conn.execute("SELECT COUNT(DISTINCT canonical_url) FROM search_results")
+        return int(row.fetchone()[0])
+
     def result_urls(self) -> list[ResultUrl]:
         """Distinct result URLs (by canonical form) with every query that found each."""
         rows = self.conn.execute(

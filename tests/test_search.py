@@ -185,8 +185,10 @@ def test_brave_rate_limit_headers(world: World, web: MiniWebServer) -> None:
     brave = Brave(url=BRAVE_URL, secrets={"BRAVE_API_KEY": BRAVE_KEY}, http=fast(), clock=clock)
     brave.search("a b c")
     assert clock.sleeps == [1.0]
+    assert len(brave.search("d e f").results) == 1  # the last query of the quota counts
     with pytest.raises(SearchFatal, match=r"monthly query quota .* resets in 2\.0 days"):
-        brave.search("d e f")
+        brave.search("g h i")
+    assert len(web.requests_for("api.brave.test")) == 2
 
 
 def test_rate_limit_spaces_requests(world: World, web: MiniWebServer) -> None:

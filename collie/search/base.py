@@ -82,7 +82,8 @@ class Redactor(logging.Filter):
 
 def install_log_redaction(redactor: Redactor) -> None:
     """Keep secrets out of urllib3's debug lines (they contain request URLs)."""
-    for name in ("urllib3.connectionpool", "requests"):
+    # Logger filters are not inherited: every logger that may print a URL gets one.
+    for name in ("urllib3.connectionpool", "urllib3.util.retry", "urllib3.poolmanager", "requests"):
         logger = logging.getLogger(name)
         if not any(
             isinstance(f, Redactor) and f.secrets == redactor.secrets for f in logger.filters
@@ -131,6 +132,7 @@ class Backend:
     clock: Clock = field(default_factory=Clock)
     session: requests.Session = field(default_factory=requests.Session)
     _last_request: float | None = field(default=None, init=False)
+    exhausted: SearchFatal | None = field(default=None, init=False)  # set by after_response
 
     def __post_init__(self) -> None:
         self.url = self.url or self.default_url
@@ -169,6 +171,8 @@ class Backend:
     # -- the shared machinery ---------------------------------------------------------
     def preflight(self) -> None:
         """Fail fast on what can be checked without spending a query."""
+        if self.exhausted is not None:
+            raise self.exhausted
         missing = self.missing_secrets()
         if missing:
             raise SearchFatal(

@@ -97,13 +97,13 @@ class Brave(Backend):
         """X-RateLimit-Remaining/Reset hold one value per window (per second, per month)."""
         remaining = _numbers(response.headers.get("X-RateLimit-Remaining"))
         reset = _numbers(response.headers.get("X-RateLimit-Reset"))
-        if len(remaining) >= 2 and remaining[1] <= 0 and response.status_code == 200:
-            raise SearchFatal(
-                "brave: the monthly query quota of this key is used up "
-                f"(it resets in {reset[1] / 86400:.1f} days)." if len(reset) >= 2 else
-                "brave: the monthly query quota of this key is used up.",
+        if len(remaining) >= 2 and remaining[1] <= 0:
+            # this answer still counts; the next query would be refused
+            days = f" (it resets in {reset[1] / 86400:.1f} days)" if len(reset) >= 2 else ""
+            self.exhausted = SearchFatal(
+                f"brave: the monthly query quota of this key is used up{days}.",
                 "Wait for the quota to reset or raise the plan's limit.",
-            )  # fmt: skip
+            )
         if remaining and remaining[0] <= 0 and reset:
             self.clock.sleep(reset[0])
 
