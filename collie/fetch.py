@@ -1,11 +1,63 @@
-"""Polite HTTP: robots.txt, per-host pacing, limits, retries. (Being built: issue 5.)
+"""Polite HTTP: robots.txt, per-host pacing, limits, retries.
 
-The fetcher returns data and never touches the workspace database.
+`Fetcher.fetch(url)` fetches one URL; `Fetcher.fetch_all(urls)` fetches many, several
+hosts at a time (`fetch.workers`), and yields a `FetchResult` for every URL as it is
+done. Every URL gets a result: a response to process, or a drop with its reason
+(`robots`, `http-404`, `not-html:application/pdf`, `timeout`...). Nothing raises for a
+bad page or a bad host.
+
+Politeness, per host (host name and port): one request in flight, at least
+`fetch.delay` seconds between two requests (robots.txt and redirect hops included), a
+robots.txt Crawl-delay honoured up to `fetch.max_crawl_delay` (hosts asking for more are
+skipped), and a Retry-After on 429/503 holding back the whole host. Other transient
+failures (connection errors, timeouts, 500/502/504) are retried with exponential backoff
+and jitter, `fetch.retries` times. Redirects are followed by hand, each hop paced and
+checked against robots.txt. Requests honour HTTP_PROXY/HTTPS_PROXY/NO_PROXY.
+
+The fetcher returns data and never touches the workspace database; robots.txt records
+go to a `RobotsStore` it is given (in memory by default).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ipaddress
+import logging
+import queue
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import requests
+import urllib3
+
+from collie.robots import PARSE_LIMIT, TTL, MemoryRobotsStore, RobotsRecord, RobotsStore
+from collie.search.base import Clock, parse_retry_after
+
+log = logging.getLogger("collie.fetch")
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# Content types that say nothing: the body decides (sniffed).
+GENERIC_TYPES = frozenset(
+    {"", "application/octet-stream", "binary/octet-stream", "application/unknown",
+     "unknown/unknown", "text/plain", "application/x-unknown-content-type"}
+)  # fmt: skip
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
+CHUNK = 64 * 1024
+SNIFF_BYTES = 1024
+# WHATWG MIME sniffing: what an HTML document may start with (after whitespace).
+_HTML_STARTS = tuple(
+    b"<" + tag
+    for tag in (b"!doctype html", b"html", b"head", b"script", b"iframe", b"h1", b"div",
+                b"font", b"table", b"a", b"style", b"title", b"b", b"body", b"br", b"p",
+                b"!--", b"meta", b"?xml")
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -23,3 +75,433 @@ class FetchResult:
     reason: str | None = None  # drop reason: "robots", "not-html:application/pdf", "http-404"...
     fetched_at: float = 0.0  # wall-clock time of the final request (time.time())
     elapsed: float = 0.0  # seconds spent on this URL, waiting included
+
+
+@dataclass(frozen=True)
+class FetchConfig:
+    """The fetch.* settings (see collie/config.py for their meaning)."""
+
+    user_agent: str = "collie/0.1"
+    contact_url: str = ""
+    email: str = ""
+    delay: float = 1.0
+    max_crawl_delay: float = 30.0
+    workers: int = 8
+    connect_timeout: float = 10.0
+    read_timeout: float = 30.0
+    max_bytes: int = 5 * 1024 * 1024
+    max_redirects: int = 10
+    retries: int = 3
+    allow_private: bool = False
+    backoff: float = 1.0  # first backoff step, seconds
+    robots_ttl: float = TTL
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any], **overrides: Any) -> FetchConfig:
+        names = [f for f in cls.__dataclass_fields__ if f"fetch.{f}" in settings]
+        values = {name: settings[f"fetch.{name}"] for name in names}
+        return cls(**{**values, **overrides})
+
+    @property
+    def agent_token(self) -> str:
+        """The product token robots.txt groups are matched against ("collie")."""
+        return self.user_agent.split("/")[0].strip() or "collie"
+
+    @property
+    def user_agent_header(self) -> str:
+        if self.contact_url:
+            return f"{self.user_agent} (+{self.contact_url})"
+        return self.user_agent
+
+
+@dataclass
+class _HostState:
+    delay: float
+    busy: bool = False
+    ready_at: float = 0.0  # clock time before which no request may start
+    released_at: float = 0.0  # clock time the last request ended
+
+
+class HostGate:
+    """Per-host pacing: one request in flight and a delay between two requests."""
+
+    def __init__(self, clock: Clock, delay: float) -> None:
+        self.clock = clock
+        self.delay = delay
+        self._hosts: dict[str, _HostState] = {}
+        self._cond = threading.Condition()
+
+    def _state(self, host: str) -> _HostState:
+        return self._hosts.setdefault(host, _HostState(self.delay))
+
+    def acquire(self, host: str) -> None:
+        """Wait until `host` is idle and its delay has passed, then hold it."""
+        while True:
+            with self._cond:
+                state = self._state(host)
+                if state.busy:
+                    self._cond.wait(0.05)
+                    continue
+                wait = state.ready_at - self.clock.now()
+                if wait <= 0:
+                    state.busy = True
+                    return
+            self.clock.sleep(wait)
+
+    def release(self, host: str, hold: float = 0.0) -> None:
+        """Free `host`; the next request may start `max(delay, hold)` seconds from now."""
+        with self._cond:
+            state = self._state(host)
+            state.busy = False
+            state.released_at = self.clock.now()
+            state.ready_at = max(state.ready_at, state.released_at + max(state.delay, hold))
+            self._cond.notify_all()
+
+    def set_delay(self, host: str, delay: float) -> None:
+        """Change the delay of `host` (a Crawl-delay), counting from its last request."""
+        with self._cond:
+            state = self._state(host)
+            state.delay = delay
+            state.ready_at = max(state.ready_at, state.released_at + delay)
+
+    def ready_at(self, host: str) -> float:
+        with self._cond:
+            return self._state(host).ready_at
+
+
+@dataclass
+class _Answer:
+    """The final answer of one (possibly retried) request, body not read yet."""
+
+    response: requests.Response | None
+    reason: str | None = None  # why there is no response
+    fetched_at: float = 0.0
+
+
+def host_key(url: str) -> str:
+    """The unit of politeness: host name and explicit port, lower-cased."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").rstrip(".")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def _is_private_literal(host: str) -> bool:
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return bool(
+        address.is_private or address.is_loopback or address.is_link_local
+        or address.is_unspecified or address.is_reserved or address.is_multicast
+    )  # fmt: skip
+
+
+def looks_like_html(head: bytes) -> bool:
+    """Sniff the first bytes of a body whose Content-Type says nothing useful."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip().lower()
+    for start in _HTML_STARTS:
+        if text.startswith(start):
+            rest = text[len(start) : len(start) + 1]
+            if start in (b"<!--", b"<?xml") or rest in (b"", b" ", b">", b"\t", b"\n", b"\r"):
+                return start != b"<?xml" or b"<html" in text
+    return False
+
+
+def _body_chunks(resp: requests.Response) -> Iterator[bytes]:
+    """The body as it arrives (decoded): pieces of at most CHUNK bytes, without waiting
+    for a piece to fill up, so a trickling body meets its deadline."""
+    while chunk := resp.raw.read1(CHUNK, decode_content=True):
+        yield chunk
+
+
+class Fetcher:
+    """Polite fetching of URLs; see the module docstring. Thread-safe."""
+
+    def __init__(
+        self,
+        config: FetchConfig | None = None,
+        robots: RobotsStore | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.config = config or FetchConfig()
+        self.robots = robots if robots is not None else MemoryRobotsStore()
+        self.clock = clock or Clock()
+        self.gate = HostGate(self.clock, self.config.delay)
+        self._local = threading.local()
+        self._sessions: list[requests.Session] = []
+        self._robots_locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    # -- sessions -----------------------------------------------------------------
+    def _session(self) -> requests.Session:
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = requests.Session()  # trust_env: HTTP_PROXY/HTTPS_PROXY/NO_PROXY
+            session.headers["User-Agent"] = self.config.user_agent_header
+            session.headers["Accept"] = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+            if self.config.email:
+                session.headers["From"] = self.config.email
+            self._local.session = session
+            with self._lock:
+                self._sessions.append(session)
+        return session
+
+    def close(self) -> None:
+        with self._lock:
+            for session in self._sessions:
+                session.close()
+            self._sessions.clear()
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- many URLs ------------------------------------------------------------------
+    def fetch_all(self, urls: Iterable[str]) -> Iterator[FetchResult]:
+        """Fetch every URL, `config.workers` hosts at a time; yield results as they come.
+
+        Closing the iterator early (or Ctrl-C) lets the requests in flight finish and
+        starts no new ones.
+        """
+        queues: dict[str, deque[str]] = {}
+        for url in urls:
+            queues.setdefault(host_key(url), deque()).append(url)
+        total = sum(len(q) for q in queues.values())
+        results: queue.Queue[FetchResult] = queue.Queue()
+        stop = threading.Event()
+        claimed: set[str] = set()
+        lock = threading.Lock()
+
+        def next_url() -> tuple[str, str] | None:
+            with lock:
+                free = [h for h, q in queues.items() if q and h not in claimed]
+                if stop.is_set() or not free:
+                    return None
+                host = min(free, key=self.gate.ready_at)
+                claimed.add(host)
+                return host, queues[host].popleft()
+
+        def work() -> None:
+            while (job := next_url()) is not None:
+                host, url = job
+                try:
+                    results.put(self.fetch(url))
+                finally:
+                    with lock:
+                        claimed.discard(host)
+
+        workers = [
+            threading.Thread(target=work, name=f"collie-fetch-{i}", daemon=True)
+            for i in range(min(self.config.workers, len(queues)))
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            for _ in range(total):
+                yield results.get()
+        finally:
+            stop.set()
+
+    # -- one URL --------------------------------------------------------------------
+    def fetch(self, url: str) -> FetchResult:
+        """Fetch one URL (following redirects); never raises for network or HTTP trouble."""
+        started = self.clock.now()
+        try:
+            result = self._fetch(urldefrag(url.strip())[0] or url)
+        except Exception as exc:  # a bug must not stop a run: record it and go on
+            log.exception("fetching %s failed", url)
+            result = FetchResult(url, url, None, outcome="dropped", reason=f"error:{exc!r}"[:200])
+        return replace(result, url=url, elapsed=self.clock.now() - started)
+
+    def _fetch(self, url: str) -> FetchResult:
+        current, hops = url, list[str]()
+        while True:
+            refused = self._refusal(current)
+            if refused:
+                return self._dropped(url, current, refused, hops)
+            answer = self._send(current)
+            if answer.response is None:
+                return self._dropped(url, current, answer.reason or "error", hops)
+            resp, host = answer.response, host_key(current)
+            try:
+                status = resp.status_code
+                location = resp.headers.get("Location")
+                if status in REDIRECT_STATUSES and location:
+                    target = urldefrag(urljoin(current, location.strip()))[0]
+                    if len(hops) >= self.config.max_redirects:
+                        return self._dropped(url, target, "too-many-redirects", hops, status)
+                    if target == url or target in hops:
+                        return self._dropped(url, target, "redirect-loop", hops, status)
+                    hops.append(target)
+                    current = target
+                    continue
+                return self._finish(url, current, hops, resp, answer.fetched_at)
+            finally:
+                resp.close()
+                self.gate.release(host)
+
+    def _finish(
+        self, url: str, final: str, hops: list[str], resp: requests.Response, fetched_at: float
+    ) -> FetchResult:
+        status = resp.status_code
+        headers = {k.lower(): v for k, v in resp.headers.items()}
+        base = FetchResult(url, final, status, headers, redirects=tuple(hops),
+                           fetched_at=fetched_at)  # fmt: skip
+        if status >= 300:
+            return replace(base, outcome="dropped", reason=f"http-{status}")
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype not in HTML_TYPES and ctype not in GENERIC_TYPES:
+            return replace(base, outcome="dropped", reason=f"not-html:{ctype}")
+        sniff = ctype not in HTML_TYPES
+        body, truncated, problem = self._read_body(resp, sniff, self.config.max_bytes)
+        if problem:
+            reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
+            return replace(base, outcome="dropped", reason=reason)
+        return replace(base, body=body, truncated=truncated)
+
+    def _read_body(
+        self, resp: requests.Response, sniff: bool, limit: int
+    ) -> tuple[bytes, bool, str | None]:
+        """(body, truncated, problem): at most `limit` bytes, within read_timeout in all."""
+        deadline = time.monotonic() + self.config.read_timeout
+        chunks, size = list[bytes](), 0
+        try:
+            for chunk in _body_chunks(resp):
+                chunks.append(chunk)
+                size += len(chunk)
+                if sniff and size >= min(SNIFF_BYTES, limit):
+                    if not looks_like_html(b"".join(chunks)[:SNIFF_BYTES]):
+                        return b"", False, "not-html"
+                    sniff = False
+                if size >= limit:
+                    return b"".join(chunks)[:limit], True, None
+                if time.monotonic() > deadline:
+                    return b"", False, "timeout"
+        except (requests.Timeout, urllib3.exceptions.TimeoutError):
+            return b"", False, "timeout"
+        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError):
+            return b"", False, "incomplete-body"
+        body = b"".join(chunks)
+        if sniff and not looks_like_html(body[:SNIFF_BYTES]):
+            return b"", False, "not-html"
+        return body, False, None
+
+    def _dropped(
+        self, url: str, final: str, reason: str, hops: list[str], status: int | None = None
+    ) -> FetchResult:
+        return FetchResult(url, final, status, redirects=tuple(hops), outcome="dropped",
+                           reason=reason, fetched_at=self.clock.wall())  # fmt: skip
+
+    def _refusal(self, url: str) -> str | None:
+        """Why `url` must not be requested at all, or None."""
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https"):
+            return f"unsupported-scheme:{parts.scheme.lower() or 'none'}"
+        if not parts.hostname:
+            return "bad-url"
+        if not self.config.allow_private and _is_private_literal(parts.hostname):
+            return "private-address"
+        record = self.robots_for(url)
+        delay = record.crawl_delay(self.config.agent_token)
+        if delay is not None and delay > self.config.max_crawl_delay:
+            return f"crawl-delay-too-long:{delay:g}s"
+        if not record.allows(url, self.config.agent_token):
+            return "robots"
+        return None
+
+    # -- requests, retries ------------------------------------------------------------
+    def _send(self, url: str) -> _Answer:
+        """GET `url` (no redirects), retrying transient failures. On success the host
+        stays held by the gate: the caller reads the body and releases it."""
+        host = host_key(url)
+        timeout = (self.config.connect_timeout, self.config.read_timeout)
+        reason = "error"
+        for attempt in range(self.config.retries + 1):
+            self.gate.acquire(host)
+            fetched_at = self.clock.wall()
+            try:
+                resp = self._session().get(url, stream=True, allow_redirects=False,
+                                           timeout=timeout)  # fmt: skip
+            except requests.Timeout:
+                reason, hold = "timeout", self._backoff(attempt)
+            except requests.ConnectionError:
+                reason, hold = "connection-error", self._backoff(attempt)
+            except requests.RequestException as exc:  # invalid URL and the like: permanent
+                self.gate.release(host)
+                return _Answer(None, f"bad-url:{type(exc).__name__}")
+            else:
+                if resp.status_code not in RETRY_STATUSES:
+                    return _Answer(resp, None, fetched_at)
+                wait = None
+                if resp.status_code in (429, 503):
+                    wait = parse_retry_after(resp.headers.get("Retry-After"))
+                if attempt == self.config.retries or (
+                    wait is not None and wait > self.config.max_crawl_delay
+                ):
+                    return _Answer(resp, None, fetched_at)  # recorded as http-STATUS
+                resp.close()
+                reason, hold = f"http-{resp.status_code}", wait or self._backoff(attempt)
+            log.info("%s: %s, retrying in %.1f s", url, reason, hold)
+            self.gate.release(host, hold)
+        return _Answer(None, reason)
+
+    def _backoff(self, attempt: int) -> float:
+        return float(self.config.backoff * 2**attempt * (1 + random.random() / 2))
+
+    # -- robots.txt -------------------------------------------------------------------
+    def robots_for(self, url: str) -> RobotsRecord:
+        """The robots.txt record of `url`'s origin: from the store while fresh, else
+        fetched (once per origin even when several threads ask)."""
+        origin = origin_of(url)
+        record = self.robots.get(origin)
+        if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
+            with self._lock:
+                lock = self._robots_locks.setdefault(origin, threading.Lock())
+            with lock:
+                record = self.robots.get(origin)
+                if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
+                    record = self._download_robots(origin)
+                    self.robots.put(record)
+        delay = record.crawl_delay(self.config.agent_token)
+        if delay is not None and delay <= self.config.max_crawl_delay:
+            self.gate.set_delay(host_key(url), max(self.config.delay, delay))
+        return record
+
+    def _download_robots(self, origin: str) -> RobotsRecord:
+        current = f"{origin}/robots.txt"
+        for _ in range(ROBOTS_REDIRECTS + 1):
+            if urlsplit(current).scheme not in ("http", "https"):
+                break
+            answer = self._send(current)
+            if answer.response is None:
+                return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
+            resp, host = answer.response, host_key(current)
+            try:
+                location = resp.headers.get("Location")
+                if resp.status_code in REDIRECT_STATUSES and location:
+                    current = urldefrag(urljoin(current, location.strip()))[0]
+                    continue
+                body = b""
+                if 200 <= resp.status_code < 300:
+                    body, _, problem = self._read_body(resp, False, PARSE_LIMIT)
+                    if problem:
+                        return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
+                return RobotsRecord.from_answer(origin, resp.status_code, body, answer.fetched_at)
+            finally:
+                resp.close()
+                self.gate.release(host)
+        # Too many redirects: RFC 9309 treats it as "unavailable" (allow all).
+        return RobotsRecord.from_answer(origin, 404, b"", self.clock.wall())

@@ -61,6 +61,10 @@ class Clock:
         if seconds > 0:
             time.sleep(seconds)
 
+    def wall(self) -> float:
+        """Wall-clock time (time.time()), for what is stored and compared across runs."""
+        return time.time()
+
 
 class Redactor(logging.Filter):
     """Replaces secret values by *** in text and in log records that pass through it."""

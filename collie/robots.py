@@ -1,0 +1,104 @@
+"""robots.txt per RFC 9309: what one fetch of it means, and where it is remembered.
+
+The fetcher (fetch.py) downloads robots.txt itself (paced like any other request, at
+most 5 redirects) and turns the answer into a `RobotsRecord`:
+
+- 2xx: the rules, parsed by protego (wildcards, `$`, longest match, Allow precedence),
+  from at most the first 500 KiB;
+- 4xx (429 excepted): no rules, everything allowed;
+- 5xx, 429 or no answer at all (network error, timeout): everything disallowed.
+
+Records are kept in a `RobotsStore` for at most `ttl` seconds (24 h by default, the
+RFC's upper bound). The store is an interface: the fetcher never touches the workspace
+database; `MemoryRobotsStore` serves one process, the pipeline may pass one backed by
+the workspace.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from protego import Protego
+
+PARSE_LIMIT = 500 * 1024  # RFC 9309: parse at least 500 KiB
+TTL = 24 * 3600.0  # RFC 9309: do not use a cached robots.txt for more than 24 hours
+
+
+@dataclass(frozen=True)
+class RobotsRecord:
+    """One origin's robots.txt as fetched: `kind` is "rules", "allow-all" or "disallow-all"."""
+
+    origin: str  # "http://host.example" (scheme://host[:port])
+    kind: str
+    body: str = ""  # the robots.txt text when kind == "rules"
+    status: int | None = None  # HTTP status of the final answer; None when there was none
+    fetched_at: float = 0.0  # wall-clock time (time.time())
+    _parser: Protego | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def from_answer(
+        cls, origin: str, status: int | None, body: bytes, fetched_at: float
+    ) -> RobotsRecord:
+        """Interpret the final answer to GET /robots.txt (`status` None: no answer)."""
+        if status is None or status >= 500 or status == 429:
+            return cls(origin, "disallow-all", status=status, fetched_at=fetched_at)
+        if status >= 400:
+            return cls(origin, "allow-all", status=status, fetched_at=fetched_at)
+        if 200 <= status < 300:
+            text = body[:PARSE_LIMIT].decode("utf-8", errors="replace").lstrip("\ufeff")
+            return cls(origin, "rules", text, status, fetched_at)
+        # 3xx after the redirect limit, 1xx...: RFC 9309 treats unresolved redirects
+        # like 4xx ("unavailable").
+        return cls(origin, "allow-all", status=status, fetched_at=fetched_at)
+
+    def parser(self) -> Protego:
+        if self._parser is None:
+            object.__setattr__(self, "_parser", Protego.parse(self.body))
+        assert self._parser is not None
+        return self._parser
+
+    def allows(self, url: str, agent: str) -> bool:
+        """May `agent` (the product token, e.g. "collie") fetch `url`?"""
+        if self.kind == "allow-all":
+            return True
+        if self.kind == "disallow-all":
+            return False
+        if url.endswith("/robots.txt"):
+            return True
+        return bool(self.parser().can_fetch(url, agent))
+
+    def crawl_delay(self, agent: str) -> float | None:
+        """The Crawl-delay asked of `agent`, in seconds, or None."""
+        if self.kind != "rules":
+            return None
+        delay = self.parser().crawl_delay(agent)
+        return float(delay) if delay is not None else None
+
+    def is_fresh(self, now: float, ttl: float = TTL) -> bool:
+        return 0 <= now - self.fetched_at < ttl
+
+
+class RobotsStore(Protocol):
+    """Where robots.txt records are remembered between fetches (and runs)."""
+
+    def get(self, origin: str) -> RobotsRecord | None: ...
+
+    def put(self, record: RobotsRecord) -> None: ...
+
+
+class MemoryRobotsStore:
+    """A thread-safe in-memory store: the default, for one process."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, RobotsRecord] = {}
+        self._lock = threading.Lock()
+
+    def get(self, origin: str) -> RobotsRecord | None:
+        with self._lock:
+            return self._records.get(origin)
+
+    def put(self, record: RobotsRecord) -> None:
+        with self._lock:
+            self._records[record.origin] = record
