@@ -9,6 +9,7 @@ decoded is reported as data (`Decoded.reason`), not raised.
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -29,9 +30,10 @@ class Decoded:
 
     text: str | None
     encoding: str | None  # codec name, e.g. "utf-8", "windows-1252"
-    method: str  # "bom", "utf-8", "chardet", "given", or "failed"
+    method: str  # "bom", "utf-8", "http", "meta", "chardet", "given", or "failed"
     confidence: float
     reason: str | None = None  # why text is None: "binary", "encoding-uncertain", ...
+    declared: str | None = None  # what the page declared, e.g. "http:iso-8859-1, meta:utf-8"
 
 
 def normalise_text(text: str) -> str:
@@ -74,3 +76,223 @@ def decode_text_file(
     if confidence < min_confidence:
         return Decoded(None, name.lower(), "chardet", confidence, "encoding-uncertain")
     return Decoded(normalise_text(text), name.lower(), "chardet", confidence)
+
+
+# --- HTML pages -------------------------------------------------------------------------
+#
+# A page's bytes are decoded in this order (the first that holds wins):
+#   1. a byte-order mark;
+#   2. a body that is valid UTF-8 and contains non-ASCII bytes is UTF-8, whatever was
+#      declared: a legacy single-byte codec "decodes" any bytes, so a wrong iso-8859-1
+#      header would otherwise turn every UTF-8 page into mojibake, and real legacy text is
+#      practically never valid UTF-8;
+#   3. the HTTP charset, then the <meta charset> / http-equiv declaration of the first
+#      4 KB, each mapped to the codec browsers use (WHATWG: iso-8859-1 and us-ascii mean
+#      windows-1252, gb2312 means gb18030, shift_jis means windows-31j, euc-kr means
+#      windows-949) and verified by a strict decode. A western default header
+#      (iso-8859-1/windows-1252, what servers send when nobody configured them) yields to
+#      a different <meta> declaration; a windows-1252 decode whose letters are mostly
+#      non-ASCII (Cyrillic or Greek read as Latin) is checked with chardet;
+#   4. chardet over the visible text (markup stripped, it only dilutes the statistics),
+#      kept when its confidence is >= min_confidence.
+# UTF-8 pages and pages with a verified declaration never call chardet.
+
+_SCAN_BYTES = 4096
+_WHATWG_LABELS: dict[str, str] = {}
+for _codec, _labels in {
+    "cp1252": "iso-8859-1 iso8859-1 iso_8859-1 iso88591 latin1 latin-1 l1 us-ascii ascii "
+    "ansi_x3.4-1968 cp819 ibm819 iso-ir-100 csisolatin1 windows-1252 cp1252 x-cp1252",
+    "cp1254": "iso-8859-9 iso8859-9 iso_8859-9 latin5 l5 windows-1254 cp1254 x-cp1254",
+    "cp874": "iso-8859-11 iso8859-11 tis-620 dos-874 windows-874",
+    "gb18030": "gb18030 gb2312 gbk x-gbk chinese csgb2312 iso-ir-58 gb_2312 gb_2312-80 "
+    "cp936 ms936 windows-936 csiso58gb231280",
+    "cp932": "shift_jis shift-jis sjis x-sjis ms_kanji csshiftjis windows-31j ms932 cp932",
+    "cp949": "euc-kr euckr ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 korean cseuckr "
+    "iso-ir-149 windows-949 cp949 uhc",
+    "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
+    "euc_jp": "euc-jp x-euc-jp cseucpkdfmtjapanese",
+    "mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
+    "mac-roman": "macintosh mac csmacintosh x-mac-roman",
+    "utf-8": "utf-8 utf8 unicode-1-1-utf-8 unicode11utf8 unicode20utf8 x-unicode20utf8",
+}.items():
+    for _label in _labels.split():
+        _WHATWG_LABELS[_label] = _codec
+_DISPLAY_NAMES = {
+    "cp932": "shift_jis",
+    "cp949": "euc-kr",
+    "big5hkscs": "big5",
+    "mac-cyrillic": "x-mac-cyrillic",
+    "mac-roman": "macintosh",
+}
+_REFUSED_CODECS = {"utf-7", "utf_7"}  # WHATWG refuses UTF-7 (script injection)
+_WESTERN = {"cp1252", "iso8859-15"}  # what unconfigured servers declare
+_CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", re.I)
+_META = re.compile(rb"<meta\b[^>]*>", re.I)
+_META_CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", re.I)
+_INVISIBLE = re.compile(
+    rb"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->|<[!/?a-zA-Z][^>]*>|&#?\w+;",
+    re.I | re.S,
+)
+_SPACES = re.compile(rb"\s+")
+
+
+def codec_for_label(label: str | None) -> str | None:
+    """The Python codec a charset label means on the web (WHATWG mapping), or None."""
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    codec = _WHATWG_LABELS.get(label)
+    if codec is None:
+        try:
+            info = codecs.lookup(label)
+        except LookupError:
+            return None
+        if not getattr(info, "_is_text_encoding", True) or info.name in _REFUSED_CODECS:
+            return None
+        codec = info.name
+    return codec
+
+
+def display_name(codec: str) -> str:
+    """The web name of a Python codec: cp1251 -> windows-1251, iso8859-2 -> iso-8859-2."""
+    if codec in _DISPLAY_NAMES:
+        return _DISPLAY_NAMES[codec]
+    if re.fullmatch(r"cp125\d|cp874", codec):
+        return "windows-" + codec[2:]
+    if codec.startswith("iso8859-"):
+        return "iso-" + codec[3:]
+    return codec.replace("_", "-")
+
+
+def find_http_charset(content_type: str | None) -> str | None:
+    """The charset parameter of a Content-Type header, as given."""
+    match = _CHARSET_PARAM.search(content_type or "")
+    return match.group(1) if match else None
+
+
+def find_meta_charset(body: bytes) -> str | None:
+    """The charset of the first <meta charset> or http-equiv Content-Type in the first 4 KB."""
+    head = body[:_SCAN_BYTES]
+    for meta in _META.finditer(head):
+        match = _META_CHARSET.search(meta.group(0))
+        if match:
+            return match.group(1).decode("ascii", "replace")
+    return None
+
+
+def visible_bytes(body: bytes, limit: int = 65536) -> bytes:
+    """The page's text without markup, scripts, styles or entities: what chardet should see."""
+    return _SPACES.sub(b" ", _INVISIBLE.sub(b" ", body[: limit * 2]))[:limit]
+
+
+def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str, str]]:
+    """(source, label, codec) of the HTTP and <meta> declarations, in the order to try."""
+    found: list[tuple[str, str, str]] = []
+    for source, label in (
+        ("http", find_http_charset(content_type)),
+        ("meta", find_meta_charset(body)),
+    ):
+        codec = codec_for_label(label)
+        if label and codec:
+            if source == "meta" and codec.startswith(("utf-16", "utf-32")):
+                codec = "utf-8"  # an ASCII-readable <meta> cannot be in UTF-16 (WHATWG)
+            found.append((source, label.lower(), codec))
+    if len(found) == 2 and found[0][2] in _WESTERN and found[1][2] != found[0][2]:
+        found.reverse()  # an unconfigured server's default yields to the page's own word
+    return found
+
+
+def _looks_misread(text: str) -> bool:
+    """Mostly non-ASCII letters after a windows-1252 decode: Cyrillic or Greek read as Latin."""
+    sample = re.sub(r"<[^>]*>", " ", text[:20000])
+    letters = sum(1 for ch in sample if ch.isalpha())
+    high = sum(1 for ch in sample if ch.isalpha() and ord(ch) > 127)
+    return letters > 0 and high / letters > 0.3
+
+
+def _ask_chardet(body: bytes) -> tuple[str | None, float]:
+    sample = visible_bytes(body)
+    if sample.isascii():  # nothing to learn from the text: look at everything
+        sample = body[:65536]
+    guess = chardet.detect(sample)
+    return codec_for_label(guess.get("encoding")), float(guess.get("confidence") or 0.0)
+
+
+def _decode_lenient(body: bytes, codec: str) -> str | None:
+    """Decode, tolerating at most one bad byte in a thousand (a stray byte in legacy text)."""
+    text = _decode(body, codec)
+    if text is None:
+        try:
+            text = body.decode(codec, errors="replace")
+        except LookupError:
+            return None
+        if text.count("\ufffd") > len(body) / 1000 + 1:
+            return None
+    return text
+
+
+def _html_decoded(
+    text: str, codec: str, method: str, confidence: float, declared: str | None
+) -> Decoded:
+    return Decoded(normalise_text(text), display_name(codec), method, confidence, None, declared)
+
+
+def _decode_by_chardet(
+    body: bytes, min_confidence: float, declared: str | None, fallback: Decoded | None = None
+) -> Decoded:
+    codec, confidence = _ask_chardet(body)
+    if codec is None:
+        return fallback or Decoded(None, None, "failed", confidence, "binary", declared)
+    if b"\x00" in body and not codec.startswith(("utf-16", "utf-32")):
+        return fallback or Decoded(
+            None, display_name(codec), "failed", confidence, "binary", declared
+        )
+    if fallback is not None and fallback.encoding == display_name(codec):
+        return fallback  # chardet agrees with the declaration
+    if confidence < min_confidence:  # a misread-looking declaration is no fallback here
+        return Decoded(
+            None, display_name(codec), "chardet", confidence, "encoding-uncertain", declared
+        )
+    text = _decode_lenient(body, codec)
+    if text is None:
+        return fallback or Decoded(
+            None, display_name(codec), "chardet", confidence, "encoding-uncertain", declared
+        )
+    return _html_decoded(text, codec, "chardet", confidence, declared)
+
+
+def decode_html(
+    body: bytes, content_type: str | None = None, min_confidence: float = 0.7
+) -> Decoded:
+    """Decode an HTML page's bytes to NFC text (see the order above); never raises."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            text = _decode(body, codec)
+            if text is not None:
+                return _html_decoded(text, codec.removesuffix("-sig"), "bom", 1.0, None)
+    found = _declarations(body, content_type)
+    declared = ", ".join(f"{source}:{label}" for source, label, _ in found) or None
+    if b"\x00" not in body:
+        if body.isascii():
+            escaped = next((c for _, _, c in found if c.startswith("iso2022")), None)
+            text = _decode(body, escaped) if escaped else None
+            if escaped and text is not None:
+                return _html_decoded(text, escaped, found[0][0], 1.0, declared)
+            method = found[0][0] if found else "utf-8"
+            return _html_decoded(body.decode("ascii"), "utf-8", method, 1.0, declared)
+        text = _decode(body, "utf-8")
+        if text is not None:
+            agreed = [source for source, _, codec in found if codec == "utf-8"]
+            method = agreed[0] if agreed else "utf-8"
+            return _html_decoded(text, "utf-8", method, 1.0, declared)
+    for source, _label, codec in found:
+        if b"\x00" in body and not codec.startswith(("utf-16", "utf-32")):
+            continue
+        text = _decode(body, codec)
+        if text is None:
+            continue
+        decoded = _html_decoded(text, codec, source, 1.0, declared)
+        if codec in _WESTERN and _looks_misread(text):
+            return _decode_by_chardet(body, min_confidence, declared, fallback=decoded)
+        return decoded
+    return _decode_by_chardet(body, min_confidence, declared)

@@ -1,0 +1,308 @@
+"""Boilerplate rules: one table (`RULES`) of line tests, applied to html2text's Markdown.
+
+Each rule has a name, a description, and a regular expression searched in the line's
+text or a predicate over the parsed `Line` (text, anchor texts of its links, the text
+outside links). The first matching rule drops the line and is recorded with it. After
+the per-line rules, runs of very short lines (menus, tag lists) are dropped as
+`short-line-run`. Links arrive marked by LINK_OPEN ... LINK_CLOSE around their anchor text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+LINK_OPEN, LINK_CLOSE = "\ue000", "\ue001"  # anchor-text markers through html2text
+_WHITESPACE = re.compile(r"\s+")
+
+_MD_PREFIX = re.compile(r"^(?:\s*(?:#{1,6}\s+|>\s?|[*+-]\s+|\d+[.)]\s+))+")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!>|~])")
+_HAS_WORD = re.compile(r"\w")
+_NOT_WORD = re.compile(r"[\W\d_]+")
+_LINK_SPAN = re.compile(f"{LINK_OPEN}([^{LINK_OPEN}{LINK_CLOSE}]*){LINK_CLOSE}")
+_MARKERS = re.compile(f"[{LINK_OPEN}{LINK_CLOSE}]")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of Markdown, as the boilerplate rules see it."""
+
+    markdown: str  # with Markdown markup, without link markers
+    text: str  # without markup
+    links: tuple[str, ...]  # anchor texts of the links on the line
+    outside: str  # the text that is not inside a link
+
+    @property
+    def words(self) -> int:
+        return len(self.text.split())
+
+
+def parse_line(raw: str) -> Line:
+    """Split a Markdown line into its text, its links and the text outside links."""
+    raw = raw.replace("\xa0", " ").replace("\xad", "").rstrip()
+    links = tuple(s.strip() for s in _LINK_SPAN.findall(raw) if s.strip())
+    outside = _MARKERS.sub("", _LINK_SPAN.sub(" ", raw))
+    markdown = _MARKERS.sub("", raw)
+    text = _MD_ESCAPE.sub(r"\1", _MD_PREFIX.sub("", markdown))
+    text = _WHITESPACE.sub(" ", text).strip()
+    outside = _MD_ESCAPE.sub(r"\1", _MD_PREFIX.sub("", outside))
+    return Line(markdown, text, links, outside)
+
+
+def _only_links(line: Line) -> bool:
+    return bool(line.links) and not _NOT_WORD.sub("", line.outside)
+
+
+def _is_link_only(line: Line) -> bool:
+    return _only_links(line) and max(len(a.split()) for a in line.links) < 15
+
+
+def _is_link_dense(line: Line) -> bool:
+    inside = sum(len(a) for a in line.links)
+    return len(line.links) >= 3 and inside >= 0.6 * max(1, len(line.text))
+
+
+_SEPARATORS = re.compile(r"\s[|·•»/–]\s|\s\|\s*|\s*\|\s")
+
+
+def _is_pipe_list(line: Line) -> bool:
+    parts = [p for p in _SEPARATORS.split(line.text) if p.strip()]
+    return len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts)
+
+
+_CRUMBS = re.compile(r"\s*[>»›→]\s*")
+
+
+def _is_breadcrumb(line: Line) -> bool:
+    parts = [p for p in _CRUMBS.split(line.text) if p.strip()]
+    return len(parts) >= 2 and len(_CRUMBS.findall(line.text)) >= 1 and line.words <= 15
+
+
+_SHARE_WORDS = {
+    "share", "this", "on", "tweet", "like", "pin", "it", "email", "e", "mail", "print",
+    "facebook", "twitter", "x", "whatsapp", "linkedin", "telegram", "reddit", "pinterest",
+    "copy", "link", "follow", "us", "send", "instagram", "youtube", "tiktok", "vk", "mastodon",
+    "page", "article", "post", "via", "rss", "feed", "and", "or", "google",
+}  # fmt: skip
+_SHARE_KEYS = _SHARE_WORDS - {"this", "on", "it", "e", "us", "page", "article", "post", "via"}
+_SHARE_KEYS -= {"and", "or", "like", "print", "link", "copy", "send", "mail", "email"}
+
+
+def _is_share_bar(line: Line) -> bool:
+    words = _NOT_WORD.sub(" ", line.text.lower()).split()
+    return bool(words) and set(words) <= _SHARE_WORDS and bool(set(words) & _SHARE_KEYS)
+
+
+def _is_symbols_only(line: Line) -> bool:
+    return not _NOT_WORD.sub("", line.text)
+
+
+def _phrases(*phrases: str) -> re.Pattern[str]:
+    return re.compile(r"^\W*(?:" + "|".join(phrases) + r")\W*$", re.I)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One boilerplate rule: a line matching `pattern` or `predicate` is dropped."""
+
+    name: str
+    description: str
+    pattern: re.Pattern[str] | None = None  # searched in the line's text
+    predicate: Callable[[Line], bool] | None = None
+    max_chars: int = 0  # only lines at most this long (0: any length)
+
+    def matches(self, line: Line) -> bool:
+        if self.max_chars and len(line.text) > self.max_chars:
+            return False
+        if self.pattern is not None and self.pattern.search(line.text):
+            return True
+        return self.predicate is not None and self.predicate(line)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "copyright",
+        "Copyright lines: ©, (c) 2024, 'all rights reserved' in several languages.",
+        re.compile(
+            r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|all rights reserved|tous droits réservés|"
+            r"alle rechte vorbehalten|derechos reservados|diritti riservati|direitos reservados|"
+            r"rechten voorbehouden|prawa zastrzeżone|права защищены|版权所有|著作権|"
+            r"haki zote zimehifadhiwa",
+            re.I,
+        ),
+        max_chars=300,
+    ),
+    Rule(
+        "cookie-notice",
+        "Cookie and consent notices, privacy and terms links.",
+        re.compile(
+            r"\bcookies?\b|\bgdpr\b|\bprivacy (?:policy|settings|notice|preferences)\b|"
+            r"\bterms (?:of (?:use|service)|and conditions)\b|datenschutz|"
+            r"^\W*(?:accept|reject|decline|allow|deny|agree)(?: all)?\W*$|"
+            r"^\W*(?:got it|i agree|manage (?:preferences|options|settings))\W*$",
+            re.I,
+        ),
+        max_chars=400,
+    ),
+    Rule(
+        "share-bar",
+        "Lines made only of share/follow words: 'Share: Facebook Twitter WhatsApp'.",
+        predicate=_is_share_bar,
+        max_chars=200,
+    ),
+    Rule(
+        "navigation-phrase",
+        "Whole-line navigation phrases: skip to content, back to top, read more, log in...",
+        _phrases(
+            r"skip to (?:main )?content",
+            r"skip navigation",
+            r"(?:back|go) to top",
+            r"top",
+            r"(?:main |open |close )?menu",
+            r"toggle navigation",
+            r"search(?: for)?",
+            r"search this site",
+            r"go",
+            r"home",
+            r"(?:read|view|see|show|load) (?:more|all)(?: \w+)?",
+            r"continue reading(?: .{0,60})?",
+            r"more",
+            r"close",
+            r"log ?in|log ?out|sign ?in|sign ?up|sign out|register|my account",
+            r"subscribe(?: to .{0,40})?",
+            r"(?:sign up for |join )?(?:our |the )?newsletter",
+            r"contact(?: us)?",
+            r"lire la suite|weiterlesen|mehr lesen|leer más|ver más|leia mais|czytaj dalej",
+            r"(?:leave a|post a|add a) (?:comment|reply)",
+            r"reply",
+            r"loading\.*",
+            r"advertisement|sponsored(?: content)?",
+            r"related(?: posts| articles| stories)?",
+            r"you may also like",
+            r"tags?",
+            r"categories",
+            r"archives",
+            r"recent (?:posts|comments)",
+        ),
+        max_chars=80,
+    ),
+    Rule(
+        "post-metadata",
+        "Post metadata lines: 'Posted on ... by ...', 'Tags: ...', 'Filed under', '3 comments'.",
+        re.compile(
+            r"^\W*(?:posted|published|written|last updated|updated|filed|tagged)\b.{0,100}$|"
+            r"^\W*(?:tags|categories|category|filed under|share this|like this|by)\s*:.{0,150}$|"
+            r"^\W*\d+\s+(?:comments?|replies|responses|views|shares)\W*$|"
+            r"^\W*(?:proudly )?powered by\b|^\W*(?:theme|designed|website) by\b",
+            re.I,
+        ),
+        max_chars=160,
+    ),
+    Rule(
+        "pagination",
+        "Page numbers and arrows: '« Previous 1 2 3 … 10 Next »', 'Page 2 of 5'.",
+        re.compile(
+            r"^\W*page \d+ of \d+\W*$|"
+            r"^[\s\d«»‹›<>.…|·-]*(?:(?:previous|prev|next|older|newer|first|last)"
+            r"(?: page| posts| entries| articles)?[\s\d«»‹›<>.…|·-]*)+$",
+            re.I,
+        ),
+        max_chars=120,
+    ),
+    Rule(
+        "date-only",
+        "Lines holding only a date or time: '2024-03-01', '12.03.2024 14:05'.",
+        re.compile(r"^\W*\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?)?\W*$"),
+        max_chars=40,
+    ),
+    Rule(
+        "link-only",
+        "Lines whose only words are link texts (menus, teasers, 'Home', 'Next article').",
+        predicate=_is_link_only,
+    ),
+    Rule(
+        "link-dense",
+        "Lines with three or more links making most of their text ('Related: a, b, c').",
+        predicate=_is_link_dense,
+    ),
+    Rule(
+        "pipe-list",
+        "Short items separated by | · • » / –: 'Home | About | Contact'.",
+        predicate=_is_pipe_list,
+    ),
+    Rule(
+        "breadcrumb",
+        "Breadcrumb trails: 'Home > News > Local'.",
+        predicate=_is_breadcrumb,
+        max_chars=150,
+    ),
+    Rule(
+        "symbols-only",
+        "Lines without a letter or digit: separators, bullets, '* * *'.",
+        predicate=_is_symbols_only,
+    ),
+)
+SHORT_RUN = Rule(
+    "short-line-run",
+    "Runs of 4 or more lines of at most 3 words without sentence punctuation (menus, tag lists).",
+)
+_RUN_LENGTH, _RUN_WORDS = 4, 3
+_SENTENCE_END = re.compile(r"[.!?;:…。！？]$")
+
+
+def match_rule(line: Line) -> str | None:
+    """The name of the first rule of `RULES` the line matches."""
+    for rule in RULES:
+        if rule.matches(line):
+            return rule.name
+    return None
+
+
+def _is_short(line: Line) -> bool:
+    return 0 < line.words <= _RUN_WORDS and not _SENTENCE_END.search(line.text)
+
+
+def _drop_short_runs(lines: list[Line | None], decisions: list[str | None]) -> None:
+    """Mark runs of short kept lines; blank and already dropped lines do not break a run."""
+    run: list[int] = []
+    for i, line in enumerate(lines):
+        if line is None or decisions[i] is not None:
+            continue
+        if _is_short(line):
+            run.append(i)
+            continue
+        if len(run) >= _RUN_LENGTH:
+            for j in run:
+                decisions[j] = SHORT_RUN.name
+        run = []
+    if len(run) >= _RUN_LENGTH:
+        for j in run:
+            decisions[j] = SHORT_RUN.name
+
+
+def apply_rules(
+    markdown: str, boilerplate: str = "rules"
+) -> tuple[list[list[Line]], list[tuple[str, str]]]:
+    """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs."""
+    lines: list[Line | None] = []
+    for raw in markdown.split("\n"):
+        parsed = parse_line(raw)
+        lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)
+    decisions: list[str | None] = [None] * len(lines)
+    if boilerplate == "rules":
+        for i, kept in enumerate(lines):
+            if kept is not None:
+                decisions[i] = match_rule(kept)
+        _drop_short_runs(lines, decisions)
+    paragraphs: list[list[Line]] = [[]]
+    dropped: list[tuple[str, str]] = []
+    for item, decision in zip(lines, decisions, strict=True):
+        if item is None:
+            if paragraphs[-1]:
+                paragraphs.append([])
+        elif decision is None:
+            paragraphs[-1].append(item)
+        else:
+            dropped.append((item.text, decision))
+    return [p for p in paragraphs if p], dropped

@@ -1,0 +1,291 @@
+"""HTML -> Markdown -> clean text, with the boilerplate rules in one table.
+
+`extract_html` works in three steps:
+
+1. Pre-cleaning with regular expressions (fast, standard library): scripts, styles,
+   comments, forms and their controls, images and embedded objects are removed, then
+   navigation markup: <nav>, <aside>, <header>/<footer> outside <article>/<main>, and
+   elements whose class, id or role names a menu, sidebar, cookie notice, share bar,
+   advert... (`NAV_ATTRIBUTE`). When the page has exactly one <main>, only it is kept.
+   The links (with anchor texts) are taken from the page before navigation is removed,
+   since navigation links matter to the crawler.
+2. html2text turns what is left into Markdown (CorpusCollie's choice), links written as
+   their anchor text, no images, no emphasis, no line wrapping.
+3. With `boilerplate="rules"`, each line is tested against `RULES` (copyright lines,
+   link-only lines, pipe-separated link lists, cookie notices, share bars, runs of very
+   short lines...) and dropped lines are returned with the rule that dropped them.
+
+`Extracted.text` is the kept text without Markdown markup, one paragraph per block;
+`Extracted.markdown` is the same kept lines with their Markdown markup (headings, list
+bullets, quotes). Nothing here raises on malformed HTML: the worst page gives empty text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+import html2text
+
+from collie.boilerplate import LINK_CLOSE, LINK_OPEN, apply_rules
+from collie.urls import canonical_url
+
+_JUNK = re.compile(
+    r"<!--.*?(?:-->|$)|<(script|style|noscript|template|svg|iframe|object|canvas|head)\b.*?</\1\s*>"
+    r"|<title\b.*?</title\s*>|<!\[CDATA\[.*?\]\]>",
+    re.I | re.S,
+)
+_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
+_HTML_LANG = re.compile(r"""<html\b[^>]*?\b(?:xml:)?lang\s*=\s*["']?\s*([A-Za-z0-9_-]*)""", re.I)
+_BASE = re.compile(r"""<base\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_ALT = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_ANCHOR_TAG = re.compile(r"<(/?)a\b[^>]*>", re.I)
+_ANY_TAG = re.compile(r"<[^>]*>")
+_WHITESPACE = re.compile(r"\s+")
+
+# Elements removed whole, by name. header/footer only outside <article>/<main>.
+_NAV_ELEMENTS = {"nav", "aside", "menu", "dialog", "select", "textarea", "button", "form"}
+_PAGE_FRAME = {"header", "footer"}
+_NEVER_REMOVED = {"html", "body", "main", "article"}
+NAV_ATTRIBUTE = re.compile(
+    r"""\b(?:class|id)\s*=\s*["']?[^"'>]*?(?<![a-z0-9])(?<!has-)(?<!with-)(?<!no-)(?:"""
+    r"nav|navbar|navigation|menu|menubar|menus|submenu|breadcrumbs?|sidebar|side-bar|widgets?|"
+    r"cookies?|cookie-?banner|consent|gdpr|share|sharing|sharedaddy|social|socials|"
+    r"advert|adverts|advertisement|ads|adsense|ad-slot|sponsored|promo|popup|modal|newsletter|"
+    r"subscribe|related|recommended|pagination|pager|toolbar|topbar|login|signup|searchform|"
+    r"search-form|skip-link|skiplinks?|tagcloud|tag-cloud|sr-only|screen-reader-text|"
+    r"visually-hidden|hidden|print-only|(?P<frame>header|footer|masthead|site-header|site-footer)"
+    r""")(?![a-z0-9])|\brole\s*=\s*["']?(?:navigation|banner|contentinfo|complementary|search|"""
+    r"""menu|menubar|dialog|alert)\b|\baria-hidden\s*=\s*["']?true|\bhidden(?:\s|=|$)|"""
+    r"display\s*:\s*none|visibility\s*:\s*hidden",
+    re.I,
+)
+_BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "blockquote"}
+_BLOCKS |= {"pre", "br", "hr"}
+_AS_DIV = {
+    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "section", "article",
+    "main", "figure", "figcaption", "address", "header", "footer", "details", "summary",
+    "center", "fieldset", "legend", "dl", "dt", "dd", "body",
+}  # fmt: skip
+_MAX_SHARE = 0.4  # an attribute-matched element this big (share of the page) is a wrapper
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What one page gives: kept text and paragraphs, and what was learnt on the way."""
+
+    text: str
+    paragraphs: list[str]
+    title: str
+    lang: str  # the <html lang> attribute as written ("" when absent)
+    links: list[tuple[str, str]]  # (absolute URL, anchor text), in page order
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (line, rule name)
+    markdown: str = ""
+
+
+# --- links, title, lang ------------------------------------------------------------------
+
+
+def _attribute(match: re.Match[str] | None) -> str | None:
+    if match is None:
+        return None
+    value = next((g for g in match.groups() if g is not None), "")
+    return html.unescape(value).strip()
+
+
+def _clean_inline(fragment: str) -> str:
+    return _WHITESPACE.sub(" ", html.unescape(_ANY_TAG.sub(" ", fragment))).strip()
+
+
+def _absolute_url(base: str, href: str) -> str | None:
+    href = href.replace("\n", "").replace("\t", "").replace("\r", "").strip()
+    if not href or href.startswith("#"):
+        return None
+    try:
+        url = urljoin(base, href)
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return canonical_url(url)
+
+
+def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
+    """Every http(s) link of the page, absolute and fragment-free, with its anchor text.
+
+    `base_url` is the page's final URL, already resolved against its <base href>.
+    """
+    base = base_url
+    links: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    tags = list(_ANCHOR_TAG.finditer(page))
+    for i, tag in enumerate(tags):
+        if tag.group(1):
+            continue
+        url = _absolute_url(base, _attribute(_HREF.search(tag.group(0))) or "")
+        if url is None:
+            continue
+        end = tags[i + 1].start() if i + 1 < len(tags) else min(len(page), tag.end() + 2000)
+        inner = page[tag.end() : end]
+        anchor = _clean_inline(inner) or (_attribute(_ALT.search(tag.group(0) + inner[:500])) or "")
+        if (url, anchor) not in seen:
+            seen.add((url, anchor))
+            links.append((url, anchor))
+    return links
+
+
+# --- pre-cleaning ----------------------------------------------------------------------------
+
+
+def _is_removable(name: str, attrs: str, in_content: bool) -> bool:
+    if name in _NEVER_REMOVED:
+        return False
+    if name in _NAV_ELEMENTS:
+        return True
+    if name in _PAGE_FRAME:
+        return not in_content
+    if not attrs or attrs.isspace():
+        return False
+    match = NAV_ATTRIBUTE.search(attrs)
+    if match is None:
+        return False
+    return not (in_content and match.group("frame"))
+
+
+def _match_closing_tags(names: list[str], closing: list[bool]) -> dict[int, int]:
+    """Index of each start tag -> index of its end tag (per-name stacks)."""
+    stacks: dict[str, list[int]] = {}
+    ends: dict[int, int] = {}
+    for i, name in enumerate(names):
+        if closing[i]:
+            stack = stacks.get(name)
+            if stack:
+                ends[stack.pop()] = i
+        else:
+            stacks.setdefault(name, []).append(i)
+    return ends
+
+
+def _form_is_wrapper(page: str, start: int, end: int) -> bool:
+    """ASP.NET-style pages put everything in one <form>: keep forms holding text blocks."""
+    inner = page[start:end].lower()
+    return "<p" in inner or "<h1" in inner or "<h2" in inner or "<article" in inner
+
+
+def remove_navigation(page: str) -> str:
+    """Drop navigation, page frame, forms and attribute-named boilerplate elements."""
+    tags = list(_TAG.finditer(page))
+    names = [t.group(2).lower() for t in tags]
+    closing = [bool(t.group(1)) for t in tags]
+    ends = _match_closing_tags(names, closing)
+    mains = [i for i, n in enumerate(names) if n == "main" and not closing[i] and i in ends]
+    if len(mains) == 1:
+        first, last = tags[mains[0]].start(), tags[ends[mains[0]]].end()
+        return remove_navigation_between(page, tags, names, closing, ends, first, last, True)
+    return remove_navigation_between(page, tags, names, closing, ends, 0, len(page), False)
+
+
+def remove_navigation_between(
+    page: str,
+    tags: list[re.Match[str]],
+    names: list[str],
+    closing: list[bool],
+    ends: dict[int, int],
+    first: int,
+    last: int,
+    in_main: bool,
+) -> str:
+    """`remove_navigation` over page[first:last] (the whole page, or the one <main>)."""
+    kept: list[str] = []
+    position, content_depth, limit = first, 0, _MAX_SHARE * (last - first)
+    i, count = 0, len(tags)
+    while i < count:
+        tag = tags[i]
+        if tag.start() < first or tag.end() > last:
+            i += 1
+            continue
+        name = names[i]
+        if name in ("article", "main"):
+            content_depth += -1 if closing[i] else 1
+        elif not closing[i] and _is_removable(name, tag.group(3), in_main or content_depth > 0):
+            j = ends.get(i)
+            if j is not None:
+                start, end = tag.start(), tags[j].end()
+                by_name = name in _NAV_ELEMENTS or name in _PAGE_FRAME
+                wrapper = name == "form" and _form_is_wrapper(page, start, end)
+                if not wrapper and (by_name or end - start <= limit):
+                    kept.append(page[position:start])
+                    position, i = end, j + 1
+                    continue
+        i += 1
+    kept.append(page[position:last])
+    return " ".join(kept)
+
+
+def _simplify_tag(match: re.Match[str]) -> str:
+    slash, name = match.group(1), match.group(2).lower()
+    if name == "a":
+        return LINK_CLOSE if slash else LINK_OPEN
+    if name in _BLOCKS:
+        return f"<{slash}{name}>"
+    if name in _AS_DIV:
+        return f"<{slash}div>"
+    return " " if name in ("td", "th", "br", "wbr") else ""
+
+
+def simplify_markup(page: str) -> str:
+    """Tags without attributes, layout blocks as <div>, links as markers, the rest dropped."""
+    return _TAG.sub(_simplify_tag, page)
+
+
+def to_markdown(page: str) -> str:
+    """html2text over simplified markup: no wrapping, no links, images or emphasis."""
+    converter = html2text.HTML2Text()
+    converter.body_width = 0
+    converter.unicode_snob = True
+    converter.ignore_links = True
+    converter.ignore_images = True
+    converter.ignore_emphasis = True
+    converter.ignore_tables = True
+    try:
+        return converter.handle(page)
+    except Exception:  # html2text on broken markup: the page is data, not a crash
+        return _clean_inline(page)
+
+
+def _title(page: str) -> str:
+    match = _TITLE.search(page)
+    return _clean_inline(match.group(1)) if match else ""
+
+
+def _lang(page: str) -> str:
+    match = _HTML_LANG.search(page[:20000])
+    return match.group(1) if match else ""
+
+
+def extract_html(page: str, base_url: str = "", boilerplate: str = "rules") -> Extracted:
+    """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page."""
+    title, lang = _title(page), _lang(page)
+    base = _attribute(_BASE.search(page[:20000]))
+    if base:
+        base_url = urljoin(base_url, base) if base_url else base
+    page = _JUNK.sub(" ", page)
+    links = find_links(page, base_url)
+    markdown = to_markdown(simplify_markup(remove_navigation(page)))
+    paragraphs, dropped = apply_rules(markdown, boilerplate)
+    texts = ["\n".join(line.text for line in p) for p in paragraphs]
+    marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
+    return Extracted(
+        text="\n\n".join(texts),
+        paragraphs=texts,
+        title=title,
+        lang=lang,
+        links=links,
+        dropped=dropped,
+        markdown="\n\n".join(marked),
+    )
