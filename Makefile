@@ -45,6 +45,7 @@ bench: install
 data: install
 	$(BIN)/python ethnologue/build.py
 	PYTHONPATH=. $(BIN)/python safetynet/build.py
+	PYTHONPATH=. $(BIN)/python langmodel/build.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

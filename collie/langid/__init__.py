@@ -1,0 +1,30 @@
+"""Language identification: character n-grams, a naive Bayes model over 443 languages.
+
+from collie.langid import load_model
+model = load_model()                  # the bundled model; load_model(path) for another
+model.identify("Abantu bonke bazalwa bekhululekile")   # ("zul", 0.99...)
+"""
+
+from __future__ import annotations
+
+from collie.langid.model import (
+    OTHER,
+    UNDETERMINED,
+    LangModel,
+    LanguageSummary,
+    load_model,
+    read_model,
+    save_model,
+    summarise_languages,
+)
+
+__all__ = [
+    "OTHER",
+    "UNDETERMINED",
+    "LangModel",
+    "LanguageSummary",
+    "load_model",
+    "read_model",
+    "save_model",
+    "summarise_languages",
+]

@@ -1,0 +1,253 @@
+"""The run-time language model: plain numpy/scipy arrays, no estimator object.
+
+A model is a table of n-gram counts per class (ISO 639-3 code): `keys` holds the 64-bit
+hashes of the n-grams (see collie.langid.features), `counts` a CSR matrix (n-grams x
+classes). Classification is multinomial naive Bayes with additive smoothing `alpha`,
+written so that only the non-zero counts are stored:
+
+    log P(g | c) = log(alpha / (N_c + alpha V)) + log(1 + count[g, c] / alpha)
+
+so the score of a text is `X @ log1p(counts / alpha) + hits * base` (X: the text's n-gram
+counts, hits: its number of known n-grams). Probabilities are a softmax of the scores
+divided by `temperature * sqrt(hits)` (a calibration fitted on part of the training text
+by the build, see langmodel/build.py). Keeping counts rather than weights makes adding
+or retraining a language one column (collie.langid.train).
+
+Open set: a text whose best probability is under the threshold, that has fewer than
+`min_chars` letters, or that has no letters at all, is `und`; so is the anonymous class
+`mis` (the user's "not the target" documents).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from collie.errors import InputError
+from collie.langid.features import (
+    ORDERS,
+    FeatureIndex,
+    hash_ngrams,
+    letter_table,
+    prepare_texts,
+    use_letter_table,
+)
+
+UNDETERMINED = "und"
+OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
+DEFAULT_THRESHOLD = 0.5
+DEFAULT_MIN_CHARS = 20
+FORMAT = "collie-langid-nb-1"
+BUNDLED = "data/langid/model.npz"
+BATCH = 2000
+
+
+@dataclass
+class LangModel:
+    """Counts of selected n-grams per language, and how to turn them into probabilities."""
+
+    codes: list[str]
+    keys: np.ndarray  # uint64 n-gram hashes, one per row of counts
+    counts: sp.csr_matrix  # (n-grams, classes) occurrence counts in the training text
+    sizes: list[int]  # training characters per class
+    alpha: float = 0.001
+    temperature: float = 1.0
+    orders: tuple[int, ...] = ORDERS
+    meta: dict[str, Any] = field(default_factory=dict)
+    threshold: float = DEFAULT_THRESHOLD
+    min_chars: int = DEFAULT_MIN_CHARS
+
+    @cached_property
+    def index(self) -> FeatureIndex:
+        return FeatureIndex.build(self.keys)
+
+    @cached_property
+    def _weights(self) -> tuple[sp.csr_matrix, np.ndarray]:
+        weights = self.counts.astype(np.float32)
+        weights.data = np.log1p(weights.data / self.alpha).astype(np.float32)
+        totals = np.asarray(self.counts.sum(axis=0), np.float64).ravel()
+        base = np.log(self.alpha / (totals + self.alpha * len(self.keys)))
+        return weights.tocsr(), base.astype(np.float32)
+
+    def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(log-likelihood scores (n, classes), known n-grams per text, letters per text)."""
+        weights, base = self._weights
+        stream = prepare_texts(texts)
+        hashes, text_of = hash_ngrams(stream, self.orders)
+        columns = self.index.lookup(hashes)
+        found = columns >= 0
+        rows = text_of[found]
+        order = np.argsort(rows, kind="stable")
+        hits = np.bincount(rows, minlength=len(texts))
+        indptr = np.zeros(len(texts) + 1, np.int64)
+        np.cumsum(hits, out=indptr[1:])
+        matrix = sp.csr_matrix(
+            (np.ones(order.size, np.float32), columns[found][order].astype(np.int32), indptr),
+            shape=(len(texts), len(self.keys)),
+        )
+        scores = (matrix @ weights).toarray() + hits[:, None].astype(np.float32) * base
+        text_all = np.cumsum(stream == 0)
+        letters = np.bincount(text_all[(stream != 0) & (stream != 0x5F)], minlength=len(texts))
+        return scores, hits, letters
+
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        """Class probabilities, shape (len(texts), len(codes)); uniform for empty texts."""
+        parts = [self._proba(list(texts[i : i + BATCH]))[0] for i in range(0, len(texts), BATCH)]
+        return np.vstack(parts) if parts else np.zeros((0, len(self.codes)))
+
+    def _proba(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        scores, hits, letters = self.scores(texts)
+        scale = self.temperature * np.sqrt(np.maximum(hits, 1))[:, None]
+        logits = scores / scale
+        logits -= logits.max(axis=1, keepdims=True)
+        np.exp(logits, out=logits)
+        logits /= logits.sum(axis=1, keepdims=True)
+        return logits, letters
+
+    def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
+        """(code, probability) per text; `und` when unsure, too short or letterless."""
+        result: list[tuple[str, float]] = []
+        for start in range(0, len(texts), BATCH):
+            proba, letters = self._proba(list(texts[start : start + BATCH]))
+            best = proba.argmax(axis=1)
+            for i, column in enumerate(best.tolist()):
+                p = float(proba[i, column])
+                code = self.codes[column]
+                if letters[i] < max(self.min_chars, 1) or p < self.threshold or code == OTHER:
+                    code = UNDETERMINED
+                result.append((code, p))
+        return result
+
+    def identify(self, text: str) -> tuple[str, float]:
+        """(code, probability) of one text; `und` when unsure, too short or letterless."""
+        return self.identify_batch([text])[0]
+
+    def identify_paragraphs(self, paragraphs: Sequence[str]) -> list[tuple[str, float]]:
+        """(code, probability) per paragraph, in order (see `summarise_languages`)."""
+        return self.identify_batch(paragraphs)
+
+    def top(self, texts: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
+        """The k most probable codes of each text, with their probabilities."""
+        proba = self.predict_proba(texts)
+        best = np.argsort(-proba, axis=1)[:, :k]
+        return [[(self.codes[j], float(proba[i, j])) for j in row] for i, row in enumerate(best)]
+
+    def with_settings(self, threshold: float, min_chars: int) -> LangModel:
+        """This model with another `und` threshold and minimum length (shares arrays)."""
+        other = copy.copy(self)
+        other.threshold, other.min_chars = threshold, min_chars
+        return other
+
+
+@dataclass
+class LanguageSummary:
+    """Which share of a document's letters each language has, paragraph by paragraph."""
+
+    shares: dict[str, float]  # code -> share of letters, largest first
+    labels: list[tuple[str, float]]
+
+    def share(self, code: str) -> float:
+        return self.shares.get(code, 0.0)
+
+    def mainly(self, code: str) -> bool:
+        """More than half of the document's letters are in `code`."""
+        return self.share(code) > 0.5
+
+
+def summarise_languages(model: LangModel, paragraphs: Sequence[str]) -> LanguageSummary:
+    """Identify each paragraph and weigh the labels by the paragraph's letters."""
+    labels = model.identify_paragraphs(paragraphs)
+    weights = [sum(ch.isalpha() for ch in p) for p in paragraphs]
+    total = sum(weights) or 1
+    shares: dict[str, float] = {}
+    for (code, _), weight in zip(labels, weights, strict=True):
+        shares[code] = shares.get(code, 0.0) + weight / total
+    ordered = dict(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0])))
+    return LanguageSummary(ordered, labels)
+
+
+def save_model(model: LangModel, path: Path) -> None:
+    """Write the model's arrays to an .npz file (no pickled objects)."""
+    counts = model.counts.tocsr()
+    counts.sum_duplicates()
+    header = {
+        "format": FORMAT,
+        "codes": model.codes,
+        "sizes": model.sizes,
+        "alpha": model.alpha,
+        "temperature": model.temperature,
+        "orders": list(model.orders),
+        "meta": model.meta,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        np.savez_compressed(
+            out,
+            header=np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8),
+            keys=model.keys.astype(np.uint64),
+            data=np.minimum(counts.data, 65535).astype(np.uint16),
+            indices=counts.indices.astype(np.int16),
+            indptr=counts.indptr.astype(np.int32),
+            letters=np.packbits(letter_table()),
+        )
+
+
+def read_model(path: Path | Any) -> LangModel:
+    """A model from an .npz file written by `save_model`."""
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            header = json.loads(arrays["header"].tobytes().decode())
+            keys, data = arrays["keys"], arrays["data"]
+            indices, indptr = arrays["indices"], arrays["indptr"]
+            if "letters" in arrays.files:
+                use_letter_table(arrays["letters"])
+    except (OSError, KeyError, ValueError) as exc:
+        raise InputError(
+            f"{path} is not a collie language model ({exc}).",
+            "Give a file written by `collie langid train --out`, or leave --model out.",
+        ) from None
+    if header.get("format") != FORMAT:
+        raise InputError(f"{path}: unknown model format {header.get('format')!r}.")
+    counts = sp.csr_matrix(
+        (data.astype(np.float32), indices.astype(np.int32), indptr.astype(np.int64)),
+        shape=(len(keys), len(header["codes"])),
+    )
+    return LangModel(
+        codes=list(header["codes"]),
+        keys=keys,
+        counts=counts,
+        sizes=list(header["sizes"]),
+        alpha=float(header["alpha"]),
+        temperature=float(header["temperature"]),
+        orders=tuple(header["orders"]),
+        meta=dict(header.get("meta", {})),
+    )
+
+
+_BUNDLED: LangModel | None = None
+
+
+def load_model(path: Path | str | None = None) -> LangModel:
+    """The bundled model (loaded once, lazily), or the model stored at `path`."""
+    global _BUNDLED
+    if path is not None:
+        return read_model(Path(path))
+    if _BUNDLED is None:
+        resource = resources.files("collie").joinpath(BUNDLED)
+        if not resource.is_file():
+            raise InputError(
+                "collie's bundled language model is missing.",
+                "Build it with `PYTHONPATH=. python langmodel/build.py` or reinstall collie.",
+            )
+        with resources.as_file(resource) as file:
+            _BUNDLED = read_model(file)
+    return _BUNDLED

