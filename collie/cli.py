@@ -19,7 +19,8 @@ import click
 
 from collie import __version__, pipeline
 from collie import views as text
-from collie.clioptions import App, common_options, note, search_options, set_flag
+from collie.cli_extract import extract
+from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.config import lookup
 from collie.encoding import decode_text_file
 from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
@@ -37,8 +38,6 @@ from collie.workspace import (
     read_settings,
     read_word_list,
 )
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
 
 
 @click.group(context_settings=CONTEXT)
@@ -407,6 +406,9 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
         click.echo("\n".join(text.result_lines(results)))
     if not app.quiet:
         note(f"{len(results)} results from {backend.name}, {status}.")
+
+
+cli.add_command(extract)
 
 
 def _budget(ws: Workspace) -> pipeline.SearchBudget:

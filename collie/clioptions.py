@@ -21,6 +21,7 @@ from collie.search import BACKENDS
 from collie.workspace import Workspace, find_workspace, open_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
+CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
 
 
 @dataclass

@@ -35,7 +35,8 @@ def test_help_lists_the_commands(capsys) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["init", "status", "config", "language", "seeds", "queries", "safetynet", "search"]
+    "command",
+    ["init", "status", "config", "language", "seeds", "queries", "safetynet", "search", "extract"],
 )
 def test_every_command_has_help_with_an_example(capsys, command: str) -> None:
     result = run_collie(capsys, command, "--help")
