@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
 
 from collie.cli import CONTEXT
+from collie.clioptions import App, common_options, note
+from collie.encoding import decode_text_file
+from collie.errors import InputError, LanguageNotFound, UsageProblem
+from collie.langid.compare import METHODS, train_comparison
+from collie.langid.corpus import udhr_heldout_texts, udhr_training_texts
+from collie.langid.evaluate import evaluate, format_report, heldout_snippets, read_tsv
+from collie.langid.learn import (
+    learn_language,
+    load_model_for,
+    split_paragraphs,
+    workspace_model_path,
+)
+from collie.langid.model import LangModel, read_model, save_model, summarise_languages
+from collie.languages import resolve_language
+from collie.seedfiles import SeedInput, plan_seed_documents
+from collie.workspace import read_settings
+
+MODEL_HELP = "A model file (.npz) instead of the workspace's or the bundled one."
 
 
 @click.group(context_settings=CONTEXT)
@@ -18,4 +42,268 @@ def langid() -> None:
     """
 
 
+def choose_model(app: App, model_path: Path | None) -> LangModel:
+    """--model, else the workspace's model, else the bundled one; with the und settings."""
+    root = app.find_root_or_none()
+    model = read_model(model_path) if model_path else load_model_for(root)
+    settings = read_settings(root, os.environ, app.flags)
+    return model.with_settings(settings["langid.threshold"], settings["langid.min_chars"])
+
+
+def read_input(source: str, encoding: str | None = None) -> str:
+    """The text of FILE, or of stdin for '-'."""
+    if source == "-":
+        data = sys.stdin.buffer.read()
+        name = "stdin"
+    else:
+        try:
+            data = Path(source).read_bytes()
+        except OSError as exc:
+            raise InputError(f"Cannot read {source}: {exc.strerror}.") from None
+        name = source
+    decoded = decode_text_file(data, encoding=encoding)
+    if decoded.text is None:
+        raise InputError(
+            f"{name} is not readable text ({decoded.reason}).",
+            "Give a text file (UTF-8 is safest).",
+        )
+    return decoded.text
+
+
+@langid.command(context_settings=CONTEXT)
+@click.argument("source", metavar="[FILE|-]", default="-")
+@click.option("--top", type=click.IntRange(1), default=1, show_default=True,
+              help="Print the K most probable languages of each text.")  # fmt: skip
+@click.option("--probs", is_flag=True, help="Print probabilities beside the codes.")
+@click.option("--paragraphs", is_flag=True,
+              help="Read the whole file as one document and label each paragraph.")  # fmt: skip
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
+              help=MODEL_HELP)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
+@common_options
+@click.pass_obj
+def identify(
+    app: App,
+    source: str,
+    top: int,
+    probs: bool,
+    paragraphs: bool,
+    model_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Print the language of each line of FILE (or stdin), `und` when unsure.
+
+    A text whose best probability is under langid.threshold, or with fewer than
+    langid.min_chars letters, is `und`. With --paragraphs the file is one document:
+    one line per paragraph (blank-line separated), then its languages' shares on stderr.
+
+    \b
+    Example:
+      echo "Kila mtu ana haki ya kupumzika na kupata burudani" | collie langid identify --probs
+      collie langid identify page.txt --paragraphs --json
+    """
+    model = choose_model(app, model_path)
+    text = read_input(source)
+    texts = split_paragraphs(text, max_chars=10**9) if paragraphs else text.splitlines()
+    labels = model.identify_batch(texts)
+    ranked = model.top(texts, top) if top > 1 else [[label] for label in labels]
+    if as_json:
+        items = [
+            _label_data(t, label, r) for t, label, r in zip(texts, labels, ranked, strict=True)
+        ]
+        data: Any = items
+        if paragraphs:
+            summary = summarise_languages(model, texts)
+            data = {"paragraphs": items, "shares": summary.shares}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    for label, row in zip(labels, ranked, strict=True):
+        if top > 1:
+            click.echo("\t".join(f"{c} {p:.3f}" if probs else c for c, p in row))
+        else:
+            click.echo(f"{label[0]}\t{label[1]:.3f}" if probs else label[0])
+    if paragraphs and not app.quiet:
+        shares = summarise_languages(model, texts).shares
+        note("shares: " + ", ".join(f"{c} {s:.0%}" for c, s in shares.items()))
+
+
+def _label_data(
+    text: str, label: tuple[str, float], ranked: list[tuple[str, float]]
+) -> dict[str, Any]:
+    return {
+        "lang": label[0],
+        "prob": round(label[1], 4),
+        "chars": len(text),
+        "top": [{"lang": c, "prob": round(p, 4)} for c, p in ranked],
+    }
+
+
+@langid.command(context_settings=CONTEXT)
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
+              help=MODEL_HELP)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="One JSON array on stdout.")
+@common_options
+@click.pass_obj
+def languages(app: App, model_path: Path | None, as_json: bool) -> None:
+    """List the model's languages: code, name, training characters.
+
+    \b
+    Example:
+      collie langid languages
+      collie langid languages --json
+    """
+    model = choose_model(app, model_path)
+    rows = [
+        {"code": code, "name": _name(code), "training_chars": size}
+        for code, size in zip(model.codes, model.sizes, strict=True)
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for row in rows:
+        click.echo(f"{row['code']}\t{row['name']}\t{row['training_chars']}")
+    if not app.quiet:
+        note(f"{len(rows)} languages.")
+
+
+def _name(code: str) -> str:
+    try:
+        return resolve_language(code).language.name
+    except LanguageNotFound:
+        return "(not the target)" if code == "mis" else ""
+
+
+@langid.command(context_settings=CONTEXT)
+@click.option("--lang", "lang", required=True, metavar="CODE", help="The language to learn.")
+@click.argument("docs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--wronglang", multiple=True, metavar="[CODE=]PATH",
+              help="Text that is not in the target language (repeatable); with a code, it "
+              "becomes (or adds to) that language's class.")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the model (default: the workspace's models/langid.npz).",
+)
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The model to start from (default: the bundled one).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def train(
+    app: App,
+    lang: str,
+    docs: tuple[Path, ...],
+    wronglang: tuple[str, ...],
+    out: Path | None,
+    model_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Learn a language from your documents, on top of the bundled model.
+
+    Every fifth paragraph of DOCS is held back first to measure recall; the model
+    written is trained on all of them.
+
+    \b
+    Example:
+      collie langid train --lang luo luo-texts/ --wronglang ach=acholi.txt --out luo.npz
+      collie langid identify --model luo.npz texts.txt
+    """
+    code = resolve_language(lang).language.code
+    root = app.find_root_or_none()
+    if out is None:
+        if root is None:
+            raise UsageProblem("Outside a workspace, say where to write the model with --out.")
+        out = workspace_model_path(root)
+    inputs = [SeedInput(p, "target", code) for p in docs]
+    inputs += [_wronglang_input(value) for value in wronglang]
+    plan = plan_seed_documents(inputs)
+    targets = [d.text for d in plan.documents if d.role == "target"]
+    negatives: dict[str | None, list[str]] = {}
+    for doc in plan.documents:
+        if doc.role == "wronglang":
+            negatives.setdefault(doc.lang, []).append(doc.text)
+    base = read_model(model_path) if model_path else load_model_for(None)
+    learned = learn_language(base, code, targets, negatives)
+    save_model(learned.model, out)
+    data = {
+        "lang": code,
+        "model": str(out),
+        "words": plan.words("target"),
+        "heldout_paragraphs": learned.tested,
+        "recall": round(learned.recall, 4),
+        "confusions": dict(learned.confusions),
+    }
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{code}: held-out recall {learned.recall:.1%} on {learned.tested} paragraphs")
+    if learned.confusions:
+        taken = ", ".join(f"{c} {n}" for c, n in learned.confusions)
+        click.echo(f"most confused with: {taken}")
+    if not app.quiet:
+        note(f"wrote {out}")
+
+
+def _wronglang_input(value: str) -> SeedInput:
+    prefix, sep, rest = value.partition("=")
+    if sep and prefix and "/" not in prefix and not Path(value).exists():
+        return SeedInput(Path(rest), "wronglang", resolve_language(prefix).language.code)
+    return SeedInput(Path(value), "wronglang", None)
+
+
 # langid eval: see collie/langid/evaluate.py
+@langid.command(name="eval", context_settings=CONTEXT)
+@click.argument("source", metavar="[FILE.tsv]", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))  # fmt: skip
+@click.option("--heldout", is_flag=True,
+              help="Test on the held-out UDHR snippets (articles 21-30), not a file.")  # fmt: skip
+@click.option("--method", type=click.Choice(METHODS), default="maxent", show_default=True,
+              help="collie's model (maxent) or a comparison method trained on the same "
+              "UDHR training text.")  # fmt: skip
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
+              help=MODEL_HELP)  # fmt: skip
+@click.option("--worst", type=click.IntRange(0), default=None, metavar="N",
+              help="Show only the N worst languages (default: all).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def eval_command(
+    app: App,
+    source: Path | None,
+    heldout: bool,
+    method: str,
+    model_path: Path | None,
+    worst: int | None,
+    as_json: bool,
+) -> None:
+    """Accuracy and speed on test texts: overall, per length band, per language.
+
+    FILE.tsv has one test text per line, `code<TAB>text`; its length band (<= 50
+    characters, <= 150 characters, <= 400 bytes, long) follows from the text. `und`
+    answers count as wrong. The top confusions (gold, predicted) close the report.
+
+    \b
+    Example:
+      collie langid eval test.tsv
+      collie langid eval --heldout --method textcat --worst 10
+      collie langid eval test.tsv --model luo.npz --json
+    """
+    if (source is None) == (not heldout):
+        raise UsageProblem("Give either FILE.tsv or --heldout.")
+    if method != "maxent" and model_path is not None:
+        raise UsageProblem("--model goes with --method maxent only.")
+    items = read_tsv(source) if source is not None else heldout_snippets(udhr_heldout_texts())
+    if not items:
+        raise InputError(f"{source} has no test texts.", "Write lines code<TAB>text.")
+    if method == "maxent":
+        identify_batch = choose_model(app, model_path).identify_batch
+    else:
+        if not app.quiet:
+            note(f"training {method} on the UDHR training text...")
+        identify_batch = train_comparison(method, udhr_training_texts()).identify_batch
+    report = evaluate(identify_batch, items, method=method)
+    if as_json:
+        click.echo(report.to_json())
+        return
+    for line in format_report(report, languages=worst):
+        click.echo(line)
