@@ -32,26 +32,44 @@ class Line:
     text: str  # without markup
     links: tuple[str, ...]  # anchor texts of the links on the line
     outside: str  # the text that is not inside a link
+    lower: str = ""  # text, lower-cased
+    words: int = 0  # number of words in text
 
-    @property
-    def words(self) -> int:
-        return len(self.text.split())
+
+_PREFIX_START = ("#", ">", "*", "+", "-", " ", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+
+
+def _strip_markup(markdown: str) -> str:
+    if markdown.startswith(_PREFIX_START):
+        markdown = _MD_PREFIX.sub("", markdown)
+    return _MD_ESCAPE.sub(r"\1", markdown) if "\\" in markdown else markdown
 
 
 def parse_line(raw: str) -> Line:
     """Split a Markdown line into its text, its links and the text outside links."""
-    raw = raw.replace("\xa0", " ").replace("\xad", "").rstrip()
-    links = tuple(s.strip() for s in _LINK_SPAN.findall(raw) if s.strip())
-    outside = _MARKERS.sub("", _LINK_SPAN.sub(" ", raw))
-    markdown = _MARKERS.sub("", raw)
-    text = _MD_ESCAPE.sub(r"\1", _MD_PREFIX.sub("", markdown))
-    text = _WHITESPACE.sub(" ", text).strip()
-    outside = _MD_ESCAPE.sub(r"\1", _MD_PREFIX.sub("", outside))
-    return Line(markdown, text, links, outside)
+    if "\xa0" in raw or "\xad" in raw:
+        raw = raw.replace("\xa0", " ").replace("\xad", "")
+    raw = raw.rstrip()
+    if LINK_OPEN in raw or LINK_CLOSE in raw:
+        links = tuple(s.strip() for s in _LINK_SPAN.findall(raw) if s.strip())
+        outside = _strip_markup(_MARKERS.sub("", _LINK_SPAN.sub(" ", raw)))
+        markdown = _MARKERS.sub("", raw)
+    else:
+        links, markdown = (), raw
+        outside = ""
+    words = _strip_markup(markdown).split()
+    text = " ".join(words)
+    return Line(markdown, text, links, outside if links else text, text.lower(), len(words))
+
+
+_COUNTS = re.compile(
+    r"\(?\s*\d[\d,.]*\s*(?:views?|comments?|replies|shares?|reads?|likes?)?\s*\)?", re.I
+)
 
 
 def _only_links(line: Line) -> bool:
-    return bool(line.links) and not _NOT_WORD.sub("", line.outside)
+    """Links and nothing else but punctuation, numbers or counts like '(123 views)'."""
+    return bool(line.links) and not _NOT_WORD.sub("", _COUNTS.sub("", line.outside))
 
 
 def _is_link_only(line: Line) -> bool:
@@ -67,6 +85,8 @@ _SEPARATORS = re.compile(r"\s[|·•»/–]\s|\s\|\s*|\s*\|\s")
 
 
 def _is_pipe_list(line: Line) -> bool:
+    if not any(ch in line.text for ch in "|·•»/–"):
+        return False
     parts = [p for p in _SEPARATORS.split(line.text) if p.strip()]
     return len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts)
 
@@ -75,6 +95,8 @@ _CRUMBS = re.compile(r"\s*[>»›→]\s*")
 
 
 def _is_breadcrumb(line: Line) -> bool:
+    if not any(ch in line.text for ch in ">»›→"):
+        return False
     parts = [p for p in _CRUMBS.split(line.text) if p.strip()]
     return len(parts) >= 2 and len(_CRUMBS.findall(line.text)) >= 1 and line.words <= 15
 
@@ -90,12 +112,14 @@ _SHARE_KEYS -= {"and", "or", "like", "print", "link", "copy", "send", "mail", "e
 
 
 def _is_share_bar(line: Line) -> bool:
+    if line.words > 12:
+        return False
     words = _NOT_WORD.sub(" ", line.text.lower()).split()
     return bool(words) and set(words) <= _SHARE_WORDS and bool(set(words) & _SHARE_KEYS)
 
 
 def _is_symbols_only(line: Line) -> bool:
-    return not _NOT_WORD.sub("", line.text)
+    return not any(ch.isalnum() for ch in line.text)
 
 
 def _phrases(*phrases: str) -> re.Pattern[str]:
@@ -111,11 +135,16 @@ class Rule:
     pattern: re.Pattern[str] | None = None  # searched in the line's text
     predicate: Callable[[Line], bool] | None = None
     max_chars: int = 0  # only lines at most this long (0: any length)
+    keywords: tuple[str, ...] = ()  # when given, `pattern` is tried only on lines holding one
 
     def matches(self, line: Line) -> bool:
         if self.max_chars and len(line.text) > self.max_chars:
             return False
-        if self.pattern is not None and self.pattern.search(line.text):
+        if (
+            self.pattern is not None
+            and (not self.keywords or any(k in line.lower for k in self.keywords))
+            and self.pattern.search(line.text)
+        ):
             return True
         return self.predicate is not None and self.predicate(line)
 
@@ -132,6 +161,23 @@ RULES: tuple[Rule, ...] = (
             re.I,
         ),
         max_chars=300,
+        keywords=(
+            "©",
+            "(c)",
+            "copyright",
+            "reserved",
+            "droits",
+            "rechte",
+            "derechos",
+            "diritti",
+            "direitos",
+            "rechten",
+            "prawa",
+            "права",
+            "版权",
+            "著作権",
+            "haki",
+        ),
     ),
     Rule(
         "cookie-notice",
@@ -144,6 +190,21 @@ RULES: tuple[Rule, ...] = (
             re.I,
         ),
         max_chars=400,
+        keywords=(
+            "cookie",
+            "gdpr",
+            "privacy",
+            "terms",
+            "datenschutz",
+            "accept",
+            "reject",
+            "decline",
+            "allow",
+            "deny",
+            "agree",
+            "got it",
+            "manage",
+        ),
     ),
     Rule(
         "share-bar",
@@ -200,6 +261,17 @@ RULES: tuple[Rule, ...] = (
         max_chars=160,
     ),
     Rule(
+        "comment-form",
+        "Comment form texts: 'Your email address will not be published', 'Name *'.",
+        re.compile(
+            r"email address will not be published|required fields are marked|"
+            r"^\W*(?:(?:comment|name|e-?mail|website)\W*\*?\W*)+$|^\W*post comment\W*$",
+            re.I,
+        ),
+        max_chars=160,
+        keywords=("mail", "required", "comment", "name", "website"),
+    ),
+    Rule(
         "pagination",
         "Page numbers and arrows: '« Previous 1 2 3 … 10 Next »', 'Page 2 of 5'.",
         re.compile(
@@ -247,6 +319,11 @@ SHORT_RUN = Rule(
     "short-line-run",
     "Runs of 4 or more lines of at most 3 words without sentence punctuation (menus, tag lists).",
 )
+ORPHAN_HEADING = Rule(
+    "orphan-heading",
+    "Headings left with nothing under them once their section was dropped.",
+)
+_END = Line("", "", (), "")
 _RUN_LENGTH, _RUN_WORDS = 4, 3
 _SENTENCE_END = re.compile(r"[.!?;:…。！？]$")
 
@@ -281,6 +358,21 @@ def _drop_short_runs(lines: list[Line | None], decisions: list[str | None]) -> N
             decisions[j] = SHORT_RUN.name
 
 
+def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None]) -> None:
+    """A heading whose section lost every line ('Most read' over a dropped list) goes too."""
+    last_kept_heading: int | None = None
+    section_kept = False
+    for i, line in enumerate([*lines, _END]):
+        if line is None or (i < len(lines) and decisions[i] is not None):
+            continue
+        if line is _END or line.markdown.lstrip().startswith("#"):
+            if last_kept_heading is not None and not section_kept:
+                decisions[last_kept_heading] = ORPHAN_HEADING.name
+            last_kept_heading, section_kept = (None if line is _END else i), False
+        else:
+            section_kept = True
+
+
 def apply_rules(
     markdown: str, boilerplate: str = "rules"
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
@@ -295,6 +387,8 @@ def apply_rules(
             if kept is not None:
                 decisions[i] = match_rule(kept)
         _drop_short_runs(lines, decisions)
+    if boilerplate == "rules":
+        _drop_orphan_headings(lines, decisions)
     paragraphs: list[list[Line]] = [[]]
     dropped: list[tuple[str, str]] = []
     for item, decision in zip(lines, decisions, strict=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chardet
 
@@ -30,7 +30,7 @@ class Decoded:
 
     text: str | None
     encoding: str | None  # codec name, e.g. "utf-8", "windows-1252"
-    method: str  # "bom", "utf-8", "http", "meta", "chardet", "given", or "failed"
+    method: str  # "bom", "utf-8", "http", "meta", "chardet", "mostly-ascii", "given", "failed"
     confidence: float
     reason: str | None = None  # why text is None: "binary", "encoding-uncertain", ...
     declared: str | None = None  # what the page declared, e.g. "http:iso-8859-1, meta:utf-8"
@@ -38,7 +38,10 @@ class Decoded:
 
 def normalise_text(text: str) -> str:
     """NFC, Unix newlines, no NUL characters."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
     return unicodedata.normalize("NFC", text)
 
 
@@ -130,8 +133,10 @@ _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", 
 _META = re.compile(rb"<meta\b[^>]*>", re.I)
 _META_CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", re.I)
 _INVISIBLE = re.compile(
-    rb"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->|<[!/?a-zA-Z][^>]*>|&#?\w+;",
-    re.I | re.S,
+    rb"<script\b[^<]*(?:<(?!/script\s*>)[^<]*)*</script\s*>"
+    rb"|<style\b[^<]*(?:<(?!/style\s*>)[^<]*)*</style\s*>"
+    rb"|<!--[^-]*(?:-(?!->)[^-]*)*-->|<[!/?a-zA-Z][^>]*>|&#?\w+;",
+    re.I,
 )
 _SPACES = re.compile(rb"\s+")
 
@@ -181,8 +186,12 @@ def find_meta_charset(body: bytes) -> str | None:
 
 
 def visible_bytes(body: bytes, limit: int = 65536) -> bytes:
-    """The page's text without markup, scripts, styles or entities: what chardet should see."""
-    return _SPACES.sub(b" ", _INVISIBLE.sub(b" ", body[: limit * 2]))[:limit]
+    """The page's text without markup, scripts, styles or entities: what chardet should see.
+
+    The <head> (styles, scripts) is skipped when a <body> tag can be found.
+    """
+    start = max(0, body.find(b"<body"), body.find(b"<BODY"))
+    return _SPACES.sub(b" ", _INVISIBLE.sub(b" ", body[start : start + limit * 2]))[:limit]
 
 
 def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str, str]]:
@@ -202,20 +211,31 @@ def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str,
     return found
 
 
-def _looks_misread(text: str) -> bool:
-    """Mostly non-ASCII letters after a windows-1252 decode: Cyrillic or Greek read as Latin."""
-    sample = re.sub(r"<[^>]*>", " ", text[:20000])
-    letters = sum(1 for ch in sample if ch.isalpha())
-    high = sum(1 for ch in sample if ch.isalpha() and ord(ch) > 127)
-    return letters > 0 and high / letters > 0.3
+_ASCII_LETTERS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-def _ask_chardet(body: bytes) -> tuple[str | None, float]:
-    sample = visible_bytes(body)
-    if sample.isascii():  # nothing to learn from the text: look at everything
-        sample = body[:65536]
+def _looks_misread(body: bytes) -> bool:
+    """Mostly non-ASCII letters in a windows-1252 page: Cyrillic or Greek read as Latin.
+
+    Western text has a few accented letters among ASCII ones (French: about 3 %).
+    """
+    sample = visible_bytes(body, 8192)
+    high = len(sample.translate(None, bytes(range(128))))
+    ascii_letters = len(sample) - len(sample.translate(None, _ASCII_LETTERS))
+    return high > 0.3 * max(1, high + ascii_letters)
+
+
+_ASCII_BYTES = bytes(range(128))
+MOSTLY_ASCII = 0.98  # visible text at least this ASCII needs no guess (see decode_html)
+
+
+def _ask_chardet(sample: bytes) -> tuple[str | None, float]:
     guess = chardet.detect(sample)
     return codec_for_label(guess.get("encoding")), float(guess.get("confidence") or 0.0)
+
+
+def _ascii_share(sample: bytes) -> float:
+    return 1 - len(sample.translate(None, _ASCII_BYTES)) / max(1, len(sample))
 
 
 def _decode_lenient(body: bytes, codec: str) -> str | None:
@@ -234,37 +254,57 @@ def _decode_lenient(body: bytes, codec: str) -> str | None:
 def _html_decoded(
     text: str, codec: str, method: str, confidence: float, declared: str | None
 ) -> Decoded:
-    return Decoded(normalise_text(text), display_name(codec), method, confidence, None, declared)
+    return Decoded(text, display_name(codec), method, confidence, None, declared)
 
 
 def _decode_by_chardet(
     body: bytes, min_confidence: float, declared: str | None, fallback: Decoded | None = None
 ) -> Decoded:
-    codec, confidence = _ask_chardet(body)
+    sample = visible_bytes(body)
+    share = _ascii_share(sample)
+    if fallback is None and b"\x00" not in body and share >= MOSTLY_ASCII:
+        # The text's words are ASCII: the encoding only decides a few symbols (©, quotes),
+        # where chardet is weakest. Browsers' default for undeclared pages: windows-1252.
+        text = _decode_lenient(body, "cp1252")
+        if text is not None:
+            return _html_decoded(text, "cp1252", "mostly-ascii", share, declared)
+    codec, confidence = _ask_chardet(sample if share < 1 else body[:65536])
     if codec is None:
         return fallback or Decoded(None, None, "failed", confidence, "binary", declared)
+    name = display_name(codec)
     if b"\x00" in body and not codec.startswith(("utf-16", "utf-32")):
-        return fallback or Decoded(
-            None, display_name(codec), "failed", confidence, "binary", declared
-        )
-    if fallback is not None and fallback.encoding == display_name(codec):
+        return fallback or Decoded(None, name, "failed", confidence, "binary", declared)
+    if fallback is not None and fallback.encoding == name:
         return fallback  # chardet agrees with the declaration
     if confidence < min_confidence:  # a misread-looking declaration is no fallback here
-        return Decoded(
-            None, display_name(codec), "chardet", confidence, "encoding-uncertain", declared
-        )
+        return Decoded(None, name, "chardet", confidence, "encoding-uncertain", declared)
     text = _decode_lenient(body, codec)
     if text is None:
         return fallback or Decoded(
-            None, display_name(codec), "chardet", confidence, "encoding-uncertain", declared
+            None, name, "chardet", confidence, "encoding-uncertain", declared
         )
     return _html_decoded(text, codec, "chardet", confidence, declared)
 
 
 def decode_html(
-    body: bytes, content_type: str | None = None, min_confidence: float = 0.7
+    body: bytes,
+    content_type: str | None = None,
+    min_confidence: float = 0.7,
+    *,
+    normalise: bool = True,
 ) -> Decoded:
-    """Decode an HTML page's bytes to NFC text (see the order above); never raises."""
+    """Decode an HTML page's bytes to NFC text (see the order above); never raises.
+
+    `normalise=False` skips NFC and newline normalisation, for a caller that normalises
+    the (much smaller) text it extracts instead: `extract_html` does.
+    """
+    decoded = _decide_html(body, content_type, min_confidence)
+    if normalise and decoded.text is not None:
+        return replace(decoded, text=normalise_text(decoded.text))
+    return decoded
+
+
+def _decide_html(body: bytes, content_type: str | None, min_confidence: float) -> Decoded:
     for bom, codec in _BOMS:
         if body.startswith(bom):
             text = _decode(body, codec)
@@ -292,7 +332,7 @@ def decode_html(
         if text is None:
             continue
         decoded = _html_decoded(text, codec, source, 1.0, declared)
-        if codec in _WESTERN and _looks_misread(text):
+        if codec in _WESTERN and _looks_misread(body):
             return _decode_by_chardet(body, min_confidence, declared, fallback=decoded)
         return decoded
     return _decode_by_chardet(body, min_confidence, declared)

@@ -89,7 +89,7 @@ def process(
     if reason is not None:
         return Page(url, final_url, "dropped", reason)
     content_type = response.headers.get("content-type") or response.headers.get("Content-Type")
-    decoded = decode_html(response.body, content_type, min_confidence)
+    decoded = decode_html(response.body, content_type, min_confidence, normalise=False)
     page = Page(
         url,
         final_url,
