@@ -411,6 +411,11 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 cli.add_command(extract)
 
 
+from collie.cli_langid import langid  # noqa: E402
+
+cli.add_command(langid)
+
+
 def _budget(ws: Workspace) -> pipeline.SearchBudget:
     return pipeline.SearchBudget(
         ws.settings["search.max_queries"], ws.settings["search.max_queries_per_run"]

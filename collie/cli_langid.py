@@ -23,7 +23,7 @@ from collie.langid.learn import (
     split_paragraphs,
     workspace_model_path,
 )
-from collie.langid.model import LangModel, read_model, save_model, summarise_languages
+from collie.langid.model import OTHER, LangModel, read_model, save_model, summarise_languages
 from collie.languages import resolve_language
 from collie.seedfiles import SeedInput, plan_seed_documents
 from collie.workspace import read_settings
@@ -167,10 +167,12 @@ def languages(app: App, model_path: Path | None, as_json: bool) -> None:
 
 
 def _name(code: str) -> str:
+    if code == OTHER:
+        return "(not the target)"
     try:
         return resolve_language(code).language.name
     except LanguageNotFound:
-        return "(not the target)" if code == "mis" else ""
+        return ""
 
 
 @langid.command(context_settings=CONTEXT)

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from collie import udhr
-from collie.langid import corpus
+from collie.errors import InputError
+from collie.langid import LangModel, corpus, load_model, read_model, save_model, summarise_languages
+from collie.langid.features import FeatureIndex, count_matrix, hash_ngrams, prepare_texts
+from collie.langid.learn import learn_language
+from collie.langid.train import add_language, train_model
 
 
 def test_training_texts_never_read_the_heldout_articles(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,3 +47,133 @@ def test_one_class_per_code_with_mislabelled_copies_dropped() -> None:
     assert sorted(plan.members["uzn"]) == ["uzn_cyrl", "uzn_latn"]
     members = [n for names in plan.members.values() for n in names]
     assert len(members) == len(set(members))
+
+
+# --- features ---------------------------------------------------------------------------
+
+
+def test_text_becomes_letters_with_word_boundaries() -> None:
+    stream = prepare_texts(["Wa! 12 Être-là", "", "x\0y"])
+    text = "".join("|" if c == 0 else chr(c) for c in stream.tolist())
+    assert text == "_wa_être_là_|_|_x_y_"
+
+
+def test_batch_features_equal_single_text_features() -> None:
+    index = FeatureIndex.build(np.unique(hash_ngrams(prepare_texts(["abc abd", "xyz"]))[0]))
+    batch = count_matrix(["abc abd", "zzz", "xyz abc"], index).toarray()
+    single = np.vstack([count_matrix([t], index).toarray() for t in ["abc abd", "zzz", "xyz abc"]])
+    assert (batch == single).all()
+    assert batch[1].sum() == 4  # of "_zzz_", only "z" (3 times) and "z_" occur in "xyz"
+    trigrams = hash_ngrams(prepare_texts(["wa"]), (3,))[0]
+    assert len(trigrams) == 2  # "_wa" and "wa_"
+
+
+# --- the bundled model --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bundled() -> LangModel:
+    return load_model()
+
+
+def test_bundled_model_identifies_heldout_paragraphs(bundled: LangModel) -> None:
+    heldout = corpus.udhr_heldout_texts()
+    assert set(bundled.codes) == set(heldout)
+    texts, truth = [], []
+    for code in ("zul", "swh", "fra", "rus", "cmn", "hin", "amh", "kor", "luo", "ach"):
+        long = [p for p in heldout.get(code, []) if len(p) >= 100][:3]
+        texts += long
+        truth += [code] * len(long)
+    labels = bundled.identify_batch(texts)
+    assert [code for code, _ in labels] == truth
+    proba = bundled.predict_proba(texts)
+    assert proba.shape == (len(texts), len(bundled.codes))
+    assert np.allclose(proba.sum(axis=1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "1234 5678 90", "!!! ???", "Abantu"])
+def test_empty_numeric_and_short_texts_are_undetermined(bundled: LangModel, text: str) -> None:
+    assert bundled.identify(text)[0] == "und"
+
+
+def test_threshold_makes_unsure_texts_undetermined(bundled: LangModel) -> None:
+    text = "Abantu bonke bazalwa bekhululekile futhi balingana ngesithunzi"
+    code, p = bundled.identify(text)
+    assert code == "zul"
+    assert (
+        bundled.with_settings(threshold=min(1.0, p + 0.01), min_chars=20).identify(text)[0] == "und"
+    )
+    assert bundled.identify(text) == (code, p)  # with_settings leaves the model alone
+
+
+def test_paragraph_summary_tells_mainly_from_some(bundled: LangModel) -> None:
+    heldout = corpus.udhr_heldout_texts()
+    paragraphs = heldout["swh"][:6] + heldout["eng"][:2]
+    summary = summarise_languages(bundled, paragraphs)
+    assert summary.mainly("swh") and 0 < summary.share("eng") < 0.5
+    assert len(summary.labels) == len(paragraphs)
+
+
+def test_model_round_trips_through_its_array_file(bundled: LangModel, tmp_path: Path) -> None:
+    path = tmp_path / "model.npz"
+    save_model(bundled, path)
+    again = read_model(path)
+    texts = ["Kila mtu ana haki ya kupumzika", "Tout individu a droit au repos et aux loisirs"]
+    assert again.codes == bundled.codes and again.temperature == bundled.temperature
+    assert np.allclose(again.predict_proba(texts), bundled.predict_proba(texts))
+    with zipfile.ZipFile(path) as archive:
+        assert all(not name.endswith(".pkl") for name in archive.namelist())
+    with np.load(path, allow_pickle=False) as arrays:
+        assert arrays["keys"].dtype == np.uint64
+
+
+def test_a_file_that_is_not_a_model_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "model.npz"
+    path.write_bytes(b"not a model")
+    with pytest.raises(InputError):
+        read_model(path)
+
+
+# --- training and learning a new language -------------------------------------------------
+
+SMALL = ("zul", "xho", "ssw", "nbl", "sot", "tsn", "swh", "eng", "fra", "nld", "afr", "lin")
+
+
+@pytest.fixture(scope="module")
+def small_texts() -> dict[str, list[str]]:
+    training = corpus.udhr_training_texts()
+    return {code: training[code] for code in SMALL}
+
+
+def test_paper_variant_lists_400_trigrams_per_language(small_texts: dict[str, list[str]]) -> None:
+    model = train_model(small_texts, variant="paper", calibrate=False)
+    assert model.orders == (3,)
+    per_class = np.asarray((model.counts > 0).sum(axis=0)).ravel()
+    assert (per_class == 400).all()
+    assert model.identify_batch(["Tout individu a droit au repos et aux loisirs"])[0][0] == "fra"
+
+
+def test_a_language_learnt_from_documents_is_recognised(small_texts: dict[str, list[str]]) -> None:
+    base = train_model({c: t for c, t in small_texts.items() if c not in ("zul", "nbl")})
+    assert "zul" not in base.codes
+    heldout = corpus.udhr_heldout_texts()
+    documents = ["\n\n".join(small_texts["zul"])]
+    learned = learn_language(base, "zul", documents, {None: ["\n\n".join(small_texts["nbl"])]})
+    assert learned.tested > 5 and learned.recall >= 0.8
+    model = learned.model
+    long = [p for p in heldout["zul"] if len(p) >= 80]
+    labels = model.identify_batch(long)
+    assert sum(code == "zul" for code, _ in labels) >= 0.9 * len(long)
+    relative = [p for p in heldout["nbl"] if len(p) >= 80]
+    taken = sum(code == "zul" for code, _ in model.identify_batch(relative))
+    assert taken <= 0.1 * len(relative)
+    assert "mis" in model.codes and all(code != "mis" for code, _ in labels)
+
+
+def test_retraining_a_language_replaces_its_counts(small_texts: dict[str, list[str]]) -> None:
+    base = train_model(small_texts, calibrate=False)
+    again = add_language(base, "zul", small_texts["zul"][:5])
+    column = base.codes.index("zul")
+    assert again.codes == base.codes
+    assert again.counts[:, column].sum() < base.counts[:, column].sum()
+    assert again.sizes[column] == sum(len(p) for p in small_texts["zul"][:5])

@@ -14,7 +14,6 @@ documents, in seconds, keeping every other class's counts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -140,21 +139,11 @@ def _log_loss(logits: np.ndarray, target: np.ndarray) -> float:
     return float(np.mean(log_norm - shifted[np.arange(target.size), target]))
 
 
-@dataclass
-class AddedLanguage:
-    """A model with a class added or replaced, and how well it recognises it."""
-
-    model: LangModel
-    code: str
-    recall: float  # on the user's held-back documents (paragraph level)
-    tested: int  # held-back paragraphs
-    confusions: list[tuple[str, int]]  # codes the held-back paragraphs were taken for
-
-
 def add_language(
-    model: LangModel, code: str, paragraphs: Sequence[str], *, meta_note: str = ""
+    model: LangModel, code: str, paragraphs: Sequence[str], *, keep: bool = False
 ) -> LangModel:
-    """`model` with class `code` counted from `paragraphs` (added, or replacing its counts)."""
+    """`model` with class `code` counted from `paragraphs`: a new class, or one whose
+    counts are replaced (or, with `keep`, added to)."""
     if not any(p.strip() for p in paragraphs):
         raise InputError(f"No text to learn {code} from.", "Give documents with text in it.")
     keys, counts = count_ngrams(paragraphs, model.orders)
@@ -164,10 +153,9 @@ def add_language(
     size = sum(len(p) for p in paragraphs)
     if code in codes:
         column = codes.index(code)
-        base = base.tolil()
-        base[:, column] = 0
-        base = base.tocsc()
-        sizes[column] = size
+        if not keep:
+            base.data[base.indptr[column] : base.indptr[column + 1]] = 0
+        sizes[column] = size + (sizes[column] if keep else 0)
     else:
         column = len(codes)
         codes.append(code)
@@ -183,7 +171,7 @@ def add_language(
     matrix = sp.csr_matrix((data, (rows, cols)), shape=(merged.size, len(codes)))
     matrix.eliminate_zeros()
     meta = dict(model.meta)
-    meta.setdefault("added", []).append(meta_note or code)
+    meta["added"] = [*meta.get("added", []), code]
     return LangModel(
         codes=codes,
         keys=merged,

@@ -1,0 +1,131 @@
+"""Learning a language from the user's documents, and the workspace's own model.
+
+`learn_language` adds (or retrains) the target language on top of a model, with the
+user's "wronglang" documents as negative data: as their own class when a code is given
+(added to that language's counts if the model knows it), else pooled into the anonymous
+class `mis`, which is reported as `und` and never as the target. Every fifth paragraph
+of the target documents is first held back to measure recall (and the confusions); the
+returned model is then trained on all of them.
+
+A workspace whose target language the bundled model does not know (or knows from little
+text) gets its own model in `models/langid.npz`; `load_model_for` picks it up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from collie.errors import InputError
+from collie.langid.features import letter_counts
+from collie.langid.model import OTHER, LangModel, load_model, read_model, save_model
+from collie.langid.train import add_language
+
+WORKSPACE_MODEL = "models/langid.npz"
+HOLD_EVERY = 5
+MIN_BUNDLED_CHARS = 3000  # a bundled language with less training text is retrained
+MAX_PARAGRAPH = 600  # longer paragraphs are cut (at word boundaries) for held-out tests
+_BLANK = re.compile(r"\n\s*\n")
+
+
+@dataclass
+class LearnedLanguage:
+    """The new model and how well it tells the target from the rest."""
+
+    model: LangModel
+    code: str
+    recall: float  # share of held-back target paragraphs identified as the target
+    tested: int  # held-back target paragraphs (those with >= min_chars letters)
+    confusions: list[tuple[str, int]] = field(default_factory=list)  # what they were taken for
+    wronglang_as_target: dict[str, float] = field(default_factory=dict)  # code -> share
+
+
+def split_paragraphs(text: str, max_chars: int = MAX_PARAGRAPH) -> list[str]:
+    """Blank-line paragraphs (lines, when there are no blank lines), long ones cut."""
+    blocks = _BLANK.split(text) if _BLANK.search(text) else text.splitlines()
+    paragraphs: list[str] = []
+    for block in blocks:
+        words = block.split()
+        current: list[str] = []
+        size = 0
+        for word in words:
+            if current and size + len(word) + 1 > max_chars:
+                paragraphs.append(" ".join(current))
+                current, size = [], 0
+            current.append(word)
+            size += len(word) + 1
+        if current:
+            paragraphs.append(" ".join(current))
+    return paragraphs
+
+
+def learn_language(
+    base: LangModel,
+    code: str,
+    documents: Sequence[str],
+    wronglang: Mapping[str | None, Sequence[str]] | None = None,
+) -> LearnedLanguage:
+    """`base` with `code` learnt from `documents` (texts) and the wronglang texts."""
+    paragraphs = [p for doc in documents for p in split_paragraphs(doc)]
+    if not paragraphs:
+        raise InputError(f"The documents for {code} hold no text.", "Give documents with text.")
+    held = paragraphs[HOLD_EVERY - 1 :: HOLD_EVERY]
+    fit = [p for i, p in enumerate(paragraphs) if i % HOLD_EVERY != HOLD_EVERY - 1]
+    negatives = {
+        (other or OTHER): [p for doc in docs for p in split_paragraphs(doc)]
+        for other, docs in (wronglang or {}).items()
+    }
+    trial = _train(base, code, fit or paragraphs, negatives)
+    held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
+    labels = trial.identify_batch(held) if held and fit else []
+    recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
+    confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
+    model = _train(base, code, paragraphs, negatives)
+    return LearnedLanguage(model, code, recall, len(labels), confusions)
+
+
+def _train(
+    base: LangModel, code: str, paragraphs: Sequence[str], negatives: Mapping[str, Sequence[str]]
+) -> LangModel:
+    model = add_language(base, code, paragraphs)
+    for other, texts in sorted(negatives.items()):
+        if other == code or not texts:
+            continue
+        model = add_language(model, other, texts, keep=True)
+    return model
+
+
+def workspace_model_path(root: Path) -> Path:
+    return root / WORKSPACE_MODEL
+
+
+def load_model_for(root: Path | None) -> LangModel:
+    """The workspace's own model when it has one, else the bundled model."""
+    if root is not None and workspace_model_path(root).is_file():
+        return read_model(workspace_model_path(root))
+    return load_model()
+
+
+def needs_own_model(code: str, model: LangModel | None = None) -> bool:
+    """True when the bundled model does not know `code`, or knows it from little text."""
+    model = model or load_model()
+    if code not in model.codes:
+        return True
+    return model.sizes[model.codes.index(code)] < MIN_BUNDLED_CHARS
+
+
+def ensure_workspace_model(
+    root: Path,
+    code: str,
+    documents: Sequence[str],
+    wronglang: Mapping[str | None, Sequence[str]] | None = None,
+) -> LearnedLanguage | None:
+    """Train `root`'s model into models/ when the bundled model lacks `code` (else None)."""
+    if not documents or not needs_own_model(code):
+        return None
+    learned = learn_language(load_model(), code, documents, wronglang)
+    save_model(learned.model, workspace_model_path(root))
+    return learned

@@ -1,0 +1,100 @@
+"""`collie langid identify|languages|train`: output formats, models, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from collie.langid import corpus
+
+from .clihelp import run_collie
+
+SWAHILI = "Kila mtu ana haki ya kupumzika na kupata burudani, pamoja na kupunguziwa saa za kazi"
+FRENCH = "Toute personne a droit au repos et aux loisirs et notamment à une limitation raisonnable"
+
+
+@pytest.fixture
+def lines(tmp_path: Path) -> Path:
+    path = tmp_path / "lines.txt"
+    path.write_text(f"{SWAHILI}\n12345\n{FRENCH}\n", encoding="utf-8")
+    return path
+
+
+def test_identify_prints_one_code_per_line(capsys, lines: Path) -> None:
+    result = run_collie(capsys, "langid", "identify", str(lines))
+    assert result.code == 0, result.err
+    assert result.out.splitlines() == ["swh", "und", "fra"]
+
+
+def test_identify_with_probabilities_and_top(capsys, lines: Path) -> None:
+    result = run_collie(capsys, "langid", "identify", str(lines), "--probs")
+    code, prob = result.out.splitlines()[0].split("\t")
+    assert code == "swh" and 0.5 <= float(prob) <= 1
+    result = run_collie(capsys, "langid", "identify", str(lines), "--top", "3", "--probs")
+    first = result.out.splitlines()[0].split("\t")
+    assert len(first) == 3 and first[0].startswith("swh ")
+
+
+def test_identify_json(capsys, lines: Path) -> None:
+    result = run_collie(capsys, "langid", "identify", str(lines), "--json", "--top", "2")
+    data = json.loads(result.out)
+    assert [item["lang"] for item in data] == ["swh", "und", "fra"]
+    assert len(data[0]["top"]) == 2 and data[0]["top"][0]["lang"] == "swh"
+
+
+def test_identify_paragraphs_summarises_the_document(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_text(f"{SWAHILI}\n\n{SWAHILI.upper()}\n\n{FRENCH}\n", encoding="utf-8")
+    result = run_collie(capsys, "langid", "identify", str(path), "--paragraphs")
+    assert result.out.splitlines() == ["swh", "swh", "fra"]
+    assert "shares: swh" in result.err
+    result = run_collie(capsys, "langid", "identify", str(path), "--paragraphs", "--json")
+    data = json.loads(result.out)
+    assert list(data["shares"]) == ["swh", "fra"] and len(data["paragraphs"]) == 3
+
+
+def test_languages_lists_codes_names_and_sizes(capsys) -> None:
+    result = run_collie(capsys, "langid", "languages")
+    rows = [line.split("\t") for line in result.out.splitlines()]
+    assert len(rows) >= 440
+    assert rows[[r[0] for r in rows].index("zul")][:2] == ["zul", "Zulu"]
+    data = json.loads(run_collie(capsys, "langid", "languages", "--json").out)
+    assert {"code", "name", "training_chars"} <= data[0].keys()
+
+
+def test_train_writes_a_model_that_identify_uses(capsys, tmp_path: Path) -> None:
+    training = corpus.udhr_training_texts()
+    docs = tmp_path / "zul.txt"
+    docs.write_text("\n\n".join(training["zul"]), encoding="utf-8")
+    other = tmp_path / "nbl.txt"
+    other.write_text("\n\n".join(training["nbl"]), encoding="utf-8")
+    out = tmp_path / "model.npz"
+    result = run_collie(
+        capsys, "langid", "train", "--lang", "zul", str(docs), "--wronglang", str(other),
+        "--out", str(out), "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["lang"] == "zul" and report["heldout_paragraphs"] > 0 and report["recall"] > 0.5
+    listed = run_collie(capsys, "langid", "languages", "--model", str(out)).out
+    assert "\nmis\t(not the target)\t" in listed
+    text = tmp_path / "t.txt"
+    text.write_text("Abantu bonke bazalwa bekhululekile futhi balingana ngesithunzi\n")
+    result = run_collie(capsys, "langid", "identify", str(text), "--model", str(out))
+    assert result.out.strip() == "zul"
+
+
+def test_train_outside_a_workspace_needs_out(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    docs = tmp_path / "d.txt"
+    docs.write_text("some words here\n")
+    result = run_collie(capsys, "langid", "train", "--lang", "zul", str(docs))
+    assert result.code == 2 and "--out" in result.err
+
+
+def test_a_missing_model_file_is_an_error(capsys, lines: Path, tmp_path: Path) -> None:
+    result = run_collie(capsys, "langid", "identify", str(lines), "--model", str(tmp_path / "x"))
+    assert result.code == 1 and "not a collie language model" in result.err
