@@ -9,6 +9,7 @@ the per-line rules, runs of very short lines (menus, tag lists) are dropped as
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,15 +78,23 @@ def _is_link_only(line: Line) -> bool:
 
 
 def _is_link_dense(line: Line) -> bool:
-    inside = sum(len(a) for a in line.links)
-    return len(line.links) >= 3 and inside >= 0.6 * max(1, len(line.text))
+    if len(line.links) < 3:
+        return False
+    return sum(len(a) for a in line.links) >= 0.6 * max(1, len(line.text))
 
 
 _SEPARATORS = re.compile(r"\s[|·•»/–]\s|\s\|\s*|\s*\|\s")
 
 
+_PIPE_CHARS, _CRUMB_CHARS, _ALNUM = (
+    re.compile("[|·•»/–]"),
+    re.compile("[>»›→]"),
+    re.compile(r"[^\W_]"),
+)
+
+
 def _is_pipe_list(line: Line) -> bool:
-    if not any(ch in line.text for ch in "|·•»/–"):
+    if not _PIPE_CHARS.search(line.text):
         return False
     parts = [p for p in _SEPARATORS.split(line.text) if p.strip()]
     return len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts)
@@ -95,7 +104,7 @@ _CRUMBS = re.compile(r"\s*[>»›→]\s*")
 
 
 def _is_breadcrumb(line: Line) -> bool:
-    if not any(ch in line.text for ch in ">»›→"):
+    if not _CRUMB_CHARS.search(line.text):
         return False
     parts = [p for p in _CRUMBS.split(line.text) if p.strip()]
     return len(parts) >= 2 and len(_CRUMBS.findall(line.text)) >= 1 and line.words <= 15
@@ -119,7 +128,7 @@ def _is_share_bar(line: Line) -> bool:
 
 
 def _is_symbols_only(line: Line) -> bool:
-    return not any(ch.isalnum() for ch in line.text)
+    return not _ALNUM.search(line.text)
 
 
 def _phrases(*phrases: str) -> re.Pattern[str]:
@@ -328,9 +337,19 @@ _RUN_LENGTH, _RUN_WORDS = 4, 3
 _SENTENCE_END = re.compile(r"[.!?;:…。！？]$")
 
 
+_LIMITS = sorted({rule.max_chars for rule in RULES if rule.max_chars})
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_up_to(limit: int) -> tuple[Rule, ...]:
+    return tuple(rule for rule in RULES if not rule.max_chars or rule.max_chars >= limit)
+
+
 def match_rule(line: Line) -> str | None:
     """The name of the first rule of `RULES` the line matches."""
-    for rule in RULES:
+    length = len(line.text)
+    bucket = next((limit for limit in _LIMITS if limit >= length), length)
+    for rule in _rules_up_to(bucket):  # only the rules that apply to lines this long
         if rule.matches(line):
             return rule.name
     return None
@@ -379,6 +398,9 @@ def apply_rules(
     """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs."""
     lines: list[Line | None] = []
     for raw in markdown.split("\n"):
+        if not raw or raw.isspace():
+            lines.append(None)
+            continue
         parsed = parse_line(raw)
         lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)
     decisions: list[str | None] = [None] * len(lines)

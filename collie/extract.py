@@ -52,13 +52,15 @@ _JUNK = re.compile(  # unrolled loops ([^<]* runs): ~5x faster than lazy .*? wit
     + ")",
     re.I | re.S,
 )
-_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9:-]*)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>""")
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _HTML_LANG = re.compile(r"""<html\b[^>]*?\b(?:xml:)?lang\s*=\s*["']?\s*([A-Za-z0-9_-]*)""", re.I)
 _BASE = re.compile(r"""<base\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
-_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _ALT = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
-_ANCHOR_TAG = re.compile(r"<(/?)a\b[^>]*>", re.I)
+_ANCHOR_TAG = re.compile(  # an <a> start tag with its href value (groups 1-3), or an end tag
+    r"""<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))[^>]*>|<a\b[^>]*>|</a\s*>""",
+    re.I,
+)
 _ANY_TAG = re.compile(r"<[^>]*>")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -177,9 +179,12 @@ def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
     seen: set[tuple[str, str]] = set()
     tags = list(_ANCHOR_TAG.finditer(page))
     for i, tag in enumerate(tags):
-        if tag.group(1):
-            continue
-        url = resolver.resolve(_attribute(_HREF.search(tag.group(0))) or "")
+        href = tag.group(1)
+        if href is None:
+            href = tag.group(2) if tag.group(2) is not None else tag.group(3)
+            if href is None:
+                continue  # an end tag, or <a> without href
+        url = resolver.resolve(html.unescape(href) if "&" in href else href)
         if url is None:
             continue
         end = tags[i + 1].start() if i + 1 < len(tags) else min(len(page), tag.end() + 2000)
@@ -223,77 +228,79 @@ def _match_closing_tags(names: list[str], closing: list[bool]) -> dict[int, int]
     return ends
 
 
-def remove_navigation(page: str) -> str:
-    """Drop navigation, page frame, forms and attribute-named boilerplate elements."""
+def _simple_tag(name: str, closing: bool) -> str:
+    """What a tag becomes for html2text: a block without attributes, a <div>, a link
+    marker, or nothing (inline and unknown tags)."""
+    if name == "a":
+        return LINK_CLOSE if closing else LINK_OPEN
+    slash = "/" if closing else ""
+    if name in _BLOCKS:
+        return f"<{slash}{name}>"
+    return f"<{slash}div>" if name in _AS_DIV else ""
+
+
+def clean_markup(page: str) -> str:
+    """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
+    simplify the remaining tags (`_simple_tag`), in one walk over the tags."""
     tags = list(_TAG.finditer(page))
     names = [t.group(2).lower() for t in tags]
     closing = [bool(t.group(1)) for t in tags]
     ends = _match_closing_tags(names, closing)
     mains = [i for i, n in enumerate(names) if n == "main" and not closing[i] and i in ends]
+    walk = _TagWalk(page, tags, names, closing, ends)
     if len(mains) == 1:
-        first, last = tags[mains[0]].start(), tags[ends[mains[0]]].end()
-        return remove_navigation_between(page, tags, names, closing, ends, first, last, True)
-    return remove_navigation_between(page, tags, names, closing, ends, 0, len(page), False)
+        return walk.clean(tags[mains[0]].start(), tags[ends[mains[0]]].end(), True)
+    return walk.clean(0, len(page), False)
 
 
-def remove_navigation_between(
-    page: str,
-    tags: list[re.Match[str]],
-    names: list[str],
-    closing: list[bool],
-    ends: dict[int, int],
-    first: int,
-    last: int,
-    in_main: bool,
-) -> str:
-    """`remove_navigation` over page[first:last] (the whole page, or the one <main>)."""
-    kept: list[str] = []
-    position, content_depth, limit = first, 0, _MAX_SHARE * (last - first)
-    i, count = 0, len(tags)
-    while i < count:
-        tag = tags[i]
-        if tag.start() < first or tag.end() > last:
-            i += 1
-            continue
-        name = names[i]
-        if name in ("article", "main"):
-            content_depth += -1 if closing[i] else 1
-        elif not closing[i] and _is_removable(name, tag.group(3), in_main or content_depth > 0):
-            j = ends.get(i)
+@dataclass
+class _TagWalk:
+    page: str
+    tags: list[re.Match[str]]
+    names: list[str]
+    closing: list[bool]
+    ends: dict[int, int]  # start tag index -> end tag index
+
+    def removed_until(self, i: int, in_content: bool, limit: float) -> int | None:
+        """Index of the end tag when element i is boilerplate to remove whole."""
+        name, tag = self.names[i], self.tags[i]
+        if self.closing[i] or not _is_removable(name, tag.group(3), in_content):
+            return None
+        j = self.ends.get(i)
+        if j is None:
+            return None
+        by_name = name in _NAV_ELEMENTS or name in _PAGE_FRAME
+        # a <form> holding a large part of the page is an ASP.NET-style wrapper
+        if (by_name and name != "form") or self.tags[j].end() - tag.start() <= limit:
+            return j
+        return None
+
+    def clean(self, first: int, last: int, in_main: bool) -> str:
+        """Cleaned page[first:last] (the whole page, or its one <main>)."""
+        kept: list[str] = []
+        position, content_depth, limit = first, 0, _MAX_SHARE * (last - first)
+        i, count = 0, len(self.tags)
+        while i < count:
+            tag = self.tags[i]
+            if tag.start() < first or tag.end() > last:
+                i += 1
+                continue
+            name = self.names[i]
+            if name in ("article", "main"):
+                content_depth += -1 if self.closing[i] else 1
+            j = self.removed_until(i, in_main or content_depth > 0, limit)
+            text = self.page[position : tag.start()]
             if j is not None:
-                start, end = tag.start(), tags[j].end()
-                by_name = name in _NAV_ELEMENTS or name in _PAGE_FRAME
-                # a <form> holding a large part of the page is an ASP.NET-style wrapper
-                if (by_name and name != "form") or end - start <= limit:
-                    kept.append(page[position:start])
-                    position, i = end, j + 1
-                    continue
-        i += 1
-    kept.append(page[position:last])
-    return " ".join(kept)
-
-
-def _simplify_tag(match: re.Match[str]) -> str:
-    slash, name = match.group(1), match.group(2).lower()
-    if name == "a":
-        return LINK_CLOSE if slash else LINK_OPEN
-    if name in _BLOCKS:
-        return f"<{slash}{name}>"
-    if name in _AS_DIV:
-        return f"<{slash}div>"
-    return " " if name in ("td", "th", "br", "wbr") else ""
-
-
-_BLOCK_GAPS = re.compile(r"(?:\s*</?div>)+\s*")  # html2text treats <div> and </div> alike
-
-
-def simplify_markup(page: str) -> str:
-    """Tags without attributes, layout blocks as <div>, links as markers, the rest dropped.
-
-    Runs of <div>/</div> and the whitespace around them become one <div>: fewer events
-    for html2text, same Markdown.
-    """
-    return _BLOCK_GAPS.sub("<div>", _TAG.sub(_simplify_tag, page))
+                kept += (text, " ")
+                position, i = self.tags[j].end(), j + 1
+                continue
+            simple = _simple_tag(name, self.closing[i])
+            if not (simple.startswith("<") and text.isspace()):  # spaces before a block:
+                kept.append(text)  # one html2text event less, same Markdown
+            kept.append(simple)
+            position, i = tag.end(), i + 1
+        kept.append(self.page[position:last])
+        return "".join(kept)
 
 
 def to_markdown(page: str) -> str:
@@ -332,7 +339,7 @@ def extract_html(page: str, base_url: str = "", boilerplate: str = "rules") -> E
         base_url = urljoin(base_url, base) if base_url else base
     page = normalise_text(_JUNK.sub(" ", page))
     links = find_links(page, base_url)
-    markdown = to_markdown(simplify_markup(remove_navigation(page)))
+    markdown = to_markdown(clean_markup(page))
     paragraphs, dropped = apply_rules(markdown, boilerplate)
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
