@@ -211,18 +211,19 @@ def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str,
     return found
 
 
-_ASCII_LETTERS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+_LATIN1_LETTER = re.compile(r"[À-ÖØ-öø-ÿŠšŒœŽžŸƒ]")
 
 
 def _looks_misread(body: bytes) -> bool:
     """Mostly non-ASCII letters in a windows-1252 page: Cyrillic or Greek read as Latin.
 
-    Western text has a few accented letters among ASCII ones (French: about 3 %).
+    Western text has a few accented letters among ASCII ones (French: about 3 %); a
+    handful of letters proves nothing either way, so at least 20 are needed.
     """
-    sample = visible_bytes(body, 8192)
-    high = len(sample.translate(None, bytes(range(128))))
-    ascii_letters = len(sample) - len(sample.translate(None, _ASCII_LETTERS))
-    return high > 0.3 * max(1, high + ascii_letters)
+    sample = visible_bytes(body, 8192).decode("cp1252", errors="replace")
+    high = len(_LATIN1_LETTER.findall(sample))
+    return high >= 20 and high > 0.3 * (high + len(_ASCII_LETTER.findall(sample)))
 
 
 _ASCII_BYTES = bytes(range(128))
@@ -260,30 +261,33 @@ def _html_decoded(
 def _decode_by_chardet(
     body: bytes, min_confidence: float, declared: str | None, fallback: Decoded | None = None
 ) -> Decoded:
+    """chardet over the visible text; `fallback` is a declaration that looked misread."""
     sample = visible_bytes(body)
-    share = _ascii_share(sample)
-    if fallback is None and b"\x00" not in body and share >= MOSTLY_ASCII:
-        # The text's words are ASCII: the encoding only decides a few symbols (©, quotes),
-        # where chardet is weakest. Browsers' default for undeclared pages: windows-1252.
-        text = _decode_lenient(body, "cp1252")
-        if text is not None:
-            return _html_decoded(text, "cp1252", "mostly-ascii", share, declared)
-    codec, confidence = _ask_chardet(sample if share < 1 else body[:65536])
+    share, has_nul = _ascii_share(sample), b"\x00" in body
+    if share == 1 and not has_nul and fallback is None:
+        return _decode_mostly_ascii(body, share, declared)  # nothing for chardet to see
+    codec, confidence = _ask_chardet(body[:65536] if has_nul else sample)
     if codec is None:
         return fallback or Decoded(None, None, "failed", confidence, "binary", declared)
     name = display_name(codec)
-    if b"\x00" in body and not codec.startswith(("utf-16", "utf-32")):
+    if has_nul and not codec.startswith(("utf-16", "utf-32")):
         return fallback or Decoded(None, name, "failed", confidence, "binary", declared)
     if fallback is not None and fallback.encoding == name:
         return fallback  # chardet agrees with the declaration
-    if confidence < min_confidence:  # a misread-looking declaration is no fallback here
+    if confidence < min_confidence and fallback is None and share >= MOSTLY_ASCII:
+        return _decode_mostly_ascii(body, share, declared)
+    text = _decode_lenient(body, codec) if confidence >= min_confidence else None
+    if text is None:  # a misread-looking declaration is no fallback here
         return Decoded(None, name, "chardet", confidence, "encoding-uncertain", declared)
-    text = _decode_lenient(body, codec)
-    if text is None:
-        return fallback or Decoded(
-            None, name, "chardet", confidence, "encoding-uncertain", declared
-        )
     return _html_decoded(text, codec, "chardet", confidence, declared)
+
+
+def _decode_mostly_ascii(body: bytes, share: float, declared: str | None) -> Decoded:
+    """The visible text's words are ASCII: the encoding only decides a few symbols (©,
+    quotes), where chardet is weakest. Browsers' default for undeclared pages is
+    windows-1252; the confidence reported is the ASCII share of the visible text."""
+    text = body.decode("cp1252", errors="replace")
+    return _html_decoded(text, "cp1252", "mostly-ascii", share, declared)
 
 
 def decode_html(
@@ -311,7 +315,8 @@ def _decide_html(body: bytes, content_type: str | None, min_confidence: float) -
             if text is not None:
                 return _html_decoded(text, codec.removesuffix("-sig"), "bom", 1.0, None)
     found = _declarations(body, content_type)
-    declared = ", ".join(f"{source}:{label}" for source, label, _ in found) or None
+    in_order = sorted(found, key=lambda item: item[0] != "http")  # as declared: http, meta
+    declared = ", ".join(f"{source}:{label}" for source, label, _ in in_order) or None
     if b"\x00" not in body:
         if body.isascii():
             escaped = next((c for _, _, c in found if c.startswith("iso2022")), None)
