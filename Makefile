@@ -39,6 +39,8 @@ demo: install
 	$(BIN)/collie -w $(DEMO)/workspace --set queries.count=10 queries --dry-run --tld auto
 
 bench: install
+	$(BIN)/python -m pip install --quiet '.[bench]'
+	-$(BIN)/python benchmarks/bench_langid.py --install-tools
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 # Rebuild the committed data tables from their pinned open-data sources.

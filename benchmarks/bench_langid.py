@@ -18,6 +18,7 @@ paper-faithful variant; TextCat, NFC and Kneser-Ney (collie.langid.compare).
 
     python benchmarks/bench_langid.py            # all rows (first run ~15 min)
     python benchmarks/bench_langid.py --quick    # collie, franc, heliport, sklearn only
+    python benchmarks/bench_langid.py --install-tools   # only npm-install franc-all
 
 Benchmark-only dependencies: `pip install '.[bench]'` (heliport) and node/npm (franc-all
 is npm-installed into collie's cache, outside the repository). A row whose tool cannot be
@@ -364,7 +365,14 @@ def footprint_lines(items: list[Snippet]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the comparison methods")
+    parser.add_argument(
+        "--install-tools", action="store_true", help="npm-install franc-all into the cache, stop"
+    )
     args = parser.parse_args()
+    if args.install_tools:
+        modules = franc_modules()
+        print(modules if isinstance(modules, str) else f"{FRANC} in {modules}")
+        return
     print(pin_one_core(), flush=True)
     from collie.langid import load_model
 
