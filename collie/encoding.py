@@ -277,6 +277,8 @@ def _decode_by_chardet(
     if confidence < min_confidence and fallback is None and share >= MOSTLY_ASCII:
         return _decode_mostly_ascii(body, share, declared)
     text = _decode_lenient(body, codec) if confidence >= min_confidence else None
+    if text is not None and has_nul and "<" not in text:
+        return Decoded(None, name, "failed", confidence, "binary", declared)  # not markup
     if text is None:  # a misread-looking declaration is no fallback here
         return Decoded(None, name, "chardet", confidence, "encoding-uncertain", declared)
     return _html_decoded(text, codec, "chardet", confidence, declared)

@@ -162,8 +162,10 @@ class _LinkResolver:
         try:
             url = urljoin(self.base, href)
             parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
+            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
                 return None
+            if "/." in parts.path:  # urljoin resolves dot segments of relative refs only
+                url = urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
         except ValueError:
             return None
         return canonical_url(url)

@@ -1,0 +1,294 @@
+"""extract_html and process: boilerplate rules, main text, links, title, lang, outcomes."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+
+import pytest
+
+from collie.boilerplate import RULES, Line, apply_rules, parse_line
+from collie.extract import extract_html, find_links
+from collie.fetch import FetchResult
+from collie.process import Page, check_html, process
+from collie.udhr import load_declarations
+
+from .pages import DECLARATIONS, TEMPLATES, build_corpus, build_page
+
+MAIN = [
+    "Watu wote wamezaliwa huru, hadhi na haki zao ni sawa. Wote wamejaliwa akili na "
+    "dhamiri, hivyo yapasa watendeane kindugu.",
+    "Kila mtu anastahili kuwa na haki zote na uhuru wote ambao umeelezwa katika Tamko hili "
+    "bila ubaguzi wo wote kama vile wa rangi, kabila, jinsia, lugha, dini.",
+    "Kila mtu anayo haki ya kuishi, haki ya uhuru na haki ya kuwa salama.",
+]
+
+# One example per rule: (HTML placed around the main text, the line the rule drops).
+EXAMPLES: dict[str, tuple[str, str]] = {
+    "copyright": ("<p>© 2024 Sauti ya Pwani. All rights reserved.</p>", "© 2024 Sauti"),
+    "cookie-notice": (
+        "<p>We use cookies to give you the best experience. Read our cookie policy.</p>",
+        "We use cookies",
+    ),
+    "share-bar": (
+        '<p>Share: <a href="https://facebook.com/s">Facebook</a> '
+        '<a href="https://twitter.com/s">Twitter</a> WhatsApp</p>',
+        "Share: Facebook Twitter WhatsApp",
+    ),
+    "navigation-phrase": ("<p>Skip to content</p>", "Skip to content"),
+    "post-metadata": ("<p>Posted on 3 March 2024 by admin</p>", "Posted on 3 March 2024"),
+    "comment-form": (
+        "<p>Your email address will not be published. Required fields are marked *</p>",
+        "Your email address will not be published.",
+    ),
+    "pagination": ("<p>« Previous 1 2 3 … 10 Next »</p>", "« Previous 1 2 3"),
+    "date-only": ("<p>12.03.2024 14:05</p>", "12.03.2024 14:05"),
+    "link-only": ('<p><a href="/habari/siasa">Habari za siasa leo</a></p>', "Habari za siasa"),
+    "link-dense": (
+        '<p>Tazama: <a href="/a">Michezo ya leo</a>, <a href="/b">Biashara na uchumi</a>, '
+        '<a href="/c">Afya ya jamii</a></p>',
+        "Tazama: Michezo ya leo",
+    ),
+    "pipe-list": ("<p>Mwanzo | Habari | Michezo | Mawasiliano</p>", "Mwanzo | Habari"),
+    "breadcrumb": ("<p>Mwanzo › Habari › Kitaifa</p>", "Mwanzo › Habari › Kitaifa"),
+    "symbols-only": ("<p>*** ~~~ |||</p>", None),  # no word: never a line at all
+}
+
+
+def wrap(extra: str, *, lang: str = "sw", title: str = "Habari") -> str:
+    paragraphs = "".join(f"<p>{p}</p>" for p in MAIN)
+    return (
+        f'<!DOCTYPE html><html lang="{lang}"><head><title>{title}</title>'
+        "<script>var a = '<p>not text</p>';</script><style>p{}</style></head>"
+        f"<body><h1>Tamko la Haki za Binadamu</h1>{paragraphs}{extra}</body></html>"
+    )
+
+
+def words(text: str) -> Counter[str]:
+    return Counter(re.findall(r"\w+", text.lower()))
+
+
+def test_every_rule_has_an_example() -> None:
+    assert {rule.name for rule in RULES} == set(EXAMPLES)
+    assert all(rule.description for rule in RULES)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_rule_drops_its_line_and_keeps_the_main_text(name: str) -> None:
+    extra, dropped = EXAMPLES[name]
+    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    assert result.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
+    if dropped is not None:
+        assert [rule for line, rule in result.dropped if line.startswith(dropped)] == [name]
+    kept = extract_html(wrap(extra), "http://sauti.co.ke/", boilerplate="none")
+    assert dropped is None or dropped in kept.text
+    assert kept.dropped == []
+
+
+def test_runs_of_short_lines_and_orphan_headings() -> None:
+    menu = "".join(f"<div>{w}</div>" for w in ["Mwanzo", "Habari", "Michezo", "Biashara"])
+    popular = "<h3>Zilizosomwa zaidi</h3><ul>" + "".join(
+        f'<li><a href="/{i}">Kichwa cha habari namba {i}</a> ({i * 7} views)</li>' for i in range(4)
+    )
+    page = wrap(popular + "</ul>").replace("<body>", f"<body>{menu}")
+    result = extract_html(page, "http://sauti.co.ke/")
+    rules = [rule for _, rule in result.dropped]  # in page order
+    assert rules == ["short-line-run"] * 4 + ["orphan-heading"] + ["link-only"] * 4
+    assert result.dropped[4] == ("Zilizosomwa zaidi", "orphan-heading")
+    assert result.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
+
+
+def test_navigation_markup_is_removed_before_html2text() -> None:
+    extra = (
+        '<nav><a href="/x">Mwanzo kabisa wa tovuti</a></nav>'
+        "<aside><p>Tangazo refu sana la biashara ambalo halihusiani na makala.</p></aside>"
+        '<div class="cookie-consent"><p>Tunatumia vidakuzi kwa takwimu.</p></div>'
+        '<div id="sidebar-left"><p>Orodha ya makala nyingine za zamani.</p></div>'
+        '<div style="display:none"><p>Maandishi yaliyofichwa.</p></div>'
+        '<form action="/s"><input name="q"><button>Tafuta</button></form>'
+        "<footer><p>Anwani: S.L.P. 1234, Mombasa</p></footer>"
+    )
+    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    assert result.text == "\n\n".join(["Tamko la Haki za Binadamu", *MAIN])
+    assert "not text" not in result.text
+
+
+def test_a_page_wide_wrapper_is_never_removed() -> None:
+    body = "".join(f"<p>{p}</p>" for p in MAIN)
+    page = (
+        '<html><body><form id="aspnetForm"><div class="main-content has-sidebar">'
+        f"{body}</div></form></body></html>"
+    )
+    assert extract_html(page).paragraphs == MAIN
+
+
+def test_header_and_footer_inside_the_article_are_content() -> None:
+    page = (
+        "<html><body><header><p>Jina la tovuti na kauli mbiu yake ndefu</p></header>"
+        "<article><header><h1>Kichwa cha makala</h1></header>"
+        f"<p>{MAIN[0]}</p><footer><p>{MAIN[1]}</p></footer></article></body></html>"
+    )
+    assert extract_html(page).paragraphs == ["Kichwa cha makala", MAIN[0], MAIN[1]]
+
+
+def test_the_only_main_element_is_all_that_is_kept() -> None:
+    page = wrap(f"<div><p>{MAIN[2]} Nje ya main.</p></div>").replace("<h1>", "<main><h1>")
+    page = page.replace(f"<p>{MAIN[2]}</p>", f"<p>{MAIN[2]}</p></main>")
+    assert extract_html(page).paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
+
+
+def test_no_markdown_syntax_in_the_text() -> None:
+    extra = (
+        '<p>Soma <a href="/zaidi">makala kamili</a> na <img src="/a.png" alt="picha"> '
+        "<strong>muhimu</strong> <em>sana</em> 1. kwanza - pili + tatu [mabano] a_b</p>"
+        "<h2>Sehemu ya pili</h2><ul><li>Kipengele cha kwanza cha orodha ndefu</li></ul>"
+        "<blockquote>Nukuu ya mtu maarufu kuhusu haki</blockquote>"
+        "<table><tr><td>Safu moja ya jedwali la takwimu</td><td>Safu mbili</td></tr></table>"
+    )
+    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    assert not re.search(r"\]\(|!\[|\*\*|__|^#|^\s*[*>] ", result.text, re.M)
+    assert "Soma makala kamili na muhimu sana 1. kwanza - pili + tatu [mabano] a_b" in result.text
+    assert "Kipengele cha kwanza cha orodha ndefu" in result.paragraphs
+    assert "Nukuu ya mtu maarufu kuhusu haki" in result.paragraphs
+    assert "## Sehemu ya pili" in result.markdown
+    assert "* Kipengele cha kwanza" in result.markdown
+
+
+def test_title_lang_and_entities() -> None:
+    result = extract_html(wrap("", lang="sw-KE", title=" Habari &amp; Matukio\n"))
+    assert result.title == "Habari & Matukio"
+    assert result.lang == "sw-KE"
+    assert extract_html("<p>hakuna html</p>").lang == ""
+    assert extract_html('<html xml:lang="luo"><p>x</p></html>').lang == "luo"
+
+
+def test_links_are_absolute_canonical_and_fragment_free() -> None:
+    page = (
+        '<html><head><base href="/habari/"></head><body>'
+        '<a href="siasa.html#juu">Siasa</a> <a href="/michezo?utm_source=x&amp;p=2">Michezo</a>'
+        '<a href="HTTPS://Example.ORG:443/a/../b">Nje</a> <a href="#top">Juu</a>'
+        '<a href="mailto:a@b.c">Barua</a> <a href="javascript:void(0)">JS</a>'
+        '<a href="//cdn.example.net/x">CDN</a> <a href="/picha"><img src="p.png" alt="Picha"></a>'
+        "<a href='/mpya' class=x><span>Habari</span>\n mpya</a><a>hakuna href</a>"
+        '<a href="/ramani/ñairobi">Ramani</a><a href="http://[::1">mbaya</a></body></html>'
+    )
+    links = extract_html(page, "http://sauti.co.ke/index.html").links
+    assert links == [
+        ("http://sauti.co.ke/habari/siasa.html", "Siasa"),
+        ("http://sauti.co.ke/michezo?p=2", "Michezo"),
+        ("https://example.org/b", "Nje"),
+        ("http://cdn.example.net/x", "CDN"),
+        ("http://sauti.co.ke/picha", "Picha"),
+        ("http://sauti.co.ke/mpya", "Habari mpya"),
+        ("http://sauti.co.ke/ramani/%C3%B1airobi", "Ramani"),
+    ]
+
+
+def test_links_come_from_navigation_too_but_not_from_scripts_or_comments() -> None:
+    page = wrap('<nav><a href="/nav">Nav</a></nav><!-- <a href="/comment">x</a> -->')
+    page = page.replace("var a", 'var s = "<a href=/script>s</a>"; var a')
+    urls = [url for url, _ in extract_html(page, "http://sauti.co.ke/").links]
+    assert urls == ["http://sauti.co.ke/nav"]
+    assert find_links('<a href="/x">x</a>', "") == []  # nothing to resolve against
+
+
+def test_malformed_html_is_data() -> None:
+    for page in ["", "<", "<p", "<div><div><p>Habari", "</p></div>" * 50, "<a href='", "\x00"]:
+        result = extract_html(page, "not a url")
+        assert isinstance(result.text, str)
+    unclosed = "<html><body><nav><a href='/x'>Menyu</a>" + f"<p>{MAIN[0]}</p>"
+    assert MAIN[0] in extract_html(unclosed).text or extract_html(unclosed).text == ""
+
+
+def test_parse_line_separates_links() -> None:
+    line = parse_line("  * \ue000Mwanzo\ue001 | \ue000Habari\ue001 \\- zaidi")
+    assert line == Line(
+        "  * Mwanzo | Habari \\- zaidi",
+        "Mwanzo | Habari - zaidi",
+        ("Mwanzo", "Habari"),
+        "|   - zaidi",
+        "mwanzo | habari - zaidi",
+        5,
+    )
+
+
+def test_apply_rules_none_keeps_every_line() -> None:
+    markdown = "© 2024 Sauti\n\nMaandishi halisi ya makala.\n\n\ue000Mwanzo\ue001"
+    paragraphs, dropped = apply_rules(markdown, "none")
+    assert [line.text for p in paragraphs for line in p] == [
+        "© 2024 Sauti",
+        "Maandishi halisi ya makala.",
+        "Mwanzo",
+    ]
+    assert dropped == []
+    _, dropped = apply_rules(markdown, "rules")
+    assert dropped == [("© 2024 Sauti", "copyright"), ("Mwanzo", "link-only")]
+
+
+def test_labelled_pages_reach_the_quality_floor() -> None:
+    """A small version of benchmarks/bench_process.py's F1 (the floor is pinned here)."""
+    pages = build_corpus(load_declarations(), 32, seed=7)
+    assert {p.template for p in pages} == set(TEMPLATES)
+    scores = []
+    for page in pages:
+        got, want = words(extract_html(page.html, page.url).text), words(page.main_text)
+        common = sum((got & want).values())
+        precision = common / max(1, sum(got.values()))
+        recall = common / max(1, sum(want.values()))
+        scores.append(2 * precision * recall / max(1e-9, precision + recall))
+    assert statistics.mean(scores) >= 0.9
+
+
+def test_build_page_is_deterministic() -> None:
+    one = build_page(3, "Kichwa", MAIN, lang="sw", template="news", encoding="cp1252")
+    two = build_page(3, "Kichwa", MAIN, lang="sw", template="news", encoding="cp1252")
+    assert one == two and 15_000 < len(one.body) < 70_000
+    assert set(DECLARATIONS) >= {"meta", "none", "wrong-http"}
+
+
+# --- process -------------------------------------------------------------------------
+
+
+def response(body: bytes, content_type: str | None = "text/html", **kwargs: object) -> FetchResult:
+    headers = {"content-type": content_type} if content_type else {}
+    return FetchResult("http://a.ke/", "http://a.ke/final", 200, headers, body, **kwargs)  # type: ignore[arg-type]
+
+
+def test_process_keeps_a_page_with_everything_filled_in() -> None:
+    page = process("http://a.ke/", response(wrap(EXAMPLES["copyright"][0]).encode("cp1252")))
+    assert isinstance(page, Page)
+    assert (page.outcome, page.reason) == ("kept", None)
+    assert page.final_url == "http://a.ke/final"
+    assert page.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
+    assert page.title == "Habari" and page.lang == "sw"
+    assert page.encoding_method == "mostly-ascii"
+    assert page.dropped == [("© 2024 Sauti ya Pwani. All rights reserved.", "copyright")]
+    none = process("http://a.ke/", response(wrap("").encode()), boilerplate="none")
+    assert none.outcome == "kept" and none.encoding == "utf-8"
+
+
+@pytest.mark.parametrize(
+    ("result", "reason"),
+    [
+        (FetchResult("u", "u", None, outcome="dropped", reason="robots"), "robots"),
+        (response(b"%PDF-1.7 ...", "application/pdf"), "not-html:application/pdf"),
+        (response(b"%PDF-1.7 ...", "application/octet-stream"), "binary"),
+        (response(b"\x89PNG\r\n\x1a\n\x00\x00", None), "binary"),
+        (response(b"just some text, no markup", "text/plain"), "not-html:text/plain"),
+        (response(b"<html><body><nav><a href='/'>Home</a></nav></body></html>"), "empty-text"),
+        (response("<p>Привет, мир</p>".encode("cp1251")), "encoding-uncertain"),
+        (response(b"<p>\x00\x01\x02\x03binary\x00</p>"), "binary"),
+    ],
+)
+def test_process_drops_with_a_reason(result: FetchResult, reason: str) -> None:
+    page = process("u", result)
+    assert (page.outcome, page.reason, page.text) == ("dropped", reason, "")
+
+
+def test_sniffing_accepts_html_without_a_content_type() -> None:
+    assert check_html({}, b"\xef\xbb\xbf  <!-- c --> <!DOCTYPE html><html>") is None
+    assert check_html({"content-type": "application/xhtml+xml"}, b"") is None
+    assert check_html({"content-type": "text/plain"}, b"<html><p>x</p>") is None
+    assert check_html({"content-type": "image/png"}, b"<html>") == "not-html:image/png"
+    assert process("u", response(b"<p>Habari njema</p>", None)).outcome == "kept"
