@@ -30,7 +30,7 @@ class Decoded:
 
     text: str | None
     encoding: str | None  # codec name, e.g. "utf-8", "windows-1252"
-    method: str  # "bom", "utf-8", "http", "meta", "chardet", "mostly-ascii", "given", "failed"
+    method: str  # bom, utf-8, http, meta, chardet, chardet-verified, mostly-ascii, given, failed
     confidence: float
     reason: str | None = None  # why text is None: "binary", "encoding-uncertain", ...
     declared: str | None = None  # what the page declared, e.g. "http:iso-8859-1, meta:utf-8"
@@ -258,6 +258,63 @@ def _html_decoded(
     return Decoded(text, display_name(codec), method, confidence, None, declared)
 
 
+VERIFIED_FLOOR = 0.3  # chardet guesses below this are never kept, verified or not
+_ALLOWED_SYMBOLS = set("\u00a0“”‘’„‚«»‹›–—…•·°€£¥§©®™¡¿×÷")
+_CAMEL = re.compile(r"[a-zß-öø-ÿа-яёα-ω][A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω]")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _script(char: str) -> str:
+    return unicodedata.name(char, "?").split(" ", 1)[0]
+
+
+def _odd_characters(text: str) -> tuple[int, int] | None:
+    """(symbols, symbols touching a letter) among non-ASCII characters; None when the
+    text holds a control, private-use or replacement character (never in real text)."""
+    odd = touching = 0
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            if ch < " " and ch not in "\t\n\r\f":
+                return None
+            continue
+        if ch.isalpha() or ch in _ALLOWED_SYMBOLS:
+            continue
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Co", "Cn", "Cs") or ch == "\ufffd":
+            return None
+        if category[0] not in "MZ":
+            odd += 1
+            touching += text[i - 1 : i].isalpha() or text[i + 1 : i + 2].isalpha()
+    return odd, touching
+
+
+def looks_like_text(text: str) -> bool:
+    """Does decoded text read as text? What misdecoded text fails: control or
+    replacement characters, symbols (±, ¶, ¤...) inside words, words mixing scripts or
+    flipping case (KOI8-R read as windows-1251), mostly capital non-ASCII letters, and
+    Latin words made only of accented letters (Cyrillic read as windows-1252)."""
+    text = text[:20000]
+    counts = _odd_characters(text)
+    words = _WORD.findall(text)
+    if counts is None or not words:
+        return False
+    odd, touching = counts
+    if touching > len(text) / 1000 or odd > 0.01 * len(text) + 1:
+        return False
+    mixed = accented_only = upper = lower = 0
+    for word in words:
+        if word.isascii():
+            continue
+        scripts = {_script(ch) for ch in word}
+        mixed += len(scripts) > 1 or bool(_CAMEL.search(word))
+        accented_only += scripts == {"LATIN"} and not any(ch.isascii() for ch in word)
+        upper += sum(1 for ch in word if ch.isupper() and not ch.isascii())
+        lower += sum(1 for ch in word if ch.islower() and not ch.isascii())
+    if upper > lower and upper + lower >= 20:
+        return False
+    return mixed <= 0.03 * len(words) + 1 and accented_only <= 0.1 * len(words)
+
+
 def _decode_by_chardet(
     body: bytes, min_confidence: float, declared: str | None, fallback: Decoded | None = None
 ) -> Decoded:
@@ -274,14 +331,20 @@ def _decode_by_chardet(
         return fallback or Decoded(None, name, "failed", confidence, "binary", declared)
     if fallback is not None and fallback.encoding == name:
         return fallback  # chardet agrees with the declaration
-    if confidence < min_confidence and fallback is None and share >= MOSTLY_ASCII:
-        return _decode_mostly_ascii(body, share, declared)
-    text = _decode_lenient(body, codec) if confidence >= min_confidence else None
-    if text is not None and has_nul and "<" not in text:
-        return Decoded(None, name, "failed", confidence, "binary", declared)  # not markup
-    if text is None:  # a misread-looking declaration is no fallback here
+    method = "chardet"
+    unsure = VERIFIED_FLOOR <= confidence < min_confidence and share < MOSTLY_ASCII
+    if unsure and looks_like_text(sample.decode(codec, errors="replace")):
+        method = "chardet-verified"  # chardet unsure, but the text reads as text
+    if method == "chardet" and confidence < min_confidence:
+        if fallback is None and share >= MOSTLY_ASCII:
+            return _decode_mostly_ascii(body, share, declared)
+        # a misread-looking declaration is no fallback here
         return Decoded(None, name, "chardet", confidence, "encoding-uncertain", declared)
-    return _html_decoded(text, codec, "chardet", confidence, declared)
+    text = _decode_lenient(body, codec)
+    if text is None or (has_nul and "<" not in text):  # undecodable, or not markup
+        reason = "binary" if has_nul else "encoding-uncertain"
+        return Decoded(None, name, "failed", confidence, reason, declared)
+    return _html_decoded(text, codec, method, confidence, declared)
 
 
 def _decode_mostly_ascii(body: bytes, share: float, declared: str | None) -> Decoded:

@@ -113,14 +113,40 @@ def test_undeclared_pages_are_detected(codec: str, kind: str) -> None:
     assert decoded.confidence >= 0.7
 
 
-def test_undeclared_latin_legacy_text_is_uncertain_at_the_default_threshold() -> None:
-    # chardet gives single-byte Latin encodings 0.4-0.6 even when right (see README)
-    decoded = decode_html(page(TEXTS["central"]).encode("iso8859-2"))
-    assert decoded.text is None
-    assert decoded.reason == "encoding-uncertain"
-    assert decoded.encoding == "iso-8859-2" and 0.2 < decoded.confidence < 0.7
-    lower = decode_html(page(TEXTS["central"]).encode("iso8859-2"), min_confidence=0.3)
-    assert lower.text == page(TEXTS["central"])
+@pytest.mark.parametrize(
+    ("codec", "kind"), [("cp1252", "latin"), ("iso8859-2", "central"), ("cp1250", "central")]
+)
+def test_undeclared_latin_legacy_text_is_kept_when_it_reads_as_text(codec: str, kind: str) -> None:
+    # chardet gives single-byte Latin encodings 0.3-0.65 even when right (see README)
+    decoded = decode_html(page(TEXTS[kind]).encode(codec))
+    assert decoded.text == page(TEXTS[kind])
+    assert decoded.method == "chardet-verified"
+    assert encoding.VERIFIED_FLOOR <= decoded.confidence < 0.7
+
+
+@pytest.mark.parametrize(
+    ("codec", "misread_as"),
+    [
+        ("cp1251", "cp1252"),
+        ("koi8-r", "cp1251"),
+        ("cp1250", "iso8859-2"),
+        ("iso8859-2", "cp1250"),
+        ("cp1251", "koi8-r"),
+        ("cp1252", "cp1251"),
+        ("cp1251", "iso8859-5"),
+    ],
+)
+def test_misdecoded_text_does_not_read_as_text(codec: str, misread_as: str) -> None:
+    kind = {"cp1251": "cyrillic", "koi8-r": "cyrillic", "cp1252": "latin"}.get(codec, "central")
+    assert encoding.looks_like_text(TEXTS[kind])
+    misread = TEXTS[kind].encode(codec).decode(misread_as, errors="replace")
+    assert not encoding.looks_like_text(misread)
+
+
+def test_unsure_chardet_without_readable_text_is_uncertain() -> None:
+    text = "Ünïcödé çhäräctérs öñly: " + "".join(chr(c) for c in range(0xC0, 0x100)) * 3
+    decoded = decode_html(page(text).encode("cp1252"))
+    assert decoded.text is None and decoded.reason == "encoding-uncertain"
 
 
 def test_mostly_ascii_undeclared_page_is_windows_1252() -> None:
@@ -281,7 +307,7 @@ def test_declared_single_byte_round_trip(data: st.DataObject) -> None:
     # by design a body that is valid UTF-8 with non-ASCII bytes is read as UTF-8, and a
     # windows-1252 declaration over mostly non-ASCII letters is checked by chardet
     assume(body.isascii() or encoding._decode(body, "utf-8") is None)
-    assume(codec != "cp1252" or not encoding._looks_misread(body))
+    assume(codec not in ("cp1252", "iso8859-15") or not encoding._looks_misread(body))
     decoded = decode_html(body, f"text/html; charset={codec}")
     assert decoded.text == nfc(page(text))
 
