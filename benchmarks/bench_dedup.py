@@ -1,0 +1,131 @@
+"""Near-duplicate detection: feature choice, fingerprint speed, index speed and memory.
+
+1. Quality of the fingerprint's features on real text (UDHR training paragraphs of 120
+   languages, 12-paragraph texts): share of texts that stay within distance 3 after one
+   changed word and after a few added boilerplate words, and the closest two different
+   texts of one language come. Ours (character 5-grams) beside word 3-shingles.
+2. Fingerprint speed: ours vs `simhash.Simhash(text)` (the package's default features).
+3. The block index: insert + query 1,000,000 fingerprints (issue 7 target: < 60 s and
+   < 2 GiB), and at 100,000 beside `simhash.SimhashIndex` (k=3) in the same run.
+Run: python benchmarks/bench_dedup.py
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import time
+from collections import Counter
+
+from simhash import Simhash, SimhashIndex
+
+from collie.dedup import BlockIndex, hamming, simhash_text
+from collie.seeds import tokenize
+from collie.udhr import load_declarations
+
+
+def word_shingle_hash(text: str) -> int:
+    tokens = tokenize(text)
+    grams = Counter(" ".join(tokens[i : i + 3]) for i in range(max(1, len(tokens) - 2)))
+    return Simhash(dict(grams)).value
+
+
+def quality(texts: list[tuple[str, str]]) -> None:
+    rng = random.Random(7)
+    print("1. features (120 UDHR languages; share within distance 3, higher is better;")
+    print("   closest different texts of one language, higher is better)")
+    for name, fingerprint in (("character 5-grams (collie)", simhash_text),
+                              ("word 3-shingles (md5)", word_shingle_hash)):  # fmt: skip
+        edits, boiler, different = [], [], []
+        for text, other in texts:
+            words = text.split()
+            i = rng.randrange(len(words))
+            edited = " ".join([*words[:i], words[i] + "x", *words[i + 1 :]])
+            framed = f"Home News About us\n{text}\nCopyright 2024 Media House Share on Facebook"
+            base = fingerprint(text)
+            edits.append(hamming(base, fingerprint(edited)) <= 3)
+            boiler.append(hamming(base, fingerprint(framed)) <= 3)
+            different.append(hamming(base, fingerprint(other)))
+        print(f"   {name:28s} one word changed {statistics.mean(edits):5.0%}   boilerplate "
+              f"added {statistics.mean(boiler):5.0%}   different texts: min {min(different)},"
+              f" median {statistics.median(different):.0f} bits")  # fmt: skip
+
+
+def speed(texts: list[str]) -> None:
+    started = time.perf_counter()
+    for text in texts:
+        simhash_text(text)
+    ours = (time.perf_counter() - started) / len(texts) * 1000
+    started = time.perf_counter()
+    for text in texts:
+        Simhash(text)
+    theirs = (time.perf_counter() - started) / len(texts) * 1000
+    size = statistics.mean(len(t) for t in texts)
+    print(f"2. fingerprint of a {size:,.0f}-character text: collie {ours:.2f} ms, "
+          f"simhash.Simhash(text) {theirs:.2f} ms; ratio {theirs / ours:.1f}x")  # fmt: skip
+
+
+def fingerprints(count: int, seed: int) -> list[int]:
+    """Random fingerprints, every tenth a near-duplicate (1-3 bits flipped) of an earlier one."""
+    rng = random.Random(seed)
+    out: list[int] = []
+    for i in range(count):
+        if i % 10 == 9:
+            fp = out[rng.randrange(len(out))]
+            for bit in rng.sample(range(64), rng.randint(1, 3)):
+                fp ^= 1 << bit
+            out.append(fp)
+        else:
+            out.append(rng.getrandbits(64))
+    return out
+
+
+def run_ours(fps: list[int]) -> tuple[float, int]:
+    index = BlockIndex(max_distance=3)
+    started = time.perf_counter()
+    found = 0
+    for doc_id, fp in enumerate(fps):
+        found += index.find(fp) is not None  # the pipeline's order: query, then insert
+        index.add(doc_id, fp)
+    return time.perf_counter() - started, found
+
+
+def run_package(fps: list[int]) -> tuple[float, int]:
+    index = SimhashIndex([], k=3)
+    started = time.perf_counter()
+    found = 0
+    for doc_id, fp in enumerate(fps):
+        value = Simhash(fp)
+        found += bool(index.get_near_dups(value))
+        index.add(str(doc_id), value)
+    return time.perf_counter() - started, found
+
+
+def main() -> None:
+    declarations = load_declarations()
+    texts = []
+    for code in sorted(declarations):
+        paragraphs = declarations[code].training_paragraphs()
+        if len(paragraphs) >= 30:
+            texts.append(("\n".join(paragraphs[:12]), "\n".join(paragraphs[12:24])))
+    quality(texts[:120])
+    speed([text for text, _ in texts[:120]])
+    small = fingerprints(100_000, seed=1)
+    ours_s, ours_found = run_ours(small)
+    pkg_s, pkg_found = run_package(small)
+    print(f"3. index, insert + query 100,000 fingerprints (10% planted near-duplicates):\n"
+          f"   collie BlockIndex {ours_s:6.2f} s ({ours_found} found)   simhash.SimhashIndex "
+          f"{pkg_s:6.2f} s ({pkg_found} found); ratio {pkg_s / ours_s:.1f}x")  # fmt: skip
+    big = fingerprints(1_000_000, seed=2)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    big_s, big_found = run_ours(big)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    verdict = "met" if big_s < 60 and peak < 2048 else "NOT met"
+    print(f"   collie BlockIndex, 1,000,000 fingerprints: {big_s:.1f} s, {big_found} found, "
+          f"peak RSS {peak:.0f} MB (before: {before:.0f} MB); target < 60 s and < 2 GiB: "
+          f"{verdict}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

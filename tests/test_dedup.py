@@ -1,0 +1,99 @@
+"""Exact keys, simhash fingerprints (compatible with the simhash package), block index."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from simhash import Simhash
+
+from collie.dedup import (
+    BlockIndex,
+    block_layout,
+    blocks,
+    exact_key,
+    feature_hash,
+    features,
+    hamming,
+    simhash_text,
+)
+
+LUO = (
+    "Ji duto onyuol ka gin thuolo kendo gin gi luor e bedo ng'ato ka ng'ato. Bende gin gi "
+    "rieko kod paro maber, omiyo onego gitimne ng'ato ka ng'ato e yor owete. Ng'ato ka "
+    "ng'ato nigi ratiro mar ngima, thuolo kod bedo mokwe. Onge ng'ato manyalo bedo misumba "
+    "kata jatich ma ok iyudo pok; tich misumba kod ohala mar wasumbini nyaka kwer e yore duto."
+)
+ZUL = (
+    "Bonke abantu bazalwa bekhululekile belingana ngesithunzi nangamalungelo. Bahlanganiswe "
+    "wumcabango nangunembeza futhi kufanele baphathane ngomoya wobunye. Wonke umuntu "
+    "unelungelo lokuphila, inkululeko nokuba ngokuvikelekile."
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=0, max_size=300))
+def test_same_fingerprint_as_the_simhash_package(text: str) -> None:
+    weighted = features(text)
+    expected = Simhash(dict(weighted), hashfunc=feature_hash).value if weighted else 0
+    assert simhash_text(text) == expected
+
+
+def test_combining_marks_are_kept_and_normalised() -> None:
+    composed = "Ŋato ŋeyo kɛ dɔ̃ gbɛ̀ lɛ́ wɔ̀ sì ɖe àgbà nyuí"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert features(composed) == features(decomposed)
+    assert "ŋato " in features(composed) and "ɔ̃ gb" in features(composed)
+    assert simhash_text(composed) == simhash_text(decomposed)
+    plain = "Nato neyo ke do gbe le wo si de agba nyui"
+    assert simhash_text(composed) != simhash_text(plain)
+
+
+def test_near_duplicates_are_near_and_others_far() -> None:
+    article = "\n".join([LUO, ZUL, LUO.upper().replace("NG'ATO", "dhano"), ZUL[::-1]])
+    edited = article.replace("maber", "mabeyo", 1)
+    mirrored = "Home News\n" + article + "\n© 2024"
+    assert simhash_text(article) == simhash_text(article.replace("\n", " \n "))
+    assert hamming(simhash_text(article), simhash_text(edited)) <= 3
+    assert hamming(simhash_text(article), simhash_text(mirrored)) <= 3
+    assert hamming(simhash_text(LUO), simhash_text(ZUL)) > 10
+
+
+def test_exact_key_ignores_case_and_spacing_only() -> None:
+    assert exact_key("Ji  duto\nONYUOL") == exact_key("ji duto onyuol")
+    assert exact_key("ji duto onyuol") != exact_key("ji duto onyuol.")
+
+
+def test_block_layout() -> None:
+    assert block_layout(3) == [(0, 16), (16, 16), (32, 16), (48, 16)]
+    assert [w for _, w in block_layout(4)] == [13, 13, 13, 13, 12]
+    fingerprint = 0x1234_5678_9ABC_DEF0
+    assert blocks(fingerprint, block_layout(3)) == [0xDEF0, 0x9ABC, 0x5678, 0x1234]
+
+
+def flip(fingerprint: int, positions: list[int]) -> int:
+    for p in positions:
+        fingerprint ^= 1 << p
+    return fingerprint
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.lists(st.integers(0, 63), unique=True, max_size=6),
+       st.integers(0, 5))  # fmt: skip
+def test_index_finds_exactly_what_brute_force_finds(
+    fingerprint: int, positions: list[int], k: int
+) -> None:
+    rng = random.Random(fingerprint)
+    index = BlockIndex(max_distance=k)
+    stored = {i: rng.getrandbits(64) for i in range(200)}
+    stored[999] = flip(fingerprint, positions)
+    index.add_all(stored.items())
+    found = index.find(fingerprint)
+    within = sorted((hamming(fp, fingerprint), i) for i, fp in stored.items()
+                    if hamming(fp, fingerprint) <= k)  # fmt: skip
+    if not within:
+        assert found is None
+    else:
+        assert found is not None and (found.distance, found.doc_id) == within[0]
