@@ -161,12 +161,13 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule(
         "copyright",
-        "Copyright lines: ©, (c) 2024, 'all rights reserved' in several languages.",
+        "Copyright and licence lines: ©, (c) 2024, 'all rights reserved' in several languages,\n"
+        "'available under the Creative Commons ... License'.",
         re.compile(
             r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|all rights reserved|tous droits réservés|"
             r"alle rechte vorbehalten|derechos reservados|diritti riservati|direitos reservados|"
             r"rechten voorbehouden|prawa zastrzeżone|права защищены|版权所有|著作権|"
-            r"haki zote zimehifadhiwa",
+            r"haki zote zimehifadhiwa|creative commons|\blicen[cs]ed under\b|terms may apply",
             re.I,
         ),
         max_chars=300,
@@ -175,6 +176,9 @@ RULES: tuple[Rule, ...] = (
             "(c)",
             "copyright",
             "reserved",
+            "creative",
+            "licen",
+            "terms",
             "droits",
             "rechte",
             "derechos",
@@ -227,6 +231,8 @@ RULES: tuple[Rule, ...] = (
         _phrases(
             r"skip to (?:main )?content",
             r"skip navigation",
+            r"jump to(?: navigation| search| content| main content)?:?",
+            r"from wikipedia, the free encyclopedia",
             r"(?:back|go) to top",
             r"top",
             r"(?:main |open |close )?menu",
@@ -259,15 +265,17 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "post-metadata",
-        "Post metadata lines: 'Posted on ... by ...', 'Tags: ...', 'Filed under', '3 comments'.",
+        "Post metadata lines: 'Posted on ... by ...', 'Tags: ...', 'Filed under', '3 comments',\n"
+        "'This page was last edited on ...'.",
         re.compile(
-            r"^\W*(?:posted|published|written|last updated|updated|filed|tagged)\b.{0,100}$|"
+            r"^\W*(?:posted|published|written|updated|filed|tagged|submitted)\b.{0,200}$|"
+            r"\blast (?:updated|edited|modified)\b|"
             r"^\W*(?:tags|categories|category|filed under|share this|like this|by)\s*:.{0,150}$|"
             r"^\W*\d+\s+(?:comments?|replies|responses|views|shares)\W*$|"
             r"^\W*(?:proudly )?powered by\b|^\W*(?:theme|designed|website) by\b",
             re.I,
         ),
-        max_chars=160,
+        max_chars=250,
     ),
     Rule(
         "comment-form",
@@ -281,10 +289,43 @@ RULES: tuple[Rule, ...] = (
         keywords=("mail", "required", "comment", "name", "website"),
     ),
     Rule(
+        "profile-field",
+        "Poster and profile fields in forums: 'Joined: Mar 2009', 'Posts: 123', 'Location: ...'.",
+        re.compile(
+            r"^\W*(?:joined|posts|location|member since|registered|reputation|karma|rank|"
+            r"gender|age|last seen|last visit|thanks|thanked)\s*:\s*.{0,40}$",
+            re.I,
+        ),
+        max_chars=80,
+    ),
+    Rule(
+        "forum-chrome",
+        "Forum and board furniture: 'Who is online', 'You cannot post...', 'Display posts from'.",
+        re.compile(
+            r"^\W*(?:who is online|users browsing this (?:forum|topic)|you (?:cannot|can) "
+            r"(?:post|reply|edit|delete|vote)|display posts from|sort by\b|"
+            r"(?:previous|next) topic|board index|mark (?:topics|forums) read|"
+            r"all times are (?:utc|gmt))",
+            re.I,
+        ),
+        max_chars=200,
+    ),
+    Rule(
+        "reference",
+        "Reference-list lines: '^ Title. Retrieved 5 May 2019.', ISBN, doi, 'Archived from'.",
+        re.compile(
+            r"^\W*\^|\bretrieved(?: on)? \d|\barchived from the original\b|\bisbn[\s:-]*\d|"
+            r"\bdoi:\s*10\.",
+            re.I,
+        ),
+        max_chars=400,
+        keywords=("^", "retrieved", "archived", "isbn", "doi"),
+    ),
+    Rule(
         "pagination",
         "Page numbers and arrows: '« Previous 1 2 3 … 10 Next »', 'Page 2 of 5'.",
         re.compile(
-            r"^\W*page \d+ of \d+\W*$|"
+            r"^\W*page \d+ of \d+\W*(?:\[\s*\d+ (?:posts?|topics?|replies|results?)\s*\])?\W*$|"
             r"^[\s\d«»‹›<>.…|·-]*(?:(?:previous|prev|next|older|newer|first|last)"
             r"(?: page| posts| entries| articles)?[\s\d«»‹›<>.…|·-]*)+$",
             re.I,
@@ -326,14 +367,21 @@ RULES: tuple[Rule, ...] = (
 )
 SHORT_RUN = Rule(
     "short-line-run",
-    "Runs of 4 or more lines of at most 3 words without sentence punctuation (menus, tag lists).",
+    "Runs of 4 or more lines of at most 3 words and 30 characters, without sentence "
+    "punctuation (menus, tag lists).",
 )
 ORPHAN_HEADING = Rule(
     "orphan-heading",
     "Headings left with nothing under them once their section was dropped.",
 )
+ISOLATED_LINE = Rule(
+    "isolated-line",
+    "Lines of one or two words and at most 20 characters (not headings) between dropped "
+    "lines: a user name in a poster box, a lone label.",
+)
 _END = Line("", "", (), "")
 _RUN_LENGTH, _RUN_WORDS = 4, 3
+_SHORT_CHARS = 30  # scripts written without spaces: a one-"word" line can be a sentence
 _SENTENCE_END = re.compile(r"[.!?;:…。！？]$")
 
 
@@ -356,7 +404,9 @@ def match_rule(line: Line) -> str | None:
 
 
 def _is_short(line: Line) -> bool:
-    return 0 < line.words <= _RUN_WORDS and not _SENTENCE_END.search(line.text)
+    if line.words > _RUN_WORDS or len(line.text) > _SHORT_CHARS:
+        return False
+    return not _SENTENCE_END.search(line.text)
 
 
 def _drop_short_runs(lines: list[Line | None], decisions: list[str | None]) -> None:
@@ -375,6 +425,22 @@ def _drop_short_runs(lines: list[Line | None], decisions: list[str | None]) -> N
     if len(run) >= _RUN_LENGTH:
         for j in run:
             decisions[j] = SHORT_RUN.name
+
+
+def _drop_isolated_lines(lines: list[Line | None], decisions: list[str | None]) -> None:
+    """Short non-heading lines whose neighbours (page edges included) were all dropped."""
+    present = [i for i, line in enumerate(lines) if line is not None]
+    edge = "edge"
+    for k, i in enumerate(present):
+        line = lines[i]
+        if line is None or decisions[i] is not None or line.words > 2 or len(line.text) > 20:
+            continue
+        if line.markdown.lstrip().startswith("#"):
+            continue
+        before = decisions[present[k - 1]] if k > 0 else edge
+        after = decisions[present[k + 1]] if k + 1 < len(present) else edge
+        if before is not None and after is not None and (before, after) != (edge, edge):
+            decisions[i] = ISOLATED_LINE.name
 
 
 def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None]) -> None:
@@ -410,6 +476,7 @@ def apply_rules(
                 decisions[i] = match_rule(kept)
         _drop_short_runs(lines, decisions)
     if boilerplate == "rules":
+        _drop_isolated_lines(lines, decisions)
         _drop_orphan_headings(lines, decisions)
     paragraphs: list[list[Line]] = [[]]
     dropped: list[tuple[str, str]] = []

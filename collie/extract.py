@@ -75,7 +75,7 @@ NAV_ATTRIBUTE = re.compile(
     r"advert|adverts|advertisement|ads|adsense|ad-slot|sponsored|promo|popup|modal|newsletter|"
     r"subscribe|related|recommended|pagination|pager|toolbar|topbar|login|signup|searchform|"
     r"search-form|skip-link|skiplinks?|tagcloud|tag-cloud|sr-only|screen-reader-text|"
-    r"visually-hidden|hidden|print-only|(?P<frame>header|footer|masthead|site-header|site-footer)"
+    r"visually-hidden|hidden|print-only|editsection|mw-editsection|(?P<frame>header|footer|masthead|site-header|site-footer)"
     r""")(?![a-z0-9])|\brole\s*=\s*["']?(?:navigation|banner|contentinfo|complementary|search|"""
     r"""menu|menubar|dialog|alert)\b|\baria-hidden\s*=\s*["']?true|\bhidden(?:\s|=|$)|"""
     r"display\s*:\s*none|visibility\s*:\s*hidden",

@@ -17,10 +17,11 @@ import html
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-TEMPLATES = ("blog", "news", "legacy", "portal", "docs")
+TEMPLATES = ("blog", "news", "legacy", "portal", "docs", "forum", "wiki")
 DECLARATIONS = ("meta", "http", "both", "http-equiv", "none", "wrong-http")
 MENU_EN = [
     "Home", "About us", "News", "Contact", "Blog", "Events", "Sport", "Culture", "Politics",
@@ -243,8 +244,64 @@ def _docs(site: _Site, main: str, year: int) -> str:
 {_cookie_banner()}"""
 
 
+def _forum(site: _Site, main: str, year: int) -> str:
+    """phpBB-like thread: every post is content, the poster boxes and buttons are not."""
+    rng, lines = site.rng, main.split("\n")
+    posts, i = [lines[0]], 1
+    while i < len(lines):
+        size = rng.randint(1, 3)
+        users = ["mzee_juma", "Akinyi", "otieno77", "Wanjiru", "admin"]
+        body = "\n".join(lines[i : i + size])
+        posts.append(
+            f'<table class="tablebg" width="100%"><tr><td class="profile"><b class="postauthor">{rng.choice(users)}</b><br>'
+            f"Joined: {rng.randint(1, 28)} Mar {year - 3}<br>Posts: {rng.randint(1, 4000)}<br>Location: Kisumu</td>"
+            f'<td class="postbody"><div class="postdetails">Posted: {rng.randint(1, 28)}.{rng.randint(1, 12)}.{year} {rng.randint(0, 23)}:{rng.randint(10, 59)}'
+            f"  Post subject: Re: {html.escape(site.headlines[0])}</div>{body}</td></tr>"
+            f"<tr><td>{site.link('Back to top')}</td><td>{site.link('Profile')} {site.link('PM')} {site.link('Quote')}</td></tr></table>"
+        )
+        i += size
+    return f"""<div id="wrap"><div id="page-header"><h2>{html.escape(site.name)} Forum</h2>
+<p>{site.link("FAQ")} {site.link("Search")} {site.link("Register")} {site.link("Login")}</p></div>
+<p class="breadcrumbs">{site.link("Board index")} » {site.link(site.menu[0])}</p>
+{"".join(posts)}
+<p>Display posts from previous: All posts | Sort by Post time | Ascending</p>
+<p>Page <b>1</b> of <b>1</b> [ {len(posts) - 1} posts ]</p>
+<p>Who is online: Users browsing this forum: No registered users and 3 guests</p>
+<p>You cannot post new topics in this forum. You cannot reply to topics in this forum.</p>
+<div id="page-footer">Powered by phpBB &copy; 2000, 2002, 2005, 2007 phpBB Group</div></div>"""
+
+
+def _wiki(site: _Site, main: str, year: int) -> str:
+    """MediaWiki-like article: edit links, infobox, references, categories, page tools."""
+    rng, lines = site.rng, main.split("\n")
+    body = [lines[0], '<div id="siteSub">From Wikipedia, the free encyclopedia</div>']
+    for i, line in enumerate(lines[1:]):
+        body.append(line)
+        if i % 3 == 1:
+            body.append(f'<sup class="reference"><a href="#cite_note-{i}">[{i}]</a></sup>')
+    infobox = "".join(
+        f"<tr><th>{html.escape(k)}</th><td>{rng.randint(10, 9000)}</td></tr>" for k in site.menu[:4]
+    )
+    refs = "".join(
+        f'<li id="cite_note-{i}"><a href="#cite_ref-{i}">^</a> <a class="external" href="https://example.org/{i}">{html.escape(h)}</a>. Retrieved {rng.randint(1, 28)} May {year}.</li>'
+        for i, h in enumerate(site.headlines[:4])
+    )
+    return f"""<div id="mw-page-base"></div><div id="content" class="mw-body" role="main">
+<a id="top"></a><div class="mw-jump"><a href="#mw-head">Jump to navigation</a> <a href="#searchInput">Jump to search</a></div>
+<table class="infobox"><caption>{html.escape(site.headlines[3])}</caption>{infobox}</table>
+{"".join(body)}
+<h2><span class="mw-headline">References</span><span class="mw-editsection">[<a href="/edit">edit</a>]</span></h2>
+<ol class="references">{refs}</ol>
+<div id="catlinks" class="catlinks">Categories: {" | ".join(site.link(m) for m in site.menu[:3])}</div></div>
+<div id="mw-navigation"><h2>Navigation menu</h2><div id="p-personal"><ul><li>{site.link("Not logged in")}</li><li>{site.link("Talk")}</li><li>{site.link("Create account")}</li></ul></div></div>
+<div id="footer"><ul id="footer-info"><li>This page was last edited on {rng.randint(1, 28)} May {year}, at 10:{rng.randint(10, 59)}.</li>
+<li>Text is available under the Creative Commons Attribution-ShareAlike License; additional terms may apply.</li></ul>
+<ul id="footer-places"><li>{site.link("Privacy policy")}</li><li>{site.link("About Wikipedia")}</li><li>{site.link("Disclaimers")}</li></ul></div>"""
+
+
 _BUILDERS: dict[str, Callable[[_Site, str, int], str]] = {
     "blog": _blog, "news": _news, "legacy": _legacy, "portal": _portal, "docs": _docs,
+    "forum": _forum, "wiki": _wiki,
 }  # fmt: skip
 
 
@@ -387,3 +444,23 @@ def build_corpus(
             )
         )
     return pages
+
+
+# Han and kana are written without spaces: each character is a token there.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
+
+
+def tokens(text: str) -> Counter[str]:
+    """Lower-cased word tokens (single characters for Han and kana)."""
+    return Counter(_TOKEN.findall(text.lower()))
+
+
+def token_f1(extracted: str, truth: str) -> float:
+    """Bag-of-tokens F1 of an extracted text against the known main text."""
+    got, want = tokens(extracted), tokens(truth)
+    common = sum((got & want).values())
+    if not common:
+        return 0.0
+    precision, recall = common / sum(got.values()), common / sum(want.values())
+    return 2 * precision * recall / (precision + recall)
