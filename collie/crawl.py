@@ -1,0 +1,248 @@
+"""Crawling out of target-language sites: what a site is, which links look promising.
+
+Pure policy, no state: the loop (pipeline.py) keeps the frontier in the workspace and
+asks these functions which links to queue and in what order.
+
+- `site_of`: a site is a registered domain (eTLD+1). Without a public-suffix list at run
+  time, collie treats a second-level label from `GENERIC_SECOND_LEVEL` under a two-letter
+  country TLD as part of the suffix (`nation.co.ke`, `udsm.ac.tz`, `bbc.co.uk`), and each
+  user of a well-known hosting suffix as a site of its own (`x.blogspot.com`). This
+  covers the structure of the country domains collie meets; a wrong guess only makes a
+  site bigger or smaller, never crosses to another owner's pages unnoticed.
+- `crawl_url`: the normal form a link is queued under (canonical, fragment-free, session
+  ids dropped), or None for links a crawler must not follow (other schemes, traps: very
+  long URLs, deep paths, a path segment repeated).
+- `link_layer`: the Serbian crawler's three layers from URL and anchor-text tokens
+  (lower-cased, digits trimmed, numbers dropped) matched against language "needles"
+  (ISO codes, language names in English and in the language): primary (a target needle),
+  reserve (another language's needle, e.g. `/en/`, `/english/`), secondary (neither).
+- `link_priority`: a score combining that layer with what the pages linking to the URL
+  were (ClueWeb09: referrers under 400 bytes of text do not vote), the referrers' HTML
+  lang attribute, and the link's domain extension against the language's country domains.
+- `SiteYield`: stop crawling a site whose share of target-language pages stays under a
+  threshold after a minimum number of pages (SpiderLing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+from collie.languages import Language, all_languages, get_language
+from collie.urls import canonical_url
+
+GENERIC_SECOND_LEVEL = frozenset(
+    ["ac", "co", "com", "edu", "gen", "go", "gob", "gov", "govt", "gv", "info", "int", "ltd",
+     "me", "mil", "ne", "net", "nic", "nom", "or", "org", "plc", "sc", "sch", "web"]
+)  # fmt: skip
+HOSTING_SUFFIXES = frozenset(
+    ["blogspot.com", "blogspot.co.ke", "wordpress.com", "github.io", "tumblr.com",
+     "weebly.com", "wixsite.com", "substack.com", "neocities.org", "jimdofree.com",
+     "over-blog.com"]
+)  # fmt: skip
+SESSION_PARAMS = re.compile(r"^(?:s|sid|session|sessionid|session_id|phpsessid|jsessionid|"
+                            r"aspsessionid\w*|cfid|cftoken|zenid)$", re.I)  # fmt: skip
+MAX_URL_LENGTH = 512
+MAX_PATH_SEGMENTS = 12
+SHORT_REFERRER_BYTES = 400  # ClueWeb09: shorter referrers do not vote
+_TOKEN = re.compile(r"[^\W\d_]+[\w]*", re.UNICODE)
+_EXTENSION = re.compile(r"\.(?:s?html?|php\d?|aspx?|jsp|cgi)$", re.I)
+_QUALIFIER = re.compile(r"\s*\([^)]*\)")
+_PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
+
+LAYERS = ("primary", "secondary", "reserve")
+
+
+def site_of(url_or_host: str) -> str:
+    """The registered domain of a URL or host name ("" when there is none)."""
+    host = urlsplit(url_or_host).hostname if "//" in url_or_host else url_or_host
+    host = (host or "").lower().rstrip(".")
+    if not host or host.replace(".", "").isdigit() or ":" in host:
+        return host  # an IP address is its own site
+    labels = host.split(".")
+    keep = 2
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in GENERIC_SECOND_LEVEL:
+        keep = 3
+    for suffix in HOSTING_SUFFIXES:
+        if host.endswith("." + suffix) and len(labels) > suffix.count(".") + 1:
+            keep = suffix.count(".") + 2
+    return ".".join(labels[-keep:])
+
+
+def same_site(a: str, b: str) -> bool:
+    return site_of(a) == site_of(b) != ""
+
+
+def crawl_url(url: str) -> str | None:
+    """The form a link is queued under, or None when it must not be followed."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    path = _PATH_SESSION.sub("", parts.path)
+    pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+             if not SESSION_PARAMS.match(k)]  # fmt: skip
+    query = urlencode(pairs)
+    cleaned = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+    cleaned = urljoin(cleaned, (path or "/") + (f"?{query}" if query else ""))  # no ./ ../
+    canonical = canonical_url(cleaned)
+    segments = [s for s in urlsplit(canonical).path.split("/") if s]
+    if (
+        len(canonical) > MAX_URL_LENGTH
+        or len(segments) > MAX_PATH_SEGMENTS
+        or max(segments.count(s) for s in segments or [""]) > 2
+    ):
+        return None
+    return canonical
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    whole: bool  # a whole path segment, host label or query value (`/en/`, `?lang=en`)
+
+
+def _piece_tokens(piece: str) -> list[Token]:
+    piece = _EXTENSION.sub("", piece)
+    base = piece.strip("0123456789-_.~").lower()
+    found = [m.group(0).strip("0123456789_").lower() for m in _TOKEN.finditer(piece)]
+    found = [t for t in found if t]
+    whole = len(found) == 1 and found[0] == base
+    return [Token(t, whole) for t in found]
+
+
+def url_tokens(url: str, anchor: str = "") -> list[Token]:
+    """Tokens of a link's host (left of its public suffix), path segments, query values
+    and anchor text: lower-cased, digits trimmed from their ends, numbers dropped."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    site = site_of(host)
+    pieces = host.removesuffix(site).split(".")[:-1] + site.split(".")[:1]
+    pieces += [p for p in parts.path.split("/") if p]
+    pieces += [v for _, v in parse_qsl(parts.query)]
+    tokens = [t for piece in pieces for t in _piece_tokens(piece)]
+    words = [m.group(0).strip("0123456789_").lower() for m in _TOKEN.finditer(anchor)]
+    words = [w for w in words if w]
+    return tokens + [Token(w, len(words) == 1) for w in words]
+
+
+@dataclass(frozen=True)
+class Needles:
+    """Words that name a language in URLs and anchors. Two- and three-letter codes count
+    only as whole tokens (`/en/`, not `en` inside a word); names count anywhere."""
+
+    target: frozenset[str]
+    target_codes: frozenset[str]
+    other: frozenset[str]
+    other_codes: frozenset[str]
+
+
+def _names(lang: Language) -> set[str]:
+    names = {*lang.english, *lang.other_names, *lang.autonyms, lang.name}
+    words = set()
+    for name in (_QUALIFIER.sub("", n) for n in names):
+        found = _TOKEN.findall(name)
+        if len(found) == 1 and len(found[0]) >= 4:  # "Central Khmer" would make "central" one
+            words.add(found[0].lower())
+    return words
+
+
+@lru_cache(maxsize=32)
+def language_needles(code: str) -> Needles:
+    """The needles of `code` (and its macrolanguage) against every language that has an
+    ISO 639-1 code: the languages a site is likely to offer beside the target."""
+    target = get_language(code)
+    family = {target.code}
+    if target.macrolanguage:
+        family.add(target.macrolanguage)
+    codes = {c for c in family}
+    codes |= {get_language(c).part1 or "" for c in family} - {""}
+    names = set().union(*(_names(get_language(c)) for c in family))
+    other_codes: set[str] = set()
+    other_names: set[str] = set()
+    for lang in all_languages().values():
+        if lang.part1 and lang.code not in family and lang.macrolanguage not in family:
+            other_codes |= {lang.part1, lang.code}
+            other_names |= _names(lang)
+    other_names -= names
+    return Needles(frozenset(names), frozenset(codes),
+                   frozenset(other_names), frozenset(other_codes - codes))  # fmt: skip
+
+
+def _hits(tokens: Sequence[Token], names: frozenset[str], codes: frozenset[str]) -> bool:
+    return any(t.text in names or (t.whole and t.text in codes) for t in tokens)
+
+
+def link_layer(url: str, anchor: str, needles: Needles) -> str:
+    """primary, secondary or reserve (see the module docstring)."""
+    tokens = url_tokens(url, anchor)
+    if _hits(tokens, needles.target, needles.target_codes):
+        return "primary"
+    if _hits(tokens, needles.other, needles.other_codes):
+        return "reserve"
+    return "secondary"
+
+
+@dataclass(frozen=True)
+class Referrer:
+    """A classified page that links to a URL."""
+
+    lang: str  # its language (ISO 639-3 or "und")
+    text_bytes: int  # its amount of text
+    lang_attribute: str = ""  # its <html lang>, as written
+
+
+@dataclass(frozen=True)
+class LinkEvidence:
+    url: str
+    anchor: str = ""
+    referrers: tuple[Referrer, ...] = ()
+
+
+LAYER_SCORE = {"primary": 0.3, "secondary": 0.0, "reserve": -0.3}
+
+
+def link_priority(evidence: LinkEvidence, target: str, needles: Needles,
+                  domains: Iterable[str]) -> float:  # fmt: skip
+    """A score around 0.5, higher first: referrer votes (+-0.4), layer (+-0.3), the
+    referrers' lang attributes (+-0.1), the domain extension (+-0.1)."""
+    score = 0.5 + LAYER_SCORE[link_layer(evidence.url, evidence.anchor, needles)]
+    voters = [r for r in evidence.referrers if r.text_bytes >= SHORT_REFERRER_BYTES]
+    if voters:
+        share = sum(r.lang == target for r in voters) / len(voters)
+        score += 0.8 * (share - 0.5)
+    attributes = [r.lang_attribute.lower().split("-")[0] for r in evidence.referrers
+                  if r.lang_attribute]  # fmt: skip
+    if attributes:
+        share = sum(a in needles.target_codes for a in attributes) / len(attributes)
+        score += 0.2 * (share - 0.5)
+    host = urlsplit(evidence.url).hostname or ""
+    tld = "." + host.rsplit(".", 1)[-1] if "." in host else ""
+    if tld in set(domains):
+        score += 0.1
+    elif len(tld) == 3:  # another country's domain
+        score -= 0.1
+    return round(score, 4)
+
+
+@dataclass
+class SiteYield:
+    """Target-language yield per site; a site under `threshold` after `min_pages` stops."""
+
+    threshold: float = 0.1
+    min_pages: int = 10
+    pages: dict[str, list[int]] = field(default_factory=dict)  # site -> [target, all]
+
+    def record(self, site: str, is_target: bool) -> None:
+        counts = self.pages.setdefault(site, [0, 0])
+        counts[0] += is_target
+        counts[1] += 1
+
+    def stop_reason(self, site: str) -> str | None:
+        """Why the site's crawl should stop ("low-yield:2/20"), or None."""
+        target, seen = self.pages.get(site, [0, 0])
+        if seen >= self.min_pages and target / seen < self.threshold:
+            return f"low-yield:{target}/{seen}"
+        return None

@@ -1,0 +1,108 @@
+"""Crawl policy: sites, queued URL forms, link layers and priorities, site yield."""
+
+from __future__ import annotations
+
+import pytest
+
+from collie.crawl import (
+    LinkEvidence,
+    Referrer,
+    SiteYield,
+    crawl_url,
+    language_needles,
+    link_layer,
+    link_priority,
+    same_site,
+    site_of,
+)
+
+
+@pytest.mark.parametrize(
+    ("host", "site"),
+    [
+        ("www.nation.co.ke", "nation.co.ke"),
+        ("nation.co.ke", "nation.co.ke"),
+        ("news.udsm.ac.tz", "udsm.ac.tz"),
+        ("www.bbc.co.uk", "bbc.co.uk"),
+        ("www.example.com", "example.com"),
+        ("luo.example.ke", "example.ke"),
+        ("jaluo.blogspot.com", "jaluo.blogspot.com"),
+        ("http://Www.Example.ORG:8080/a", "example.org"),
+        ("127.0.0.1", "127.0.0.1"),
+    ],
+)
+def test_site_of(host: str, site: str) -> None:
+    assert site_of(host) == site
+
+
+def test_same_site() -> None:
+    assert same_site("http://www.nation.co.ke/a", "https://nation.co.ke/b")
+    assert not same_site("http://a.blogspot.com/", "http://b.blogspot.com/")
+    assert not same_site("http://nation.co.ke/", "http://standard.co.ke/")
+
+
+def test_crawl_url_normalises_and_refuses_traps() -> None:
+    assert (crawl_url("HTTP://X.co.ke:80/a/./b;jsessionid=1F?id=3&PHPSESSID=ab&utm_source=t#top")
+            == "http://x.co.ke/a/b?id=3")  # fmt: skip
+    assert crawl_url("mailto:me@x.co.ke") is None
+    assert crawl_url("javascript:void(0)") is None
+    assert crawl_url("http://x.co.ke/cal/2024/05/cal/2024/06/cal/2024/07") is None
+    assert crawl_url("http://x.co.ke/" + "/".join(f"d{i}" for i in range(20))) is None
+    assert crawl_url("http://x.co.ke/?q=" + "a" * 600) is None
+
+
+def test_needles_of_luo() -> None:
+    needles = language_needles("luo")
+    assert "dholuo" in needles.target and "luo" in needles.target_codes
+    assert {"english", "kiswahili", "swahili"} <= needles.other
+    assert {"en", "sw", "eng"} <= needles.other_codes
+    assert "kenya" not in needles.target  # from the qualifier "Luo (Kenya and Tanzania)"
+    assert "central" not in needles.other  # a word of "Central Khmer", not a name
+
+
+@pytest.mark.parametrize(
+    ("url", "anchor", "layer"),
+    [
+        ("http://x.co.ke/dholuo/wach/12", "Wach", "primary"),
+        ("http://luo.x.co.ke/news", "", "primary"),
+        ("http://x.co.ke/en/news", "News", "reserve"),
+        ("http://en.x.co.ke/news", "", "reserve"),
+        ("http://x.co.ke/english/2024/", "Read", "reserve"),
+        ("http://x.co.ke/index.php?lang=sw", "", "reserve"),
+        ("http://x.co.ke/page", "Kiswahili", "reserve"),
+        ("http://x.co.ke/page", "EN", "reserve"),
+        ("http://x.co.ke/en.html", "", "reserve"),
+        ("http://x.co.ke/how-to-vote", "How to vote", "secondary"),  # 'to' inside words
+        ("http://x.co.ke/wach/2024/05", "Wach manyien", "secondary"),
+    ],
+)
+def test_link_layers(url: str, anchor: str, layer: str) -> None:
+    assert link_layer(url, anchor, language_needles("luo")) == layer
+
+
+def test_link_priority_orders_by_evidence() -> None:
+    needles, domains = language_needles("luo"), [".ke"]
+    luo_page, eng_page = Referrer("luo", 3000, "luo"), Referrer("eng", 3000, "en")
+    short_eng = Referrer("eng", 100)
+
+    def score(url: str, *refs: Referrer, anchor: str = "") -> float:
+        return link_priority(LinkEvidence(url, anchor, refs), "luo", needles, domains)
+
+    assert score("http://x.co.ke/a", luo_page) > score("http://x.co.ke/a", eng_page)
+    assert score("http://x.co.ke/a", luo_page, short_eng) == score("http://x.co.ke/a", luo_page)
+    assert (
+        score("http://x.co.ke/dholuo/a") > score("http://x.co.ke/a") > score("http://x.co.ke/en/a")
+    )
+    assert score("http://x.co.ke/a") > score("http://x.com/a") > score("http://x.co.uk/a")
+
+
+def test_site_yield_stops_low_yield_sites() -> None:
+    yields = SiteYield(threshold=0.2, min_pages=5)
+    for is_target in (False, False, False, True):
+        yields.record("x.co.ke", is_target)
+    assert yields.stop_reason("x.co.ke") is None  # too few pages to judge
+    yields.record("x.co.ke", False)
+    assert yields.stop_reason("x.co.ke") is None  # 1/5 = threshold
+    yields.record("x.co.ke", False)
+    assert yields.stop_reason("x.co.ke") == "low-yield:1/6"
+    assert yields.stop_reason("unknown.ke") is None
