@@ -64,7 +64,8 @@ def parse_line(raw: str) -> Line:
 
 
 _COUNTS = re.compile(
-    r"\(?\s*\d[\d,.]*\s*(?:views?|comments?|replies|shares?|reads?|likes?)?\s*\)?", re.I
+    r"\(?\s{0,3}\d[\d,.]*\s{0,3}(?:views?|comments?|replies|shares?|reads?|likes?)?\s{0,3}\)?",
+    re.I,
 )
 
 
@@ -83,7 +84,7 @@ def _is_link_dense(line: Line) -> bool:
     return sum(len(a) for a in line.links) >= 0.6 * max(1, len(line.text))
 
 
-_SEPARATORS = re.compile(r"\s[|·•»/–]\s|\s\|\s*|\s*\|\s")
+_SEPARATORS = re.compile(r"\s[|·•»/–]\s|\s\|\s{0,3}|\s{0,3}\|\s")  # bounded: no quadratic runs
 
 
 _PIPE_CHARS, _CRUMB_CHARS, _ALNUM = (
@@ -100,7 +101,7 @@ def _is_pipe_list(line: Line) -> bool:
     return len(parts) >= 3 and all(len(p.split()) <= 4 for p in parts)
 
 
-_CRUMBS = re.compile(r"\s*[>»›→]\s*")
+_CRUMBS = re.compile(r"\s{0,3}[>»›→]\s{0,3}")
 
 
 def _is_breadcrumb(line: Line) -> bool:

@@ -130,14 +130,10 @@ _DISPLAY_NAMES = {
 _REFUSED_CODECS = {"utf-7", "utf_7"}  # WHATWG refuses UTF-7 (script injection)
 _WESTERN = {"cp1252", "iso8859-15"}  # what unconfigured servers declare
 _CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", re.I)
-_META = re.compile(rb"<meta\b[^>]*>", re.I)
+_META = re.compile(rb"<meta\b[^>]{0,1024}>", re.I)
 _META_CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:()+-]+)""", re.I)
-_INVISIBLE = re.compile(
-    rb"<script\b[^<]*(?:<(?!/script\s*>)[^<]*)*</script\s*>"
-    rb"|<style\b[^<]*(?:<(?!/style\s*>)[^<]*)*</style\s*>"
-    rb"|<!--[^-]*(?:-(?!->)[^-]*)*-->|<[!/?a-zA-Z][^>]*>|&#?\w+;",
-    re.I,
-)
+_SCRIPT_OR_STYLE = re.compile(rb"<(?:(!--)|(script|style)\b)", re.I)
+_INVISIBLE = re.compile(rb"<[!/?a-zA-Z][^>]{0,2048}>|&#?\w{1,32};")
 _SPACES = re.compile(rb"\s+")
 
 
@@ -188,10 +184,20 @@ def find_meta_charset(body: bytes) -> str | None:
 def visible_bytes(body: bytes, limit: int = 65536) -> bytes:
     """The page's text without markup, scripts, styles or entities: what chardet should see.
 
-    The <head> (styles, scripts) is skipped when a <body> tag can be found.
+    The <head> (styles, scripts) is skipped when a <body> tag can be found. Linear in the
+    page whatever its markup (scripts and comments are skipped with find, not a regex).
     """
     start = max(0, body.find(b"<body"), body.find(b"<BODY"))
-    return _SPACES.sub(b" ", _INVISIBLE.sub(b" ", body[start : start + limit * 2]))[:limit]
+    chunk = body[start : start + limit * 2]
+    lower, kept, position = chunk.lower(), [], 0
+    while (match := _SCRIPT_OR_STYLE.search(chunk, position)) is not None:
+        kept.append(chunk[position : match.start()])
+        closer = b"-->" if match.group(1) else b"</" + match.group(2).lower()
+        end = lower.find(closer, match.end())
+        end = chunk.find(b">", end + len(closer) - 1) if end >= 0 else -1
+        position = len(chunk) if end < 0 else end + 1
+    kept.append(chunk[position:])
+    return _SPACES.sub(b" ", _INVISIBLE.sub(b" ", b" ".join(kept)))[:limit]
 
 
 def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str, str]]:

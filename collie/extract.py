@@ -34,34 +34,24 @@ from collie.boilerplate import LINK_CLOSE, LINK_OPEN, apply_rules
 from collie.encoding import normalise_text
 from collie.urls import canonical_url
 
-_JUNK_ELEMENTS = [
-    "script",
-    "style",
-    "noscript",
-    "template",
-    "svg",
-    "iframe",
-    "object",
-    "canvas",
-    "head",
-    "title",
-]
-_JUNK = re.compile(  # unrolled loops ([^<]* runs): ~5x faster than lazy .*? with a backreference
-    r"<(?:!--[^-]*(?:-(?!->)[^-]*)*(?:-->|$)|!\[CDATA\[.*?\]\]>|"
-    + "|".join(rf"{t}\b[^<]*(?:<(?!/{t}\s*>)[^<]*)*</{t}\s*>" for t in _JUNK_ELEMENTS)
-    + ")",
-    re.I | re.S,
-)
-_TAG = re.compile(r"""<(/?)([a-zA-Z][a-zA-Z0-9:-]*)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>""")
-_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
-_HTML_LANG = re.compile(r"""<html\b[^>]*?\b(?:xml:)?lang\s*=\s*["']?\s*([A-Za-z0-9_-]*)""", re.I)
-_BASE = re.compile(r"""<base\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
-_ALT = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
-_ANCHOR_TAG = re.compile(  # an <a> start tag with its href value (groups 1-3), or an end tag
-    r"""<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))[^>]*>|<a\b[^>]*>|</a\s*>""",
+# Elements removed with their content. Raw-text ones run to the end of the page when
+# never closed (as in browsers); for the others only the unclosed start tag goes.
+_RAW_TEXT = {"script", "style", "noscript", "template", "title", "textarea", "xmp"}
+_JUNK_START = re.compile(
+    r"<(?:(!--)|(!\[CDATA\[)|(script|style|noscript|template|svg|iframe|object|canvas|head|"
+    r"title|textarea|xmp)\b|(![a-zA-Z]|\?))",  # 4: <!DOCTYPE ...>, <?xml ...?>
     re.I,
 )
-_ANY_TAG = re.compile(r"<[^>]*>")
+# Every pattern is bounded ({0,2048}...): many unclosed tags or quotes never make a
+# search quadratic. A '>' inside a quoted attribute value ends the tag early (rare).
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]{0,64})([^>]{0,2048})>")
+_HTML_START_TAG = re.compile(r"<html\b[^>]{0,2048}>", re.I)
+_LANG = re.compile(r"""\b(?:xml:)?lang\s*=\s*["']?\s*([A-Za-z0-9_-]{0,64})""", re.I)
+_BASE = re.compile(r"<base\b[^>]{0,2048}>", re.I)
+_ALT = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]{0,500})"|'([^']{0,500})')""", re.I)
+_ANCHOR_TAG = re.compile(r"<(/?)a(?:\s[^>]{0,2048})?>", re.I)  # an <a> start or end tag
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
+_ANY_TAG = re.compile(r"<[^>]{0,2048}>")
 _WHITESPACE = re.compile(r"\s+")
 
 # Elements removed whole, by name. header/footer only outside <article>/<main>.
@@ -181,11 +171,12 @@ def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
     seen: set[tuple[str, str]] = set()
     tags = list(_ANCHOR_TAG.finditer(page))
     for i, tag in enumerate(tags):
-        href = tag.group(1)
-        if href is None:
-            href = tag.group(2) if tag.group(2) is not None else tag.group(3)
-            if href is None:
-                continue  # an end tag, or <a> without href
+        if tag.group(1):
+            continue  # an end tag
+        found = _HREF.search(tag.group(0))  # within one tag: bounded
+        if found is None:
+            continue
+        href = next(g for g in found.groups() if g is not None)
         url = resolver.resolve(html.unescape(href) if "&" in href else href)
         if url is None:
             continue
@@ -239,6 +230,11 @@ def _simple_tag(name: str, closing: bool) -> str:
     if name in _BLOCKS:
         return f"<{slash}{name}>"
     return f"<{slash}div>" if name in _AS_DIV else ""
+
+
+def _escape_stray(text: str) -> str:
+    """A '<' that starts no tag is text: escaped, html.parser need not retry it."""
+    return text.replace("<", "&lt;") if "<" in text else text
 
 
 def clean_markup(page: str) -> str:
@@ -298,10 +294,10 @@ class _TagWalk:
                 continue
             simple = _simple_tag(name, self.closing[i])
             if not (simple.startswith("<") and text.isspace()):  # spaces before a block:
-                kept.append(text)  # one html2text event less, same Markdown
+                kept.append(_escape_stray(text))  # one html2text event less, same Markdown
             kept.append(simple)
             position, i = tag.end(), i + 1
-        kept.append(self.page[position:last])
+        kept.append(_escape_stray(self.page[position:last]))
         return "".join(kept)
 
 
@@ -320,13 +316,50 @@ def to_markdown(page: str) -> str:
         return _clean_inline(page)
 
 
+def remove_junk(page: str) -> str:
+    """Remove comments, CDATA, scripts, styles, the <head>, SVG, iframes... with their
+    content. Linear in the page: one search per removed piece (str.find on a lower-cased
+    copy), never a backtracking regular expression over unclosed elements."""
+    lower, kept, position = page.lower(), [], 0
+    missing: set[str] = set()  # closers not found after some point: not found later either
+    while (match := _JUNK_START.search(page, position)) is not None:
+        kept.append(page[position : match.start()])
+        comment, cdata, name, declaration = match.groups()
+        if declaration:
+            tag_end = page.find(">", match.end())
+            position = len(page) if tag_end < 0 else tag_end + 1
+            continue
+        closer = "-->" if comment else "]]>" if cdata else f"</{name.lower()}"
+        end = -1 if closer in missing else lower.find(closer, match.end())
+        if end < 0:
+            missing.add(closer)
+        if end < 0 and not (comment or cdata or name.lower() in _RAW_TEXT):
+            tag_end = page.find(">", match.end())  # an unclosed <head>: drop the tag only
+            position = len(page) if tag_end < 0 else tag_end + 1
+            continue
+        if end < 0:
+            position = len(page)
+        elif comment or cdata:
+            position = end + 3
+        else:
+            tag_end = page.find(">", end)
+            position = len(page) if tag_end < 0 else tag_end + 1
+        kept.append(" ")
+    kept.append(page[position:])
+    return "".join(kept)
+
+
 def _title(page: str) -> str:
-    match = _TITLE.search(page)
-    return _clean_inline(match.group(1)) if match else ""
+    lower = page.lower()
+    start = lower.find("<title")
+    opened = lower.find(">", start) if start >= 0 else -1
+    end = lower.find("</title", opened) if opened >= 0 else -1
+    return _clean_inline(page[opened + 1 : end]) if end >= 0 else ""
 
 
 def _lang(page: str) -> str:
-    match = _HTML_LANG.search(page[:20000])
+    tag = _HTML_START_TAG.search(page[:20000])
+    match = _LANG.search(tag.group(0)) if tag else None
     return match.group(1) if match else ""
 
 
@@ -336,10 +369,13 @@ def extract_html(page: str, base_url: str = "", boilerplate: str = "rules") -> E
     The results are NFC with Unix newlines whatever the input's normalisation.
     """
     title, lang = normalise_text(_title(page)), _lang(page)
-    base = _attribute(_BASE.search(page[:20000]))
+    base_tag = _BASE.search(page[:20000])
+    base = _attribute(_HREF.search(base_tag.group(0))) if base_tag else None
     if base:
         base_url = urljoin(base_url, base) if base_url else base
-    page = normalise_text(_JUNK.sub(" ", page))
+    page = normalise_text(remove_junk(page))
+    if LINK_OPEN in page or LINK_CLOSE in page:  # the page's own: not link markers
+        page = page.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
     links = find_links(page, base_url)
     markdown = to_markdown(clean_markup(page))
     paragraphs, dropped = apply_rules(markdown, boilerplate)

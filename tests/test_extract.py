@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 import statistics
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from collie.boilerplate import RULES, Line, apply_rules, parse_line
+from collie.boilerplate import LINK_CLOSE, LINK_OPEN, RULES, Line, apply_rules, parse_line
 from collie.extract import extract_html, find_links
 from collie.fetch import FetchResult
 from collie.process import Page, check_html, process
@@ -63,6 +66,15 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "breadcrumb": ("<p>Mwanzo › Habari › Kitaifa</p>", "Mwanzo › Habari › Kitaifa"),
     "symbols-only": ("<p>*** ~~~ |||</p>", None),  # no word: never a line at all
 }
+
+
+FRAGMENTS = [
+    "<p>", "</p>", "<div class='nav'>", "</div>", "<a href='/x#y'>", "</a>", "<nav>", "</nav>",
+    "<script>", "</script>", "<!--", "-->", "<br>", "<h2>", "</h2>", "<ul><li>", "</li></ul>",
+    "<table><tr><td>", "</td></tr></table>", "&amp;", "&nbsp;", "<", ">", "'", '"', "©",
+    "Habari njema sana kwa wote leo.", "Home | About | Contact", "<main>", "</main>",
+    "<a href='javascript:x'>", "<base href='http://b.ke/'>", "<html lang=sw>", "\ue000",
+]  # fmt: skip
 
 
 def wrap(extra: str, *, lang: str = "sw", title: str = "Habari") -> str:
@@ -204,6 +216,41 @@ def test_malformed_html_is_data() -> None:
         assert isinstance(result.text, str)
     unclosed = "<html><body><nav><a href='/x'>Menyu</a>" + f"<p>{MAIN[0]}</p>"
     assert MAIN[0] in extract_html(unclosed).text or extract_html(unclosed).text == ""
+
+
+PATHOLOGICAL = {
+    "unclosed scripts": "<script>" * 10_000 + "maneno",
+    "unclosed heads": "<head>" * 10_000 + "<p>maneno</p>",
+    "anchors without end": '<a href="' * 10_000,
+    "single quotes": "<a title='" * 10_000,
+    "stray less-than": "<" * 100_000,
+    "one line of links": "".join(f'<a href="/x{i}">a{i}</a>' for i in range(10_000)),
+    "spaces": "<p>" + " " * 100_000 + "(1 views)</p>",
+    "bases and titles": '<base href="' * 3_000 + "<title>" * 10_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+def test_pathological_markup_takes_linear_time(name: str) -> None:
+    # each of these took 30 s to minutes before the patterns were bounded (quadratic)
+    page = PATHOLOGICAL[name]
+    start = time.perf_counter()
+    extract_html(page, "http://a.ke/")
+    assert time.perf_counter() - start < 10
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=20), max_size=60))
+def test_any_markup_is_data(parts: list[str]) -> None:
+    page = "".join(parts)
+    result = extract_html(page, "http://a.ke/x/")
+    assert LINK_OPEN not in result.text and LINK_CLOSE not in result.text
+    assert all(
+        url.startswith(("http://", "https://")) and "#" not in url for url, _ in result.links
+    )
+    assert result.text == "\n\n".join(result.paragraphs)
+    processed = process("u", response(page.encode("utf-8", "surrogatepass")))
+    assert processed.outcome in ("kept", "dropped")
 
 
 def test_parse_line_separates_links() -> None:
