@@ -23,6 +23,7 @@ bullets, quotes). Nothing here raises on malformed HTML: the worst page gives em
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -316,11 +317,16 @@ def to_markdown(page: str) -> str:
         return _clean_inline(page)
 
 
+@functools.lru_cache(maxsize=32)
+def _closer(text: str) -> re.Pattern[str]:
+    return re.compile(re.escape(text), re.I)
+
+
 def remove_junk(page: str) -> str:
-    """Remove comments, CDATA, scripts, styles, the <head>, SVG, iframes... with their
-    content. Linear in the page: one search per removed piece (str.find on a lower-cased
-    copy), never a backtracking regular expression over unclosed elements."""
-    lower, kept, position = page.lower(), [], 0
+    """Remove comments, CDATA, declarations, scripts, styles, the <head>, SVG, iframes...
+    with their content. Linear in the page: one literal search per removed piece, never
+    a backtracking pattern over unclosed elements."""
+    kept, position = [], 0
     missing: set[str] = set()  # closers not found after some point: not found later either
     while (match := _JUNK_START.search(page, position)) is not None:
         kept.append(page[position : match.start()])
@@ -330,19 +336,16 @@ def remove_junk(page: str) -> str:
             position = len(page) if tag_end < 0 else tag_end + 1
             continue
         closer = "-->" if comment else "]]>" if cdata else f"</{name.lower()}"
-        end = -1 if closer in missing else lower.find(closer, match.end())
-        if end < 0:
+        found = None if closer in missing else _closer(closer).search(page, match.end())
+        if found is None:
             missing.add(closer)
-        if end < 0 and not (comment or cdata or name.lower() in _RAW_TEXT):
-            tag_end = page.find(">", match.end())  # an unclosed <head>: drop the tag only
-            position = len(page) if tag_end < 0 else tag_end + 1
-            continue
-        if end < 0:
+            if not (comment or cdata or name.lower() in _RAW_TEXT):
+                tag_end = page.find(">", match.end())  # an unclosed <head>: drop the tag only
+                position = len(page) if tag_end < 0 else tag_end + 1
+                continue
             position = len(page)
-        elif comment or cdata:
-            position = end + 3
         else:
-            tag_end = page.find(">", end)
+            tag_end = page.find(">", found.end() - 1)
             position = len(page) if tag_end < 0 else tag_end + 1
         kept.append(" ")
     kept.append(page[position:])
