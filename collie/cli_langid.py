@@ -155,7 +155,7 @@ def languages(app: App, model_path: Path | None, as_json: bool) -> None:
     model = choose_model(app, model_path)
     rows = [
         {"code": code, "name": _name(code), "training_chars": size}
-        for code, size in zip(model.codes, model.sizes, strict=True)
+        for code, size in zip(model.codes, model.code_sizes, strict=True)
     ]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))

@@ -75,11 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (OUTPUT.with_name("model-paper.npz") if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:
-        LANGUAGES.write_text(languages_table(dict(zip(model.codes, model.sizes, strict=True)), plan.members))
+        LANGUAGES.write_text(languages_table(dict(zip(model.codes, model.code_sizes, strict=True)), plan.members))
     size = out.stat().st_size / 1e6
     print(
         f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
-        f"{len(model.codes)} languages, {len(model.keys)} n-grams, {size:.1f} MB, "
+        f"{len(model.codes)} languages ({len(model.columns)} columns), {len(model.keys)} n-grams, {size:.1f} MB, "
         f"temperature {model.temperature:.3f}, {time.monotonic() - started:.0f} s",
         file=sys.stderr,
     )

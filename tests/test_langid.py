@@ -173,7 +173,7 @@ def test_a_language_learnt_from_documents_is_recognised(small_texts: dict[str, l
 def test_retraining_a_language_replaces_its_counts(small_texts: dict[str, list[str]]) -> None:
     base = train_model(small_texts, calibrate=False)
     again = add_language(base, "zul", small_texts["zul"][:5])
-    column = base.codes.index("zul")
-    assert again.codes == base.codes
-    assert again.counts[:, column].sum() < base.counts[:, column].sum()
-    assert again.sizes[column] == sum(len(p) for p in small_texts["zul"][:5])
+    before, after = base.columns.index("zul"), again.columns.index("zul")
+    assert again.codes == base.codes and len(again.columns) == len(base.columns)
+    assert again.counts[:, after].sum() < base.counts[:, before].sum()
+    assert again.sizes[after] == sum(len(p) for p in small_texts["zul"][:5])

@@ -27,6 +27,9 @@ SEPARATOR = 0  # between texts of a batch; no n-gram crosses it
 TABLE_LIMIT = 0x30000  # code points above are letters (CJK extensions, ...)
 MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # odd 64-bit constant: rolling hash base
 MIX = np.uint64(0xBF58476D1CE4E5B9)
+WORDS = 0  # the "order" of whole-word features
+MAX_WORD = 40  # letters of a word that its hash covers
+WORD_SALT = np.uint64(0x94D049BB133111EB)
 ORDERS = (1, 2, 3, 4, 5)
 
 
@@ -90,7 +93,7 @@ def hash_ngrams(
     texts: list[np.ndarray] = []
     rolling = np.zeros(codes.size, np.uint64)
     with np.errstate(over="ignore"):
-        for n in range(1, max(orders) + 1):
+        for n in range(1, min(max(orders), codes.size) + 1):
             rolling = rolling[:-1] * MULTIPLIER + codes[n - 1 :] if n > 1 else codes + MIX
             if n not in orders:
                 continue
@@ -101,7 +104,51 @@ def hash_ngrams(
             mixed ^= mixed >> np.uint64(31)
             hashes.append(mixed)
             texts.append(text_of[: codes.size - n + 1][clean])
+    if WORDS in orders:
+        word_hashes, word_texts = hash_words(stream, codes, text_of)
+        hashes.append(word_hashes)
+        texts.append(word_texts)
+    if not hashes:
+        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
     return np.concatenate(hashes), np.concatenate(texts)
+
+
+def hash_words(
+    stream: np.ndarray, codes: np.ndarray, text_of: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(hashes, text number) of every whole word (letters between boundaries)."""
+    edge = np.flatnonzero((stream == BOUNDARY) | (stream == SEPARATOR))
+    starts, ends = edge[:-1] + 1, edge[1:]  # a word is stream[start:end]
+    real = (ends > starts) & (stream[edge[:-1]] == BOUNDARY) & (stream[edge[1:]] == BOUNDARY)
+    starts, ends = starts[real], ends[real]
+    lengths = np.minimum(ends - starts, MAX_WORD)
+    with np.errstate(over="ignore"):
+        # prefix[i] = sum_k<i codes[k] * MULTIPLIER^(i-1-k): a rolling hash over the stream
+        prefix = np.zeros(codes.size + 1, np.uint64)
+        powers = np.ones(MAX_WORD + 1, np.uint64)
+        for i in range(1, MAX_WORD + 1):
+            powers[i] = powers[i - 1] * MULTIPLIER
+        prefix[1:] = _rolling_prefix(codes)
+        ends = starts + lengths
+        value = prefix[ends] - prefix[starts] * powers[lengths]
+        mixed = (value + WORD_SALT) * MIX
+        mixed ^= mixed >> np.uint64(31)
+    return mixed, text_of[starts]
+
+
+def _rolling_prefix(codes: np.ndarray) -> np.ndarray:
+    """h[i] = h[i-1] * MULTIPLIER + codes[i] (mod 2^64), by doubling (log n numpy steps)."""
+    h = codes.copy()
+    step = 1
+    factor = MULTIPLIER
+    with np.errstate(over="ignore"):
+        while step < h.size:
+            shifted = np.zeros_like(h)
+            shifted[step:] = h[:-step]
+            h = h + shifted * factor  # h[i] += h[i-step] * M^step
+            factor = factor * factor
+            step *= 2
+    return h
 
 
 @dataclass

@@ -114,7 +114,7 @@ def needs_own_model(code: str, model: LangModel | None = None) -> bool:
     model = model or load_model()
     if code not in model.codes:
         return True
-    return model.sizes[model.codes.index(code)] < MIN_BUNDLED_CHARS
+    return model.code_sizes[model.codes.index(code)] < MIN_BUNDLED_CHARS
 
 
 def ensure_workspace_model(

@@ -46,19 +46,20 @@ UNDETERMINED = "und"
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MIN_CHARS = 20
-FORMAT = "collie-langid-nb-1"
+FORMAT = "collie-langid-nb-2"
 BUNDLED = "data/langid/model.npz"
 BATCH = 2000
+DENSE_MIN_COLUMNS = 32  # n-grams counted in at least this many columns are weighted densely
 
 
 @dataclass
 class LangModel:
     """Counts of selected n-grams per language, and how to turn them into probabilities."""
 
-    codes: list[str]
+    columns: list[str]  # one per column of counts: "code", or "code/SCRIPT" for a script
     keys: np.ndarray  # uint64 n-gram hashes, one per row of counts
-    counts: sp.csr_matrix  # (n-grams, classes) occurrence counts in the training text
-    sizes: list[int]  # training characters per class
+    counts: sp.csr_matrix  # (n-grams, columns) occurrence counts in the training text
+    sizes: list[int]  # training characters per column
     alpha: float = 0.001
     temperature: float = 1.0
     orders: tuple[int, ...] = ORDERS
@@ -67,20 +68,51 @@ class LangModel:
     min_chars: int = DEFAULT_MIN_CHARS
 
     @cached_property
+    def codes(self) -> list[str]:
+        """The classes: ISO 639-3 codes (a code may have one column per script)."""
+        return sorted({column_code(c) for c in self.columns})
+
+    @cached_property
+    def code_sizes(self) -> list[int]:
+        """Training characters per code."""
+        totals = dict.fromkeys(self.codes, 0)
+        for column, size in zip(self.columns, self.sizes, strict=True):
+            totals[column_code(column)] += size
+        return [totals[c] for c in self.codes]
+
+    @cached_property
+    def merge_matrix(self) -> sp.csr_matrix:
+        """(columns, codes) 0/1: sums column probabilities into code probabilities."""
+        position = {code: i for i, code in enumerate(self.codes)}
+        rows = np.arange(len(self.columns))
+        cols = np.array([position[column_code(c)] for c in self.columns], np.int64)
+        ones = np.ones(len(self.columns), np.float64)
+        return sp.csr_matrix((ones, (rows, cols)), shape=(len(self.columns), len(self.codes)))
+
+    @cached_property
     def index(self) -> FeatureIndex:
         return FeatureIndex.build(self.keys)
 
     @cached_property
-    def _weights(self) -> tuple[sp.csr_matrix, np.ndarray]:
-        weights = self.counts.astype(np.float32)
-        weights.data = np.log1p(weights.data / self.alpha).astype(np.float32)
-        totals = np.asarray(self.counts.sum(axis=0), np.float64).ravel()
-        base = np.log(self.alpha / (totals + self.alpha * len(self.keys)))
-        return weights.tocsr(), base.astype(np.float32)
+    def weights(self) -> Weights:
+        counts = self.counts.tocsr()
+        totals = np.asarray(counts.sum(axis=0), np.float64).ravel()
+        base = np.log(self.alpha / (totals + self.alpha * len(self.keys))).astype(np.float32)
+        log_counts = counts.astype(np.float32)
+        log_counts.data = np.log1p(log_counts.data / self.alpha).astype(np.float32)
+        # N-grams of many columns go to a dense block (one BLAS product), the rest stay sparse.
+        common = np.flatnonzero(np.diff(counts.indptr) >= DENSE_MIN_COLUMNS)
+        dense_index = np.full(len(self.keys), -1, np.int64)
+        dense_index[common] = np.arange(common.size)
+        dense = log_counts[common].toarray()
+        keep = np.ones(len(self.keys), np.float32)
+        keep[common] = 0
+        sparse = sp.csr_matrix(sp.diags(keep) @ log_counts)
+        sparse.eliminate_zeros()
+        return Weights(sparse, dense_index, dense, base)
 
-    def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(log-likelihood scores (n, classes), known n-grams per text, letters per text)."""
-        weights, base = self._weights
+    def count(self, texts: Sequence[str]) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+        """(n-gram counts (n, keys) with repeated entries, known n-grams per text, letters)."""
         stream = prepare_texts(texts)
         hashes, text_of = hash_ngrams(stream, self.orders)
         columns = self.index.lookup(hashes)
@@ -94,10 +126,31 @@ class LangModel:
             (np.ones(order.size, np.float32), columns[found][order].astype(np.int32), indptr),
             shape=(len(texts), len(self.keys)),
         )
-        scores = (matrix @ weights).toarray() + hits[:, None].astype(np.float32) * base
         text_all = np.cumsum(stream == 0)
         letters = np.bincount(text_all[(stream != 0) & (stream != 0x5F)], minlength=len(texts))
-        return scores, hits, letters
+        return matrix, hits, letters
+
+    def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(log-likelihood scores (n, columns), known n-grams per text, letters per text)."""
+        matrix, hits, letters = self.count(texts)
+        return self._scores(matrix, hits), hits, letters
+
+    def _scores(self, matrix: sp.csr_matrix, hits: np.ndarray) -> np.ndarray:
+        weights = self.weights
+        scores = np.asarray((matrix @ weights.sparse).toarray())
+        scores += hits[:, None].astype(np.float32) * weights.base
+        position = weights.dense_index[matrix.indices]
+        common = position >= 0
+        if common.any():
+            text_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+            indptr = np.zeros(matrix.shape[0] + 1, np.int64)
+            np.cumsum(np.bincount(text_of[common], minlength=matrix.shape[0]), out=indptr[1:])
+            block = sp.csr_matrix(
+                (np.ones(int(indptr[-1]), np.float32), position[common], indptr),
+                shape=(matrix.shape[0], weights.dense.shape[0]),
+            )
+            scores += block @ weights.dense
+        return scores
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
         """Class probabilities, shape (len(texts), len(codes)); uniform for empty texts."""
@@ -105,13 +158,13 @@ class LangModel:
         return np.vstack(parts) if parts else np.zeros((0, len(self.codes)))
 
     def _proba(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        scores, hits, letters = self.scores(texts)
+        matrix, hits, letters = self.count(texts)
         scale = self.temperature * np.sqrt(np.maximum(hits, 1))[:, None]
-        logits = scores / scale
+        logits = self._scores(matrix, hits) / scale
         logits -= logits.max(axis=1, keepdims=True)
         np.exp(logits, out=logits)
         logits /= logits.sum(axis=1, keepdims=True)
-        return logits, letters
+        return np.asarray(logits @ self.merge_matrix), letters
 
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
         """(code, probability) per text; `und` when unsure, too short or letterless."""
@@ -149,6 +202,21 @@ class LangModel:
 
 
 @dataclass
+class Weights:
+    """Log-count weights: a sparse part, and a dense block for n-grams of many columns."""
+
+    sparse: sp.csr_matrix  # (keys, columns), rows of the dense block emptied
+    dense_index: np.ndarray  # key -> row of `dense`, or -1
+    dense: np.ndarray  # float32 (common keys, columns)
+    base: np.ndarray  # float32 (columns,): log P of an n-gram never seen in the column
+
+
+def column_code(column: str) -> str:
+    """The ISO 639-3 code of a column label ("srp/LATIN" -> "srp")."""
+    return column.split("/", 1)[0]
+
+
+@dataclass
 class LanguageSummary:
     """Which share of a document's letters each language has, paragraph by paragraph."""
 
@@ -181,7 +249,7 @@ def save_model(model: LangModel, path: Path) -> None:
     counts.sum_duplicates()
     header = {
         "format": FORMAT,
-        "codes": model.codes,
+        "columns": model.columns,
         "sizes": model.sizes,
         "alpha": model.alpha,
         "temperature": model.temperature,
@@ -219,10 +287,10 @@ def read_model(path: Path | Any) -> LangModel:
         raise InputError(f"{path}: unknown model format {header.get('format')!r}.")
     counts = sp.csr_matrix(
         (data.astype(np.float32), indices.astype(np.int32), indptr.astype(np.int64)),
-        shape=(len(keys), len(header["codes"])),
+        shape=(len(keys), len(header["columns"])),
     )
     return LangModel(
-        codes=list(header["codes"]),
+        columns=list(header["columns"]),
         keys=keys,
         counts=counts,
         sizes=list(header["sizes"]),

@@ -13,6 +13,8 @@ documents, in seconds, keeping every other class's counts.
 
 from __future__ import annotations
 
+import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -20,11 +22,12 @@ import scipy.sparse as sp
 
 from collie.errors import InputError
 from collie.langid.features import ORDERS, hash_ngrams, prepare_texts
-from collie.langid.model import LangModel
+from collie.langid.model import LangModel, column_code
 
 PAPER_TOP = 400
+MIN_COUNT = 3
 DEV_EVERY = 5  # every fifth paragraph of a class calibrates the temperature
-SNIPPET_SIZES = (30, 60, 150, 400)
+SNIPPET_SIZES = (50, 150, 400)
 TEMPERATURES = np.geomspace(0.05, 20.0, 60)
 
 
@@ -60,6 +63,29 @@ def count_classes(
     return codes, keys, matrix
 
 
+def script_of(paragraph: str) -> str:
+    """The Unicode script of most of a paragraph's first 200 letters ("" if none)."""
+    scripts = Counter(
+        unicodedata.name(ch, "?").split(" ", 1)[0] for ch in paragraph[:400] if ch.isalpha()
+    )
+    return scripts.most_common(1)[0][0] if scripts else ""
+
+
+def split_scripts(code: str, paragraphs: Sequence[str]) -> dict[str, list[str]]:
+    """Column label -> paragraphs: `code`, or `code/SCRIPT` per script when it has several.
+
+    A language written in two scripts (srp, uzn, zlm...) gets one column per script, so
+    that its Latin n-grams are not diluted by its Cyrillic text; the model sums them."""
+    by_script: dict[str, list[str]] = {}
+    for paragraph in paragraphs:
+        script = script_of(paragraph)
+        if script:
+            by_script.setdefault(script, []).append(paragraph)
+    if len(by_script) <= 1:
+        return {code: [p for p in paragraphs if p.strip()]}
+    return {f"{code}/{script}": texts for script, texts in sorted(by_script.items())}
+
+
 def train_model(
     texts: Mapping[str, Sequence[str]],
     *,
@@ -67,20 +93,32 @@ def train_model(
     alpha: float = 0.001,
     orders: Sequence[int] = ORDERS,
     calibrate: bool = True,
+    min_count: int = MIN_COUNT,
     meta: Mapping[str, object] | None = None,
 ) -> LangModel:
-    """A model with one class per key of `texts` (code -> paragraphs)."""
+    """A model with one class per key of `texts` (code -> paragraphs); `calibrate` fits
+    the temperature on held-back training paragraphs. N-grams seen fewer than
+    `min_count` times in all the text are left out (they hurt, measured on held-back
+    training paragraphs, and cost memory)."""
     if variant not in ("default", "paper"):
         raise ValueError(f"unknown variant {variant!r}")
     if variant == "paper":
         orders, alpha = (3,), 0.5
+        columns_texts = {code: list(texts[code]) for code in sorted(texts)}
+    else:
+        columns_texts = {}
+        for code in sorted(texts):
+            columns_texts.update(split_scripts(code, texts[code]))
     top = PAPER_TOP if variant == "paper" else None
-    codes, keys, counts = count_classes(texts, orders, top)
+    columns, keys, counts = count_classes(columns_texts, orders, top)
+    if variant == "default" and min_count > 1:
+        frequent = np.asarray(counts.sum(axis=1)).ravel() >= min_count
+        keys, counts = keys[frequent], counts[frequent]
     model = LangModel(
-        codes=codes,
+        columns=columns,
         keys=keys,
         counts=counts,
-        sizes=[sum(len(p) for p in texts[c]) for c in codes],
+        sizes=[sum(len(p) for p in columns_texts[c]) for c in columns],
         alpha=alpha,
         orders=tuple(orders),
         meta={"variant": variant, **(meta or {})},
@@ -117,26 +155,33 @@ def fit_temperature(
 ) -> float:
     """The temperature minimising the log loss on held-back snippets of the training text."""
     fit: dict[str, list[str]] = {}
+    dev: dict[str, list[str]] = {}
+    for code in sorted(texts):
+        fit[code], dev[code] = split_dev(texts[code])
+    model = train_model(
+        {c: t for c, t in fit.items() if t}, variant=variant, alpha=alpha, orders=orders,
+        calibrate=False,
+    )  # fmt: skip
     snippets: list[str] = []
     truth: list[int] = []
-    for column, code in enumerate(sorted(texts)):
-        fit[code], dev = split_dev(texts[code])
-        for size in SNIPPET_SIZES:
-            cut = cut_snippets(dev, size)[:3]
+    for code, paragraphs in dev.items():
+        if code in model.codes:
+            cut = [s for size in SNIPPET_SIZES for s in cut_snippets(paragraphs, size)]
             snippets += cut
-            truth += [column] * len(cut)
-    model = train_model(fit, variant=variant, alpha=alpha, orders=orders, calibrate=False)
+            truth += [model.codes.index(code)] * len(cut)
     scores, hits, _ = model.scores(snippets)
     scores = scores / np.sqrt(np.maximum(hits, 1))[:, None]
     target = np.asarray(truth)
-    losses = [_log_loss(scores / t, target) for t in TEMPERATURES]
+    losses = [_log_loss(scores / t, target, model) for t in TEMPERATURES]
     return float(TEMPERATURES[int(np.argmin(losses))])
 
 
-def _log_loss(logits: np.ndarray, target: np.ndarray) -> float:
+def _log_loss(logits: np.ndarray, target: np.ndarray, model: LangModel) -> float:
     shifted = logits - logits.max(axis=1, keepdims=True)
-    log_norm = np.log(np.exp(shifted).sum(axis=1))
-    return float(np.mean(log_norm - shifted[np.arange(target.size), target]))
+    proba = np.exp(shifted)
+    proba /= proba.sum(axis=1, keepdims=True)
+    merged = np.asarray(proba @ model.merge_matrix)
+    return float(-np.mean(np.log(np.maximum(merged[np.arange(target.size), target], 1e-12))))
 
 
 def add_language(
@@ -146,37 +191,56 @@ def add_language(
     counts are replaced (or, with `keep`, added to)."""
     if not any(p.strip() for p in paragraphs):
         raise InputError(f"No text to learn {code} from.", "Give documents with text in it.")
-    keys, counts = count_ngrams(paragraphs, model.orders)
-    codes = list(model.codes)
-    base = model.counts.tocsc()
+    columns = list(model.columns)
     sizes = list(model.sizes)
-    size = sum(len(p) for p in paragraphs)
-    if code in codes:
-        column = codes.index(code)
-        if not keep:
-            base.data[base.indptr[column] : base.indptr[column + 1]] = 0
-        sizes[column] = size + (sizes[column] if keep else 0)
-    else:
-        column = len(codes)
-        codes.append(code)
-        sizes.append(size)
-        base = sp.hstack([base, sp.csc_matrix((base.shape[0], 1), dtype=np.float32)]).tocsc()
-    merged = np.union1d(model.keys, keys)
-    old_rows = np.searchsorted(merged, model.keys)
-    new_rows = np.searchsorted(merged, keys)
-    coo = base.tocoo()
-    rows = np.concatenate([old_rows[coo.row], new_rows])
-    cols = np.concatenate([coo.col, np.full(new_rows.size, column)])
-    data = np.concatenate([coo.data, counts.astype(np.float32)])
-    matrix = sp.csr_matrix((data, (rows, cols)), shape=(merged.size, len(codes)))
+    base = model.counts.tocsc(copy=True)
+    parts = split_scripts(code, paragraphs)
+    if keep and any(column_code(c) == code for c in columns):
+        parts = {code: list(paragraphs)} if code in columns else parts
+    elif not keep:
+        for i, label in enumerate(columns):
+            if column_code(label) == code:  # replaced: emptied here, dropped below
+                base.data[base.indptr[i] : base.indptr[i + 1]] = 0
+                sizes[i] = 0
+    all_rows = [base.tocoo()]
+    new_keys: list[np.ndarray] = [model.keys]
+    counted: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for label, texts in parts.items():
+        keys, counts = count_ngrams(texts, model.orders)
+        known = np.isin(keys, model.keys)
+        keys, counts = keys[known | (counts >= MIN_COUNT)], counts[known | (counts >= MIN_COUNT)]
+        if label in columns and keep:
+            column = columns.index(label)
+        else:
+            column = len(columns)
+            columns.append(label)
+            sizes.append(0)
+        sizes[column] += sum(len(p) for p in texts)
+        counted.append((column, keys, counts))
+        new_keys.append(keys)
+    merged = np.unique(np.concatenate(new_keys))
+    coo = all_rows[0]
+    rows = [np.searchsorted(merged, model.keys)[coo.row]]
+    cols = [coo.col]
+    data = [coo.data]
+    for column, keys, counts in counted:
+        rows.append(np.searchsorted(merged, keys))
+        cols.append(np.full(keys.size, column))
+        data.append(counts.astype(np.float32))
+    matrix = sp.csr_matrix(
+        (np.concatenate(data), (np.concatenate(rows), np.concatenate(cols))),
+        shape=(merged.size, len(columns)),
+    )
+    keep_columns = [i for i, size in enumerate(sizes) if size > 0]
+    matrix = matrix[:, keep_columns].tocsr()
     matrix.eliminate_zeros()
     meta = dict(model.meta)
     meta["added"] = [*meta.get("added", []), code]
     return LangModel(
-        codes=codes,
+        columns=[columns[i] for i in keep_columns],
         keys=merged,
         counts=matrix,
-        sizes=sizes,
+        sizes=[sizes[i] for i in keep_columns],
         alpha=model.alpha,
         temperature=model.temperature,
         orders=model.orders,
