@@ -20,6 +20,7 @@ import click
 from collie import __version__, pipeline
 from collie import views as text
 from collie.cli_extract import extract
+from collie.cli_run import run
 from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.config import lookup
 from collie.encoding import decode_text_file
@@ -409,6 +410,7 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 
 
 cli.add_command(extract)
+cli.add_command(run)
 
 
 from collie.cli_langid import langid  # noqa: E402
@@ -440,7 +442,10 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo("\ncollie: interrupted.", err=True)
+        click.echo(
+            "\ncollie: interrupted. What was done is kept; run the command again to go on.",
+            err=True,
+        )
         sys.exit(130)
     except CollieError as exc:
         _fail(exc.message, exc.hint)

@@ -165,12 +165,37 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     Setting("langid.min_chars", 20, "Shorter texts are undetermined (und).", minimum=0),
+    Setting(
+        "langid.min_share",
+        0.2,
+        "A page is a target-language document when at least this share of its letters is "
+        "in the target language (0.5: mainly target).",
+        minimum=0,
+    ),
     Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),
     Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),
     Setting(
         "crawl.short_page_chars",
         200,
         "Pages with less text are decided by the pages linking to them.",
+        minimum=0,
+    ),
+    Setting(
+        "crawl.min_votes",
+        2,
+        "Linking pages (of 400+ bytes of text) needed to decide a short page's language.",
+        minimum=1,
+    ),
+    Setting(
+        "crawl.site_min_pages",
+        10,
+        "Pages of a site fetched before its target-language yield is judged.",
+        minimum=1,
+    ),
+    Setting(
+        "crawl.site_min_yield",
+        0.1,
+        "Sites whose share of target-language pages stays lower stop being crawled.",
         minimum=0,
     ),
     Setting("dedup.max_distance", 3, "Simhash Hamming distance of near-duplicates.", minimum=0),

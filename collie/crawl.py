@@ -19,7 +19,7 @@ asks these functions which links to queue and in what order.
 - `link_priority`: a score combining that layer with what the pages linking to the URL
   were (ClueWeb09: referrers under 400 bytes of text do not vote), the referrers' HTML
   lang attribute, and the link's domain extension against the language's country domains.
-- `SiteYield`: stop crawling a site whose share of target-language pages stays under a
+- `site_stop_reason`: stop crawling a site whose share of target-language pages stays under a
   threshold after a minimum number of pages (SpiderLing).
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -227,22 +227,9 @@ def link_priority(evidence: LinkEvidence, target: str, needles: Needles,
     return round(score, 4)
 
 
-@dataclass
-class SiteYield:
-    """Target-language yield per site; a site under `threshold` after `min_pages` stops."""
-
-    threshold: float = 0.1
-    min_pages: int = 10
-    pages: dict[str, list[int]] = field(default_factory=dict)  # site -> [target, all]
-
-    def record(self, site: str, is_target: bool) -> None:
-        counts = self.pages.setdefault(site, [0, 0])
-        counts[0] += is_target
-        counts[1] += 1
-
-    def stop_reason(self, site: str) -> str | None:
-        """Why the site's crawl should stop ("low-yield:2/20"), or None."""
-        target, seen = self.pages.get(site, [0, 0])
-        if seen >= self.min_pages and target / seen < self.threshold:
-            return f"low-yield:{target}/{seen}"
-        return None
+def site_stop_reason(target: int, pages: int, min_yield: float, min_pages: int) -> str | None:
+    """Why a site's crawl should stop ("low-yield:2/20": too few target-language pages
+    among at least `min_pages` fetched), or None."""
+    if pages >= min_pages and target < min_yield * pages:
+        return f"low-yield:{target}/{pages}"
+    return None

@@ -74,6 +74,85 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX search_results_by_url ON search_results (canonical_url)",
         ],
     ),
+    (
+        "mining",
+        [
+            # Every URL the loop meets: queued (the frontier), then fetched or dropped.
+            """CREATE TABLE pages (
+                id INTEGER PRIMARY KEY,
+                url TEXT NOT NULL UNIQUE,
+                site TEXT NOT NULL,
+                loop INTEGER NOT NULL,
+                source TEXT NOT NULL CHECK (source IN ('search', 'crawl')),
+                depth INTEGER NOT NULL,
+                query_id INTEGER REFERENCES queries (id),
+                referrer_id INTEGER REFERENCES pages (id),
+                priority REAL NOT NULL DEFAULT 0,
+                status TEXT NOT NULL CHECK (status IN
+                    ('queued', 'kept', 'duplicate', 'wronglang', 'dropped')),
+                reason TEXT,
+                final_url TEXT,
+                http_status INTEGER,
+                fetched_at REAL,
+                encoding TEXT,
+                encoding_method TEXT,
+                title TEXT,
+                lang_attribute TEXT,
+                lang TEXT,
+                lang_prob REAL,
+                target_share REAL,
+                text_chars INTEGER,
+                body_sha1 TEXT
+            )""",
+            "CREATE INDEX pages_frontier ON pages (status, priority DESC, depth, id)",
+            "CREATE INDEX pages_by_site ON pages (site, status)",
+            """CREATE TABLE links (
+                from_page INTEGER NOT NULL REFERENCES pages (id),
+                to_url TEXT NOT NULL,
+                anchor TEXT NOT NULL,
+                PRIMARY KEY (from_page, to_url)
+            )""",
+            "CREATE INDEX links_to ON links (to_url)",
+            # Text of fetched pages: target-language documents (the corpus, unless they
+            # duplicate an earlier one) and wrong-language text (for the odds ratio).
+            """CREATE TABLE documents (
+                id INTEGER PRIMARY KEY,
+                page_id INTEGER NOT NULL UNIQUE REFERENCES pages (id),
+                loop INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('target', 'wronglang')),
+                lang TEXT NOT NULL,
+                text TEXT NOT NULL,
+                paragraphs TEXT NOT NULL,
+                words INTEGER NOT NULL,
+                exact_key TEXT NOT NULL,
+                simhash INTEGER NOT NULL,
+                b0 INTEGER NOT NULL,
+                b1 INTEGER NOT NULL,
+                b2 INTEGER NOT NULL,
+                b3 INTEGER NOT NULL,
+                duplicate_of INTEGER REFERENCES documents (id)
+            )""",
+            "CREATE INDEX documents_exact ON documents (exact_key)",
+            "CREATE INDEX documents_b0 ON documents (b0)",
+            "CREATE INDEX documents_b1 ON documents (b1)",
+            "CREATE INDEX documents_b2 ON documents (b2)",
+            "CREATE INDEX documents_b3 ON documents (b3)",
+            """CREATE TABLE sites (
+                site TEXT PRIMARY KEY,
+                pages INTEGER NOT NULL DEFAULT 0,
+                target INTEGER NOT NULL DEFAULT 0,
+                stopped TEXT
+            )""",
+            "ALTER TABLE loops ADD COLUMN searched_at TEXT",
+            """CREATE TABLE robots (
+                origin TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                body TEXT NOT NULL,
+                status INTEGER,
+                fetched_at REAL NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 

@@ -12,14 +12,37 @@ committed as `pending`; the results and `done` follow in one transaction. So:
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Iterable
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from collie.crawl import (
+    LinkEvidence,
+    crawl_url,
+    language_needles,
+    link_priority,
+    site_of,
+    site_stop_reason,
+)
 from collie.errors import CollieError
+from collie.fetch import Fetcher, FetchResult
+from collie.langid.model import LangModel
+from collie.process import Page, process
 from collie.queries import generate_combinations, loop_rng, query_domains
+from collie.robots import MemoryRobotsStore, RobotsRecord
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
-from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
+from collie.seeds import (
+    SeedList,
+    SeedWord,
+    count_tokens,
+    count_words,
+    frequency_seeds,
+    odds_ratio_seeds,
+)
+from collie.store import DocumentRow, PageOutcome, QueuedPage, QueueEntry, Store
 from collie.workspace import Workspace
 
 
@@ -148,15 +171,17 @@ def search_queries(
 def seed_list_for(ws: Workspace, loop: int) -> SeedList:
     """The seed list of a loop: the manual list if there is one; else the odds ratio of
     target against wrong-language text when there is wrong-language text (the user's
-    wronglang documents; later also pages classified as another language); else the
-    frequency list. Target text: the seed documents (later also harvested documents).
+    wronglang documents, and the pages earlier loops classified as another language);
+    else the frequency list. Target text: the seed documents and the target-language
+    documents of earlier loops (near-duplicates left out).
     """
     settings = ws.settings
     manual = ws.manual_seed_words()
     if manual:
         return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
-    target = count_tokens(ws.seed_texts("target"))
-    wrong_texts = ws.seed_texts("wronglang")
+    store = Store(ws)
+    target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
+    wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
     common = {
         "target": ws.language.code,
         "min_length": settings["seeds.min_length"],
@@ -190,3 +215,259 @@ def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, 
         ws.language, settings["language.extra_domains"], settings["queries.tld"]
     )
     return [(backend.restrict_to_domains(" ".join(c), domains), list(c)) for c in combos]
+
+
+# -- the mining loop ------------------------------------------------------------------------
+
+
+SEARCH_PRIORITY = 2.0  # a loop's search results come before crawled links (scores ~0-1.4)
+
+
+@dataclass
+class RunLimits:
+    """Per-run options of `collie run` (flags over settings)."""
+
+    loops: int
+    crawl_depth: int
+    max_pages: int = 0  # pages fetched per loop; 0 = no limit
+    max_time: float = 0.0  # seconds per run; 0 = no limit
+
+
+@dataclass
+class LoopReport:
+    number: int
+    queries: Counter[str] = field(default_factory=Counter)  # sent, cached, failed, lost
+    search_urls: int = 0
+    pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
+    reasons: Counter[str] = field(default_factory=Counter)
+    search_stopped: str | None = None
+
+
+@dataclass
+class RunReport:
+    loops: list[LoopReport] = field(default_factory=list)
+    stopped: str | None = None  # a budget or time limit ended the run early
+    already_done: bool = False
+
+
+class RunEvents:
+    """What a run tells its caller (progress bars, count lines); all optional."""
+
+    def stage(self, loop: int, name: str, total: int | None) -> None: ...
+
+    def advance(self, count: int = 1) -> None: ...
+
+    def line(self, text: str) -> None: ...
+
+    def should_stop(self) -> bool:
+        return False
+
+
+@dataclass
+class _Miner:
+    """One run's wiring: the workspace, its stages and their settings."""
+
+    ws: Workspace
+    store: Store
+    backend: Backend
+    fetcher: Fetcher
+    model: LangModel
+    limits: RunLimits
+    events: RunEvents
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def target(self) -> str:
+        return self.ws.language.code
+
+    def out_of_time(self) -> bool:
+        limit = self.limits.max_time
+        return bool(limit) and time.monotonic() - self.started >= limit
+
+
+def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
+        limits: RunLimits, events: RunEvents | None = None) -> RunReport:  # fmt: skip
+    """Bring the workspace to `limits.loops` completed loops (see DESIGN.md's loop)."""
+    events = events or RunEvents()
+    store = Store(ws, ws.settings["dedup.max_distance"])
+    miner = _Miner(ws, store, backend, fetcher, model, limits, events)
+    report = RunReport()
+    if ws.completed_loops() >= limits.loops:
+        report.already_done = True
+        return report
+    ws.mark_pending_lost()
+    _load_robots(miner)
+    try:
+        while ws.completed_loops() < limits.loops and report.stopped is None:
+            loop = store.open_loop()
+            loop_report = LoopReport(loop.number)
+            report.loops.append(loop_report)
+            if not loop.searched:
+                _search_stage(miner, loop.number, loop_report)
+            report.stopped = _fetch_stage(miner, loop_report)
+            if report.stopped is None:
+                store.finish_loop(loop.number)
+    finally:
+        store.save_robots(_fresh_robots(miner))
+    return report
+
+
+def _load_robots(miner: _Miner) -> None:
+    for record in miner.store.robots_records():
+        miner.fetcher.robots.put(record)
+
+
+def _fresh_robots(miner: _Miner) -> list[RobotsRecord]:
+    robots = miner.fetcher.robots
+    return list(robots.records()) if isinstance(robots, MemoryRobotsStore) else []
+
+
+def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
+    ws, settings = miner.ws, miner.ws.settings
+    planned = plan_queries(ws, miner.backend, loop)
+    miner.events.stage(loop, "search", len(planned))
+    budget = SearchBudget(settings["search.max_queries"], settings["search.max_queries_per_run"])
+
+    def counted(outcome: QueryOutcome) -> None:
+        report.queries[outcome.status] += 1
+        miner.events.advance()
+
+    result = search_queries(ws, miner.backend, planned, settings["search.results"],
+                            settings["search.max_failures"], budget, loop, counted)  # fmt: skip
+    report.search_stopped = result.stopped
+    entries = []
+    for outcome in result.outcomes:
+        for hit in outcome.results:
+            url = crawl_url(hit.url)
+            if url is not None:
+                entries.append(QueueEntry(url, site_of(url), loop, "search", 0, SEARCH_PRIORITY,
+                                          query_id=outcome.query_id))  # fmt: skip
+    report.search_urls = miner.store.enqueue(entries)
+    miner.store.mark_searched(loop)
+    miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries "
+                      f"({dict(report.queries)}), {report.search_urls} new URLs")  # fmt: skip
+
+
+def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
+    """Fetch the frontier, best first, in batches, until it is empty or a limit is hit.
+    Returns why the run must stop (time, interruption), or None when the loop is done."""
+    store, limits = miner.store, miner.limits
+    miner.events.stage(report.number, "fetch", store.queued_count())
+    batch_size = max(16, miner.ws.settings["fetch.workers"] * 4)
+    fetched = 0
+    while True:
+        if miner.events.should_stop():
+            return "interrupted"
+        if miner.out_of_time():
+            return f"the run's time limit ({limits.max_time:g} s) was reached"
+        room = limits.max_pages - fetched if limits.max_pages else batch_size
+        batch = store.next_batch(min(batch_size, room))
+        if not batch:
+            return None
+        by_id = {page.id: page for page in batch}
+        results = {r.url: r for r in miner.fetcher.fetch_all([page.url for page in batch])}
+        outcomes = [_outcome(miner, page, results[page.url]) for page in batch]
+        store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+        _stop_poor_sites(miner, {o.site for o in outcomes})
+        for o in outcomes:
+            report.pages[o.status] += 1
+            if o.reason and o.status != "kept":
+                report.reasons[o.reason.split(":")[0]] += 1
+        fetched += len(batch)
+        miner.events.advance(len(batch))
+
+
+def _outcome(miner: _Miner, queued: QueuedPage, result: FetchResult) -> PageOutcome:
+    settings = miner.ws.settings
+    page = process(result.url, result, min_confidence=settings["encoding.min_confidence"],
+                   boilerplate=settings["extract.boilerplate"])  # fmt: skip
+    outcome = PageOutcome(
+        queued.id, queued.site, "dropped", page.reason, result.final_url, result.status,
+        result.fetched_at or None, page.encoding, page.encoding_method, page.title or None,
+        page.lang or None,
+    )  # fmt: skip
+    if page.outcome != "kept":
+        return outcome
+    outcome.body_sha1 = miner.store.save_body(result.body)
+    outcome.text_chars = len(page.text)
+    outcome.links = page.links
+    labels = _paragraph_labels(miner, queued, page)
+    if labels is None:
+        outcome.reason = "too-short"
+        return outcome
+    _decide(miner, outcome, page, labels)
+    return outcome
+
+
+def _paragraph_labels(
+    miner: _Miner, queued: QueuedPage, page: Page
+) -> list[tuple[str, str, float]] | None:
+    """(paragraph, language, probability) of the page's paragraphs; a short page takes
+    the vote of the pages linking to it, or None when too few voted."""
+    settings = miner.ws.settings
+    if len(page.text) < settings["crawl.short_page_chars"]:
+        voted = miner.store.vote(queued.url, settings["crawl.min_votes"])
+        return None if voted is None else [(p, voted, 0.0) for p in page.paragraphs]
+    labels = miner.model.identify_paragraphs(page.paragraphs)
+    return [(p, code, prob) for p, (code, prob) in zip(page.paragraphs, labels, strict=True)]
+
+
+def _decide(
+    miner: _Miner, outcome: PageOutcome, page: Page, labels: list[tuple[str, str, float]]
+) -> None:
+    """Target document, wrong-language text, or undetermined, by the share of letters."""
+    letters: Counter[str] = Counter()
+    for text, code, _ in labels:
+        letters[code] += sum(ch.isalpha() for ch in text)
+    total = sum(letters.values()) or 1
+    share = letters[miner.target] / total
+    known = [(n, c) for c, n in letters.items() if c != "und"]
+    best = max(known)[1] if known else "und"
+    outcome.target_share = round(share, 4)
+    outcome.lang = miner.target if share >= miner.ws.settings["langid.min_share"] else best
+    probs = [p for _, c, p in labels if c == outcome.lang]
+    outcome.lang_prob = round(sum(probs) / len(probs), 4) if probs else None
+    if outcome.lang == "und":
+        outcome.reason = "language-undetermined"
+        return
+    kind = "target" if outcome.lang == miner.target else "wronglang"
+    outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)
+    outcome.document = DocumentRow(kind, outcome.lang, page.text, labels, count_words(page.text))
+
+
+def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome],
+                *, loop: int) -> list[QueueEntry]:  # fmt: skip
+    """Same-site links of this batch's new target documents, to the crawl depth and the
+    site's page cap, scored by what predicts their language."""
+    store, settings = miner.store, miner.ws.settings
+    needles = language_needles(miner.target)
+    domains = query_domains(miner.ws.language, settings["language.extra_domains"], "auto")
+    entries: list[QueueEntry] = []
+    for outcome in done:
+        source = by_id[outcome.page_id]
+        depth = source.depth + 1
+        if outcome.status != "kept" or depth > miner.limits.crawl_depth:
+            continue
+        if store.site_counts(source.site)[2] is not None:
+            continue
+        room = settings["crawl.max_pages_per_site"] - store.site_size(source.site)
+        for link, anchor in outcome.links:
+            url = crawl_url(link)
+            if url is None or site_of(url) != source.site or room <= 0:
+                continue
+            evidence = LinkEvidence(url, anchor, tuple(store.referrers(url)))
+            priority = link_priority(evidence, miner.target, needles, domains)
+            entries.append(QueueEntry(url, source.site, loop, "crawl", depth, priority,
+                                      referrer_id=outcome.page_id))  # fmt: skip
+            room -= 1
+    return entries
+
+
+def _stop_poor_sites(miner: _Miner, sites: set[str]) -> None:
+    settings = miner.ws.settings
+    for site in sorted(sites):
+        pages, target, stopped = miner.store.site_counts(site)
+        reason = site_stop_reason(target, pages, settings["crawl.site_min_yield"],
+                                  settings["crawl.site_min_pages"])  # fmt: skip
+        if stopped is None and reason is not None:
+            miner.store.stop_site(site, reason)

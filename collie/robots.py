@@ -102,3 +102,7 @@ class MemoryRobotsStore:
     def put(self, record: RobotsRecord) -> None:
         with self._lock:
             self._records[record.origin] = record
+
+    def records(self) -> list[RobotsRecord]:
+        with self._lock:
+            return list(self._records.values())

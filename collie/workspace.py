@@ -13,6 +13,7 @@ for) last and atomically, and removes only what it created if it fails.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import os
 import shutil
@@ -36,6 +37,7 @@ DB_FILE = "collie.db"
 DIRECTORIES = ("seed", "cache", "models", "exports", "logs")
 WORKSPACE_ENV = "COLLIE_WORKSPACE"
 SEED_WORDS_FILE = "seed/seed-words.txt"
+LOCK_FILE = "collie.lock"
 
 
 def now_iso() -> str:
@@ -297,6 +299,38 @@ def read_word_list(text: str) -> list[str]:
         if word and word not in words:
             words.append(word)
     return words
+
+
+class RunLock:
+    """One `collie run` per workspace: an exclusive lock on `collie.lock` (released by
+    the system when the process ends, even by kill -9), holding the owner's PID."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / LOCK_FILE
+        self._fd: int | None = None
+
+    def __enter__(self) -> RunLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            owner = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise WorkspaceError(
+                f"Another collie run (PID {owner}) is working in this workspace.",
+                "Wait for it to finish, or stop it (Ctrl-C) and run again.",
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 def read_settings(

@@ -7,13 +7,13 @@ import pytest
 from collie.crawl import (
     LinkEvidence,
     Referrer,
-    SiteYield,
     crawl_url,
     language_needles,
     link_layer,
     link_priority,
     same_site,
     site_of,
+    site_stop_reason,
 )
 
 
@@ -96,13 +96,7 @@ def test_link_priority_orders_by_evidence() -> None:
     assert score("http://x.co.ke/a") > score("http://x.com/a") > score("http://x.co.uk/a")
 
 
-def test_site_yield_stops_low_yield_sites() -> None:
-    yields = SiteYield(threshold=0.2, min_pages=5)
-    for is_target in (False, False, False, True):
-        yields.record("x.co.ke", is_target)
-    assert yields.stop_reason("x.co.ke") is None  # too few pages to judge
-    yields.record("x.co.ke", False)
-    assert yields.stop_reason("x.co.ke") is None  # 1/5 = threshold
-    yields.record("x.co.ke", False)
-    assert yields.stop_reason("x.co.ke") == "low-yield:1/6"
-    assert yields.stop_reason("unknown.ke") is None
+def test_site_stop_reason() -> None:
+    assert site_stop_reason(target=0, pages=4, min_yield=0.2, min_pages=5) is None  # too few
+    assert site_stop_reason(target=1, pages=5, min_yield=0.2, min_pages=5) is None  # at 20%
+    assert site_stop_reason(target=1, pages=6, min_yield=0.2, min_pages=5) == "low-yield:1/6"

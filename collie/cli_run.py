@@ -1,0 +1,155 @@
+"""`collie run`: the mining loop (click only: parse, open, call, print)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from types import FrameType
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from collie import pipeline
+from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.fetch import FetchConfig, Fetcher
+from collie.langid.learn import load_model_for
+from collie.search import make_backend
+from collie.workspace import RunLock
+
+
+class CliEvents(pipeline.RunEvents):
+    """Progress bars and count lines on stderr; the first Ctrl-C asks the run to stop
+    after the current batch, a second one stops at once."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: tqdm[Any] | None = None
+        self.stop_requested = False
+
+    def stage(self, loop: int, name: str, total: int | None) -> None:
+        self.close()
+        if not self.quiet:
+            unit = " queries" if name == "search" else " pages"
+            self.bar = tqdm(total=total, desc=f"loop {loop} {name}", unit=unit, leave=False)
+
+    def advance(self, count: int = 1) -> None:
+        if self.bar is not None:
+            self.bar.update(count)
+
+    def line(self, text: str) -> None:
+        if not self.quiet:
+            tqdm.write(text, file=None)
+
+    def should_stop(self) -> bool:
+        return self.stop_requested
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
+        if self.stop_requested:
+            raise KeyboardInterrupt
+        self.stop_requested = True
+        note("\ncollie: stopping after the current batch (Ctrl-C again to stop at once).")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option(
+    "--loops",
+    type=click.IntRange(1),
+    callback=set_flag("run.loops"),
+    help="Bring the workspace to this many completed loops (default: run.loops).",
+)
+@click.option(
+    "--queries",
+    type=click.IntRange(1),
+    callback=set_flag("queries.count"),
+    help="Queries per loop (default: queries.count).",
+)
+@click.option(
+    "--seeds",
+    type=click.IntRange(1),
+    callback=set_flag("seeds.count"),
+    help="Seed words per loop (default: seeds.count).",
+)
+@click.option(
+    "--crawl-depth",
+    type=click.IntRange(0),
+    callback=set_flag("crawl.depth"),
+    help="Link depth crawled from a page search found (default: crawl.depth).",
+)
+@click.option(
+    "--max-pages",
+    type=click.IntRange(0),
+    callback=set_flag("run.max_pages"),
+    help="Pages fetched per loop at most; 0: no limit (default: run.max_pages).",
+)
+@click.option(
+    "--max-time",
+    type=click.FloatRange(0),
+    callback=set_flag("run.max_time"),
+    help="Seconds this run may take; 0: no limit (default: run.max_time).",
+)
+@search_options
+@common_options
+@click.pass_obj
+def run(app: App, **_options: Any) -> None:  # fmt: skip
+    """Mine the web: seed words -> queries -> search -> fetch -> language ID -> crawl
+    -> near-duplicates, loop after loop.
+
+    `--loops N` brings the workspace to N completed loops: run again after an
+    interruption (Ctrl-C, kill, power loss) and it goes on where it stopped, sending no
+    query twice and fetching no stored page again.
+
+    \b
+    Example:
+      collie run --loops 2
+      collie run --loops 3 --max-time 3600
+    """
+    with app.open() as ws, RunLock(ws.root):
+        settings = ws.settings
+        limits = pipeline.RunLimits(
+            settings["run.loops"], settings["crawl.depth"], settings["run.max_pages"],
+            settings["run.max_time"],
+        )  # fmt: skip
+        if ws.completed_loops() >= limits.loops:  # nothing to do: no model, no network
+            _print_report(app, pipeline.RunReport(already_done=True), limits.loops)
+            return
+        backend = make_backend(settings, os.environ, ws.language.part1 or "")
+        backend.check()
+        model = load_model_for(ws.root).with_settings(
+            settings["langid.threshold"], settings["langid.min_chars"])  # fmt: skip
+        events = CliEvents(app.quiet)
+        previous = signal.signal(signal.SIGINT, events.on_sigint)
+        try:
+            with Fetcher(FetchConfig.from_settings(settings)) as fetcher:
+                report = pipeline.run(ws, backend, fetcher, model, limits, events)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            events.close()
+    _print_report(app, report, limits.loops)
+
+
+def _print_report(app: App, report: pipeline.RunReport, loops: int) -> None:
+    if report.already_done:
+        note(f"The workspace has {loops} completed loop(s) already; nothing to do. "
+             f"Use --loops {loops + 1} to run another.")  # fmt: skip
+        return
+    for loop in report.loops:
+        kept, dup = loop.pages["kept"], loop.pages["duplicate"]
+        reasons = ", ".join(f"{r} {n}" for r, n in loop.reasons.most_common(6))
+        if not app.quiet:
+            note(f"loop {loop.number}: {sum(loop.queries.values())} queries, "
+                 f"{loop.search_urls} new search URLs, {sum(loop.pages.values())} pages "
+                 f"fetched: {kept} target documents, {dup} near-duplicates, "
+                 f"{loop.pages['wronglang']} other language, {loop.pages['dropped']} dropped"
+                 f"{f' ({reasons})' if reasons else ''}")  # fmt: skip
+        if loop.search_stopped and not app.quiet:
+            note(f"  search stopped early: {loop.search_stopped}")
+    if report.stopped == "interrupted":
+        raise KeyboardInterrupt
+    if report.stopped:
+        note(f"Stopped: {report.stopped}. Run `collie run` again to go on.")

