@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import zipfile
 from pathlib import Path
 
@@ -177,3 +178,17 @@ def test_retraining_a_language_replaces_its_counts(small_texts: dict[str, list[s
     assert again.codes == base.codes and len(again.columns) == len(base.columns)
     assert again.counts[:, after].sum() < base.counts[:, before].sum()
     assert again.sizes[after] == sum(len(p) for p in small_texts["zul"][:5])
+
+
+def test_enough_documents_give_the_new_language_an_open_set_margin(
+    small_texts: dict[str, list[str]], tmp_path: Path
+) -> None:
+    base = train_model({c: t for c, t in small_texts.items() if c not in ("zul", "nbl")})
+    words = " ".join(small_texts["zul"]).split()
+    rng = random.Random(0)
+    documents = [" ".join(rng.choice(words) for _ in range(60)) for _ in range(80)]
+    learned = learn_language(base, "zul", ["\n\n".join(documents)])
+    margin = learned.model.meta["open_set"]["zul"]
+    assert margin >= 0 and learned.tested == 16 and learned.recall >= 0.9
+    save_model(learned.model, tmp_path / "m.npz")
+    assert read_model(tmp_path / "m.npz").meta["open_set"] == {"zul": margin}

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from collie.errors import InputError
 from collie.langid.features import letter_counts
 from collie.langid.model import OTHER, LangModel, load_model, read_model, save_model
@@ -28,6 +30,8 @@ WORKSPACE_MODEL = "models/langid.npz"
 HOLD_EVERY = 5
 MIN_BUNDLED_CHARS = 3000  # a bundled language with less training text is retrained
 MAX_PARAGRAPH = 600  # longer paragraphs are cut (at word boundaries) for held-out tests
+OPEN_SET_RECALL = 0.98  # of held-back target paragraphs that the open-set margin keeps
+MIN_OPEN_SET_PARAGRAPHS = 10
 _BLANK = re.compile(r"\n\s*\n")
 
 
@@ -80,11 +84,27 @@ def learn_language(
     }
     trial = _train(base, code, fit or paragraphs, negatives)
     held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
+    margin = open_set_margin(trial, code, held) if held and fit else None
+    if margin is not None:
+        trial.meta["open_set"] = {**trial.meta.get("open_set", {}), code: margin}
     labels = trial.identify_batch(held) if held and fit else []
     recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
     confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
     model = _train(base, code, paragraphs, negatives)
+    if margin is not None:
+        model.meta["open_set"] = {**model.meta.get("open_set", {}), code: margin}
     return LearnedLanguage(model, code, recall, len(labels), confusions)
+
+
+def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float | None:
+    """The margin (per n-gram, over the next language) that OPEN_SET_RECALL of the
+    held-back target paragraphs reach: text that is only similar to the target (a close
+    relative the model has never seen) rarely reaches it, and is `und` instead."""
+    proba, _, margins = model._proba_margins(held)
+    mine = proba.argmax(axis=1) == model.codes.index(code)
+    if mine.sum() < MIN_OPEN_SET_PARAGRAPHS:
+        return None
+    return float(max(0.0, np.quantile(margins[mine], 1 - OPEN_SET_RECALL)))
 
 
 def _train(

@@ -158,24 +158,44 @@ class LangModel:
         return np.vstack(parts) if parts else np.zeros((0, len(self.codes)))
 
     def _proba(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        proba, letters, _ = self._proba_margins(texts)
+        return proba, letters
+
+    def _proba_margins(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(probabilities, letters, margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
-        scale = self.temperature * np.sqrt(np.maximum(hits, 1))[:, None]
-        logits = self._scores(matrix, hits) / scale
+        root = np.sqrt(np.maximum(hits, 1))
+        logits = self._scores(matrix, hits) / (self.temperature * root[:, None])
         logits -= logits.max(axis=1, keepdims=True)
         np.exp(logits, out=logits)
         logits /= logits.sum(axis=1, keepdims=True)
-        return np.asarray(logits @ self.merge_matrix), letters
+        proba = np.asarray(logits @ self.merge_matrix)
+        margins = np.zeros(len(texts))
+        if proba.shape[1] > 1:
+            two = -np.partition(-proba, 1, axis=1)[:, :2]
+            ratio = np.log(np.maximum(two[:, 0], 1e-300) / np.maximum(two[:, 1], 1e-300))
+            margins = ratio * self.temperature / root
+        return proba, letters, margins
 
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
-        """(code, probability) per text; `und` when unsure, too short or letterless."""
+        """(code, probability) per text; `und` when unsure, too short or letterless.
+
+        A language learnt from the user's documents also needs its open-set margin
+        (`meta["open_set"]`, set by collie.langid.learn) over the next language."""
         result: list[tuple[str, float]] = []
+        open_set: dict[str, float] = self.meta.get("open_set", {})
         for start in range(0, len(texts), BATCH):
-            proba, letters = self._proba(list(texts[start : start + BATCH]))
+            proba, letters, margins = self._proba_margins(list(texts[start : start + BATCH]))
             best = proba.argmax(axis=1)
             for i, column in enumerate(best.tolist()):
                 p = float(proba[i, column])
                 code = self.codes[column]
-                if letters[i] < max(self.min_chars, 1) or p < self.threshold or code == OTHER:
+                if (
+                    letters[i] < max(self.min_chars, 1)
+                    or p < self.threshold
+                    or code == OTHER
+                    or margins[i] < open_set.get(code, -np.inf)
+                ):
                     code = UNDETERMINED
                 result.append((code, p))
         return result
