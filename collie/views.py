@@ -14,6 +14,7 @@ from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.seeds import SeedList, safetynet_languages
+from collie.store import Store
 from collie.workspace import Workspace
 
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
@@ -61,6 +62,7 @@ def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str])
 
 def status_data(ws: Workspace) -> dict[str, Any]:
     lang = ws.language
+    counts = Store(ws).loop_counts()
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.seed_summary():
@@ -87,7 +89,12 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "result_urls": ws.result_url_count(),
         },
         "loops": [
-            {"number": loop.number, "started_at": loop.started_at, "finished_at": loop.finished_at}
+            {
+                "number": loop.number,
+                "started_at": loop.started_at,
+                "finished_at": loop.finished_at,
+                **counts.get(loop.number, {}),
+            }
             for loop in ws.loops()
         ],
     }
@@ -123,11 +130,32 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     else:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
-    lines.append(f"{'loop':>4}  {'started':<25}  finished")
-    for loop in data["loops"]:
-        lines.append(f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-'}")
-    if not data["loops"]:
-        lines.append("   -  no loops run yet")
+    lines += loop_lines(data["loops"])
+    return lines
+
+
+def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
+    """Per loop: when, queries, search URLs, pages fetched, what became of them, words."""
+    if not loops:
+        return [f"{'loop':>4}  {'started':<25}  finished", "   -  no loops run yet"]
+    lines = [
+        f"{'loop':>4}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
+        f"{'fetched':>7}  {'docs s+c':>9}  {'dups':>5}  {'other':>5}  {'words':>8}"
+    ]
+    for loop in loops:
+        docs, pages = loop["documents"], loop["pages"]
+        lines.append(
+            f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-':<25}  "
+            f"{loop['queries']:>7}  {loop['search_urls']:>6}  {loop['fetched']:>7}  "
+            f"{docs['search']:>4}+{docs['crawl']:<4}  {pages.get('duplicate', 0):>5}  "
+            f"{pages.get('wronglang', 0):>5}  {loop['words']:>8,}"
+        )
+        dropped = ", ".join(f"{reason} {n}" for reason, n in loop["dropped"].items()
+                            if reason != "near-duplicate")  # fmt: skip
+        if dropped:
+            lines.append(f"{'':>6}dropped: {dropped}")
+        if pages.get("queued"):
+            lines.append(f"{'':>6}still queued: {pages['queued']}")
     return lines
 
 

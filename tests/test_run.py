@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -72,3 +73,24 @@ def test_run_again_does_nothing_and_says_so(mined, capsys, web: MiniWebServer) -
     again = run_collie(capsys, "run", "--loops", "2")
     assert again.code == 0 and "nothing to do" in again.err
     assert web.log == []
+
+
+def test_status_shows_each_loop(mined, capsys) -> None:
+    data = json.loads(run_collie(capsys, "status", "--json").out)
+    first, second = data["loops"]
+    assert first["finished_at"] and second["finished_at"]
+    assert first["documents"]["search"] > 0 and first["documents"]["crawl"] > 0
+    assert first["pages"]["duplicate"] == 1 and first["pages"]["wronglang"] >= 1
+    assert first["dropped"]["robots"] == 1 and first["words"] > 500
+    assert first["queries"] == 4 and first["search_urls"] >= 4
+    text = run_collie(capsys, "status").out
+    assert "docs s+c" in text and "dropped: " in text and "robots 1" in text
+
+
+def test_second_run_at_once_is_refused(mined, capsys) -> None:
+    root = mined[0]
+    from collie.workspace import RunLock
+
+    with RunLock(root):
+        refused = run_collie(capsys, "run", "--loops", "3")
+    assert refused.code == 1 and f"PID {os.getpid()}" in refused.err
