@@ -64,25 +64,43 @@ def ours_without_rules(page: LabelledPage) -> str:
     return process(page.url, response, boilerplate="none").text
 
 
-def seconds(pages: list[LabelledPage], run: Callable[[LabelledPage], object]) -> float:
-    start = time.perf_counter()
+def seconds(
+    pages: list[LabelledPage], run: Callable[[LabelledPage], object]
+) -> tuple[float, float]:
+    """(wall-clock, CPU) seconds to run over every page."""
+    wall, cpu = time.perf_counter(), time.process_time()
     for page in pages:
         run(page)
-    return time.perf_counter() - start
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def report_throughput(pages: list[LabelledPage]) -> tuple[float, float]:
-    """Best of ROUNDS for each, the two alternating so both see the same machine load."""
+    """Best of ROUNDS for each, the two alternating so both see the same machine.
+
+    The machine is shared: wall-clock figures move with other processes' load, so the
+    targets are checked on CPU time (pages per CPU-second of one pinned core); both are
+    printed."""
     naive(pages[0].body), ours(pages[0])  # warm up (chardet loads its models)
-    theirs_best = mine_best = float("inf")
+    best = {"naive": [float("inf")] * 2, "ours": [float("inf")] * 2}
     for _ in range(ROUNDS):
-        theirs_best = min(theirs_best, seconds(pages, lambda p: naive(p.body)))
-        mine_best = min(mine_best, seconds(pages, ours))
-    theirs, mine = len(pages) / theirs_best, len(pages) / mine_best
-    print(f"throughput, one core, {len(pages)} pages, best of {ROUNDS} alternating rounds:")
-    print(f"  naive (chardet whole body + html2text whole page): {theirs:7.1f} pages/s")
-    print(f"  collie process() (decode + extract + rules):       {mine:7.1f} pages/s")
-    print(f"  ratio: {mine / theirs:.2f}x  (targets: >= 3x and >= 100 pages/s)")
+        for name, run in (("naive", lambda p: naive(p.body)), ("ours", ours)):
+            timing = seconds(pages, run)
+            best[name] = [min(old, new) for old, new in zip(best[name], timing, strict=True)]
+    n = len(pages)
+    (theirs_wall, theirs), (mine_wall, mine) = [[n / t for t in best[k]] for k in ("naive", "ours")]
+    print(f"throughput, one core, {n} pages, best of {ROUNDS} alternating rounds (CPU | wall):")
+    print(
+        f"  naive (chardet whole body + html2text whole page): {theirs:7.1f} | "
+        f"{theirs_wall:7.1f} pages/s"
+    )
+    print(
+        f"  collie process() (decode + extract + rules):       {mine:7.1f} | "
+        f"{mine_wall:7.1f} pages/s"
+    )
+    print(
+        f"  ratio: {mine / theirs:.2f}x CPU, {mine_wall / theirs_wall:.2f}x wall  "
+        "(targets, on CPU time: >= 3x and >= 100 pages/s)"
+    )
     return mine, theirs
 
 

@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 LINK_OPEN, LINK_CLOSE = "\ue000", "\ue001"  # anchor-text markers through html2text
 _WHITESPACE = re.compile(r"\s+")
@@ -25,9 +26,8 @@ _LINK_SPAN = re.compile(f"{LINK_OPEN}([^{LINK_OPEN}{LINK_CLOSE}]*){LINK_CLOSE}")
 _MARKERS = re.compile(f"[{LINK_OPEN}{LINK_CLOSE}]")
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of Markdown, as the boilerplate rules see it."""
+class Line(NamedTuple):
+    """One line of Markdown, as the boilerplate rules see it (a tuple: cheap to make)."""
 
     markdown: str  # with Markdown markup, without link markers
     text: str  # without markup
@@ -270,7 +270,7 @@ RULES: tuple[Rule, ...] = (
         "'This page was last edited on ...'.",
         re.compile(
             r"^\W*(?:posted|published|written|updated|filed|tagged|submitted)\b.{0,200}$|"
-            r"\blast (?:updated|edited|modified)\b|"
+            r"^.{0,150}?\blast (?:updated|edited|modified)\b|"
             r"^\W*(?:tags|categories|category|filed under|share this|like this|by)\s*:.{0,150}$|"
             r"^\W*\d+\s+(?:comments?|replies|responses|views|shares)\W*$|"
             r"^\W*(?:proudly )?powered by\b|^\W*(?:theme|designed|website) by\b",
@@ -282,7 +282,7 @@ RULES: tuple[Rule, ...] = (
         "comment-form",
         "Comment form texts: 'Your email address will not be published', 'Name *'.",
         re.compile(
-            r"email address will not be published|required fields are marked|"
+            r"^.{0,100}?(?:email address will not be published|required fields are marked)|"
             r"^\W*(?:(?:comment|name|e-?mail|website)\W*\*?\W*)+$|^\W*post comment\W*$",
             re.I,
         ),
@@ -394,11 +394,18 @@ def _rules_up_to(limit: int) -> tuple[Rule, ...]:
     return tuple(rule for rule in RULES if not rule.max_chars or rule.max_chars >= limit)
 
 
+# One search tells whether any keyword-gated rule can match: most lines skip them all.
+_KEYWORD_GATE = re.compile("|".join(re.escape(k) for rule in RULES for k in rule.keywords))
+
+
 def match_rule(line: Line) -> str | None:
     """The name of the first rule of `RULES` the line matches."""
     length = len(line.text)
     bucket = next((limit for limit in _LIMITS if limit >= length), length)
+    gated = _KEYWORD_GATE.search(line.lower) is None
     for rule in _rules_up_to(bucket):  # only the rules that apply to lines this long
+        if gated and rule.keywords and rule.predicate is None:
+            continue
         if rule.matches(line):
             return rule.name
     return None

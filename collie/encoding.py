@@ -217,8 +217,13 @@ def _declarations(body: bytes, content_type: str | None) -> list[tuple[str, str,
     return found
 
 
-_ASCII_LETTER = re.compile(r"[A-Za-z]")
-_LATIN1_LETTER = re.compile(r"[À-ÖØ-öø-ÿŠšŒœŽžŸƒ]")
+_ASCII_LETTER_BYTES = bytes(range(65, 91)) + bytes(range(97, 123))
+_CP1252_LETTER_BYTES = bytes([0x83, 0x8A, 0x8C, 0x8E, 0x9A, 0x9C, 0x9E, 0x9F])
+_CP1252_LETTER_BYTES += bytes(b for b in range(0xC0, 0x100) if b not in (0xD7, 0xF7))
+
+
+def _count(sample: bytes, wanted: bytes) -> int:
+    return len(sample) - len(sample.translate(None, wanted))
 
 
 def _looks_misread(body: bytes) -> bool:
@@ -227,9 +232,9 @@ def _looks_misread(body: bytes) -> bool:
     Western text has a few accented letters among ASCII ones (French: about 3 %); a
     handful of letters proves nothing either way, so at least 20 are needed.
     """
-    sample = visible_bytes(body, 8192).decode("cp1252", errors="replace")
-    high = len(_LATIN1_LETTER.findall(sample))
-    return high >= 20 and high > 0.3 * (high + len(_ASCII_LETTER.findall(sample)))
+    sample = visible_bytes(body, 8192)
+    high = _count(sample, _CP1252_LETTER_BYTES)
+    return high >= 20 and high > 0.3 * (high + _count(sample, _ASCII_LETTER_BYTES))
 
 
 _ASCII_BYTES = bytes(range(128))

@@ -72,13 +72,14 @@ NAV_ATTRIBUTE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden",
     re.I,
 )
-_BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "blockquote"}
+_BLOCKS = {"h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "blockquote"}
 _BLOCKS |= {"pre", "br", "hr"}
 _AS_DIV = {
     "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "section", "article",
     "main", "figure", "figcaption", "address", "header", "footer", "details", "summary",
     "center", "fieldset", "legend", "dl", "dt", "dd", "body",
 }  # fmt: skip
+_BREAKS = _AS_DIV | {"p", "div"}  # all become one paragraph break
 _MAX_SHARE = 0.4  # an attribute-matched element this big (share of the page) is a wrapper
 
 
@@ -172,18 +173,18 @@ def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
     seen: set[tuple[str, str]] = set()
     tags = list(_ANCHOR_TAG.finditer(page))
     for i, tag in enumerate(tags):
-        if tag.group(1):
+        if tag[1]:
             continue  # an end tag
-        found = _HREF.search(tag.group(0))  # within one tag: bounded
+        found = _HREF.search(tag[0])  # within one tag: bounded
         if found is None:
             continue
-        href = next(g for g in found.groups() if g is not None)
+        href = found[1] if found[1] is not None else found[2] or found[3] or ""
         url = resolver.resolve(html.unescape(href) if "&" in href else href)
         if url is None:
             continue
         end = tags[i + 1].start() if i + 1 < len(tags) else min(len(page), tag.end() + 2000)
         inner = page[tag.end() : end]
-        anchor = _clean_inline(inner) or (_attribute(_ALT.search(tag.group(0) + inner[:500])) or "")
+        anchor = _clean_inline(inner) or (_attribute(_ALT.search(tag[0] + inner[:500])) or "")
         if (url, anchor) not in seen:
             seen.add((url, anchor))
             links.append((url, anchor))
@@ -208,29 +209,14 @@ def _is_removable(name: str, attrs: str, in_content: bool) -> bool:
     return not (in_content and match.group("frame"))
 
 
-def _match_closing_tags(names: list[str], closing: list[bool]) -> dict[int, int]:
-    """Index of each start tag -> index of its end tag (per-name stacks)."""
-    stacks: dict[str, list[int]] = {}
-    ends: dict[int, int] = {}
-    for i, name in enumerate(names):
-        if closing[i]:
-            stack = stacks.get(name)
-            if stack:
-                ends[stack.pop()] = i
-        else:
-            stacks.setdefault(name, []).append(i)
-    return ends
-
-
 def _simple_tag(name: str, closing: bool) -> str:
     """What a tag becomes for html2text: a block without attributes, a <div>, a link
     marker, or nothing (inline and unknown tags)."""
     if name == "a":
         return LINK_CLOSE if closing else LINK_OPEN
-    slash = "/" if closing else ""
-    if name in _BLOCKS:
-        return f"<{slash}{name}>"
-    return f"<{slash}div>" if name in _AS_DIV else ""
+    if name in _BREAKS:
+        return "<p>"  # html2text breaks paragraphs alike at <p>, </p>, <div>, </div>
+    return (f"</{name}>" if closing else f"<{name}>") if name in _BLOCKS else ""
 
 
 def _escape_stray(text: str) -> str:
@@ -242,13 +228,14 @@ def clean_markup(page: str) -> str:
     """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
     simplify the remaining tags (`_simple_tag`), in one walk over the tags."""
     tags = list(_TAG.finditer(page))
-    names = [t.group(2).lower() for t in tags]
-    closing = [bool(t.group(1)) for t in tags]
-    ends = _match_closing_tags(names, closing)
-    mains = [i for i, n in enumerate(names) if n == "main" and not closing[i] and i in ends]
-    walk = _TagWalk(page, tags, names, closing, ends)
-    if len(mains) == 1:
-        return walk.clean(tags[mains[0]].start(), tags[ends[mains[0]]].end(), True)
+    names = [t[2].lower() for t in tags]
+    closing = [t[1] == "/" for t in tags]
+    walk = _TagWalk(page, tags, names, closing)
+    if "main" in names:
+        mains = [i for i, n in enumerate(names) if n == "main" and not closing[i]]
+        end = walk.end_of(mains[0]) if len(mains) == 1 else None
+        if end is not None:
+            return walk.clean(tags[mains[0]].start(), tags[end].end(), True)
     return walk.clean(0, len(page), False)
 
 
@@ -258,14 +245,23 @@ class _TagWalk:
     tags: list[re.Match[str]]
     names: list[str]
     closing: list[bool]
-    ends: dict[int, int]  # start tag index -> end tag index
+
+    def end_of(self, i: int) -> int | None:
+        """Index of the end tag of start tag i (same-name tags counted), if any."""
+        name, depth, names, closing = self.names[i], 1, self.names, self.closing
+        for k in range(i + 1, len(names)):
+            if names[k] == name:
+                depth += -1 if closing[k] else 1
+                if depth == 0:
+                    return k
+        return None
 
     def removed_until(self, i: int, in_content: bool, limit: float) -> int | None:
         """Index of the end tag when element i is boilerplate to remove whole."""
         name, tag = self.names[i], self.tags[i]
         if self.closing[i] or not _is_removable(name, tag.group(3), in_content):
             return None
-        j = self.ends.get(i)
+        j = self.end_of(i)
         if j is None:
             return None
         by_name = name in _NAV_ELEMENTS or name in _PAGE_FRAME
@@ -296,7 +292,8 @@ class _TagWalk:
             simple = _simple_tag(name, self.closing[i])
             if not (simple.startswith("<") and text.isspace()):  # spaces before a block:
                 kept.append(_escape_stray(text))  # one html2text event less, same Markdown
-            kept.append(simple)
+            if simple != "<p>" or not kept or kept[-1] != "<p>":  # runs of breaks: one break
+                kept.append(simple)
             position, i = tag.end(), i + 1
         kept.append(_escape_stray(self.page[position:last]))
         return "".join(kept)
