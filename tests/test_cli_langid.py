@@ -98,3 +98,24 @@ def test_train_outside_a_workspace_needs_out(capsys, tmp_path: Path, monkeypatch
 def test_a_missing_model_file_is_an_error(capsys, lines: Path, tmp_path: Path) -> None:
     result = run_collie(capsys, "langid", "identify", str(lines), "--model", str(tmp_path / "x"))
     assert result.code == 1 and "not a collie language model" in result.err
+
+
+def test_init_trains_a_workspace_model_for_an_unknown_language(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    training = corpus.udhr_training_texts()
+    docs = tmp_path / "docs.txt"
+    docs.write_text("\n\n".join(training["zul"] * 2), encoding="utf-8")  # zul as "unknown"
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(docs))
+    assert result.code == 0, result.err
+    assert (root / "models" / "langid.npz").is_file()
+    assert "trained models/langid.npz: luo" in result.err
+    monkeypatch.chdir(root)
+    text = tmp_path / "t.txt"
+    text.write_text("Abantu bonke bazalwa bekhululekile futhi balingana ngesithunzi\n")
+    top = run_collie(capsys, "langid", "identify", str(text), "--top", "2").out.split()
+    assert sorted(top) == ["luo", "zul"]  # the same text under two labels: both top
+    listed = run_collie(capsys, "langid", "languages").out
+    assert "\nluo\t" in listed

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,8 @@ from collie.langid.train import add_language
 
 WORKSPACE_MODEL = "models/langid.npz"
 HOLD_EVERY = 5
-MIN_BUNDLED_CHARS = 3000  # a bundled language with less training text is retrained
+MIN_BUNDLED_CHARS = 3000
+MIN_DOCUMENT_CHARS = 2000  # less text than this trains no workspace model  # a bundled language with less training text is retrained
 MAX_PARAGRAPH = 600  # longer paragraphs are cut (at word boundaries) for held-out tests
 OPEN_SET_RECALL = 0.98  # of held-back target paragraphs that the open-set margin keeps
 MIN_OPEN_SET_PARAGRAPHS = 10
@@ -143,9 +145,23 @@ def ensure_workspace_model(
     documents: Sequence[str],
     wronglang: Mapping[str | None, Sequence[str]] | None = None,
 ) -> LearnedLanguage | None:
-    """Train `root`'s model into models/ when the bundled model lacks `code` (else None)."""
-    if not documents or not needs_own_model(code):
+    """Train `root`'s model into models/ when the bundled model lacks `code` (or has
+    little of it) and the documents hold >= MIN_DOCUMENT_CHARS characters; else None."""
+    if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS or not needs_own_model(code):
         return None
     learned = learn_language(load_model(), code, documents, wronglang)
     save_model(learned.model, workspace_model_path(root))
     return learned
+
+
+def train_workspace_model(
+    root: Path, code: str, documents: Sequence[Any]
+) -> LearnedLanguage | None:
+    """`ensure_workspace_model` from a workspace's seed documents (objects with `role`
+    "target"/"wronglang", `lang` and `text`, such as collie.seedfiles.SeedDocument)."""
+    targets = [d.text for d in documents if d.role == "target"]
+    wronglang: dict[str | None, list[str]] = {}
+    for doc in documents:
+        if doc.role == "wronglang":
+            wronglang.setdefault(doc.lang, []).append(doc.text)
+    return ensure_workspace_model(root, code, targets, wronglang)
