@@ -74,6 +74,7 @@ FRAGMENTS = [
     "<table><tr><td>", "</td></tr></table>", "&amp;", "&nbsp;", "<", ">", "'", '"', "©",
     "Habari njema sana kwa wote leo.", "Home | About | Contact", "<main>", "</main>",
     "<a href='javascript:x'>", "<base href='http://b.ke/'>", "<html lang=sw>", "\ue000",
+    " ", "\n", "<div>", "<p> ", "<td>", "</div> ",
 ]  # fmt: skip
 
 
