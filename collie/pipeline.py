@@ -324,7 +324,7 @@ def _fresh_robots(miner: _Miner) -> list[RobotsRecord]:
 
 def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
     ws, settings = miner.ws, miner.ws.settings
-    planned = plan_queries(ws, miner.backend, loop)
+    planned = _loop_queries(ws, miner.backend, loop)
     miner.events.stage(loop, "search", len(planned))
     budget = SearchBudget(settings["search.max_queries"], settings["search.max_queries_per_run"])
 
@@ -346,6 +346,15 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
     miner.store.mark_searched(loop)
     miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries "
                       f"({dict(report.queries)}), {report.search_urls} new URLs")  # fmt: skip
+
+
+def _loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
+    """The loop's queries: those an interrupted run of this loop recorded (answered from
+    the cache when done, never re-sent when lost), then new ones up to queries.count."""
+    recorded = ws.loop_queries(loop)
+    missing = ws.settings["queries.count"] - len(recorded)
+    fresh = plan_queries(ws, backend, loop)[: max(0, missing)]
+    return [(text, words) for text, words, status in recorded if status != "lost"] + fresh
 
 
 def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:

@@ -239,6 +239,15 @@ class Workspace:
         ).fetchall()
         return [SearchResult(r["url"], r["title"], r["snippet"], r["rank"], backend) for r in rows]
 
+    def loop_queries(self, loop: int) -> list[tuple[str, list[str], str]]:
+        """(text, seed words, status) of the queries recorded for a loop, in order."""
+        rows = self.conn.execute(
+            "SELECT text, words, status FROM queries WHERE loop = ? AND words IS NOT NULL "
+            "ORDER BY id",
+            (loop,),
+        )
+        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
     def sent_combinations(self) -> set[tuple[str, ...]]:
         """Seed-word combinations of every query recorded, sent or not (order-free)."""
         rows = self.conn.execute("SELECT words FROM queries WHERE words IS NOT NULL")

@@ -1,0 +1,105 @@
+"""A run killed with SIGKILL at several points and resumed ends where an uninterrupted
+run ends: the same documents, no query sent twice, no stored page fetched again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from collie.mininet.server import MiniWebServer, World
+
+from .clihelp import run_collie
+from .test_run import SETTINGS
+from .worlds import build_zulu_world
+
+
+def init(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:
+    sets = [arg for s in SETTINGS for arg in ("--set", s)]
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                        "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
+    assert result.code == 0, result.err
+
+
+def start_run(root: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "collie", "-q", "-w", str(root), "run", "--loops", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy(),
+    )  # fmt: skip
+
+
+def outcome(root: Path) -> dict[str, set[str]]:
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute("SELECT url, status FROM pages WHERE status != 'queued'").fetchall()
+    loops = conn.execute("SELECT COUNT(*) FROM loops WHERE finished_at IS NOT NULL").fetchone()
+    conn.close()
+    by_status: dict[str, set[str]] = {"loops": {str(loops[0])}}
+    for url, status in rows:
+        by_status.setdefault(status, set()).add(url)
+    return by_status
+
+
+def search_queries(web: MiniWebServer) -> list[str]:
+    return [parse_qs(urlsplit(e.path).query).get("q", [""])[0] for e in web.log
+            if urlsplit(e.path).path == "/search"]  # fmt: skip
+
+
+def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: MiniWebServer,
+                                               world: World) -> None:  # fmt: skip
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+
+    clean = tmp_path / "clean"
+    init(capsys, clean, docs, web)
+    proc = start_run(clean)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    expected = outcome(clean)
+    total_requests = len(web.log)
+    assert expected["loops"] == {"2"} and expected["kept"]
+
+    web.clear_log()
+    killed = tmp_path / "killed"
+    init(capsys, killed, docs, web)
+    kills = 0
+    for fraction in (0.05, 0.2, 0.2, 0.2):  # during search, then further into fetching
+        threshold = len(web.log) + max(1, int(total_requests * fraction))
+        proc = start_run(killed)
+        while proc.poll() is None and len(web.log) < threshold:
+            time.sleep(0.002)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=60)
+    assert kills >= 3 and outcome(killed)["loops"] != {"2"}  # the kills interrupted it
+    interrupted = False
+    threshold = len(web.log) + max(1, int(total_requests * 0.1))
+    proc = start_run(killed)  # Ctrl-C: the batch in hand is finished, exit status 130
+    while proc.poll() is None and len(web.log) < threshold:
+        time.sleep(0.002)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        assert proc.stderr is not None and b"run the command again" in proc.stderr.read()
+        interrupted = True
+    assert interrupted or outcome(killed) == expected
+    proc = start_run(killed)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    assert outcome(killed) == expected
+
+    sent = Counter(q for q in search_queries(web) if q != "collie preflight")  # free, SearXNG
+    assert sent and max(sent.values()) == 1  # no query sent twice
+    pages = Counter(e.url for e in web.log if not e.url.endswith("/robots.txt")
+                    and urlsplit(e.url).path != "/search")  # fmt: skip
+    conn = sqlite3.connect(killed / "collie.db")
+    stored = {r[0] for r in conn.execute("SELECT url FROM pages WHERE status != 'queued'")}
+    conn.close()
+    # a page is fetched again only when the kill came between fetching and recording it
+    refetched = {url for url, n in pages.items() if n > 1}
+    assert len(refetched) <= kills * 16 and refetched <= stored
