@@ -290,15 +290,20 @@ class Store:
         fingerprint = simhash_text(doc.text)
         if doc.kind == "target":
             doc.duplicate_of = self.find_duplicate(key, fingerprint)
-        parts = blocks(fingerprint, _LAYOUT)
-        self.conn.execute(
+        self.insert_document(o.page_id, doc, key, fingerprint)
+
+    def insert_document(self, page_id: int, doc: DocumentRow, key: str, fingerprint: int) -> int:
+        """One documents row (in the caller's transaction), its fingerprint in the four
+        indexed 16-bit block columns."""
+        cursor = self.conn.execute(
             "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
             "exact_key, simhash, b0, b1, b2, b3, duplicate_of) "
             "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
-            (o.page_id, doc.kind, doc.lang, doc.text,
+            (page_id, doc.kind, doc.lang, doc.text,
              json.dumps(doc.paragraphs, ensure_ascii=False), doc.words, key,
-             _signed(fingerprint), *parts, doc.duplicate_of, o.page_id),
+             _signed(fingerprint), *blocks(fingerprint, _LAYOUT), doc.duplicate_of, page_id),
         )  # fmt: skip
+        return int(cursor.lastrowid or 0)
 
     def find_duplicate(self, key: str, fingerprint: int) -> int | None:
         """The first target document with the same exact key, or (with the default
