@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 LINK_OPEN, LINK_CLOSE = "\ue000", "\ue001"  # anchor-text markers through html2text
+LINK_RUN = "\ue002"  # around the index of a run of link-only blocks (see clean_markup)
+_LINK_RUN_LINE = re.compile(f"{LINK_RUN}(\\d+){LINK_RUN}")
 _WHITESPACE = re.compile(r"\s+")
 
 _MD_PREFIX = re.compile(r"^(?:\s*(?:#{1,6}\s+|>\s?|[*+-]\s+|\d+[.)]\s+))+")
@@ -467,20 +469,29 @@ def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None])
 
 
 def apply_rules(
-    markdown: str, boilerplate: str = "rules"
+    markdown: str, boilerplate: str = "rules", link_runs: Sequence[list[str]] = ()
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
-    """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs."""
+    """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs.
+
+    `link_runs` are the anchor texts of link-only blocks that clean_markup kept away from
+    html2text; their marker lines are reported as one dropped `link-only` line each.
+    """
     lines: list[Line | None] = []
+    runs: dict[int, int] = {}  # line index -> index in link_runs
     for raw in markdown.split("\n"):
         if not raw or raw.isspace():
             lines.append(None)
             continue
+        if LINK_RUN in raw and (run := _LINK_RUN_LINE.fullmatch(raw.strip())):
+            runs[len(lines)] = int(run.group(1))
         parsed = parse_line(raw)
         lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)
     decisions: list[str | None] = [None] * len(lines)
+    for i in runs:
+        decisions[i] = "link-only"
     if boilerplate == "rules":
         for i, kept in enumerate(lines):
-            if kept is not None:
+            if kept is not None and decisions[i] is None:
                 decisions[i] = match_rule(kept)
         _drop_short_runs(lines, decisions)
     if boilerplate == "rules":
@@ -488,12 +499,14 @@ def apply_rules(
         _drop_orphan_headings(lines, decisions)
     paragraphs: list[list[Line]] = [[]]
     dropped: list[tuple[str, str]] = []
-    for item, decision in zip(lines, decisions, strict=True):
+    for i, (item, decision) in enumerate(zip(lines, decisions, strict=True)):
         if item is None:
             if paragraphs[-1]:
                 paragraphs.append([])
         elif decision is None:
             paragraphs[-1].append(item)
+        elif i in runs:
+            dropped += [(anchor, decision) for anchor in link_runs[runs[i]]]
         else:
             dropped.append((item.text, decision))
     return [p for p in paragraphs if p], dropped

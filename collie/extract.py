@@ -31,7 +31,7 @@ from urllib.parse import urljoin, urlsplit
 
 import html2text
 
-from collie.boilerplate import LINK_CLOSE, LINK_OPEN, apply_rules
+from collie.boilerplate import LINK_CLOSE, LINK_OPEN, LINK_RUN, apply_rules
 from collie.encoding import normalise_text
 from collie.urls import canonical_url
 
@@ -80,6 +80,8 @@ _AS_DIV = {
     "center", "fieldset", "legend", "dl", "dt", "dd", "body",
 }  # fmt: skip
 _BREAKS = _AS_DIV | {"p", "div"}  # all become one paragraph break
+_LINK_BLOCKS = {"li", "p", "div", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"}
+_WORDY = re.compile(r"[^\W_]")
 _MAX_SHARE = 0.4  # an attribute-matched element this big (share of the page) is a wrapper
 
 
@@ -224,13 +226,19 @@ def _escape_stray(text: str) -> str:
     return text.replace("<", "&lt;") if "<" in text else text
 
 
-def clean_markup(page: str) -> str:
+def clean_markup(page: str, link_runs: list[list[str]] | None = None) -> str:
     """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
-    simplify the remaining tags (`_simple_tag`), in one walk over the tags."""
+    simplify the remaining tags (`_simple_tag`), in one walk over the tags.
+
+    With `link_runs`, blocks holding nothing but one short link (menu items, headline
+    lists) are not handed to html2text: each run of them becomes one marker line
+    (LINK_RUN, its index in `link_runs`, LINK_RUN) and their anchor texts go to
+    `link_runs`, for `apply_rules` to report them as dropped `link-only` lines.
+    """
     tags = list(_TAG.finditer(page))
     names = [t[2].lower() for t in tags]
     closing = [t[1] == "/" for t in tags]
-    walk = _TagWalk(page, tags, names, closing)
+    walk = _TagWalk(page, tags, names, closing, link_runs)
     if "main" in names:
         mains = [i for i, n in enumerate(names) if n == "main" and not closing[i]]
         end = walk.end_of(mains[0]) if len(mains) == 1 else None
@@ -245,6 +253,39 @@ class _TagWalk:
     tags: list[re.Match[str]]
     names: list[str]
     closing: list[bool]
+    link_runs: list[list[str]] | None = None
+
+    def link_block(self, i: int, last: int) -> tuple[int, int, str] | None:
+        """(next tag index, next position, anchor) when element i is <x><a>short</a></x>
+        with nothing but punctuation around the link."""
+        names, closing, tags = self.names, self.closing, self.tags
+        if i + 3 >= len(names) or names[i + 1] != "a" or closing[i + 1]:
+            return None
+        if names[i + 2] != "a" or not closing[i + 2] or names[i + 3] != names[i]:
+            return None
+        after = tags[i + 3]
+        if after.end() > last:
+            return None
+        page = self.page
+        gaps = page[tags[i].end() : tags[i + 1].start()] + page[tags[i + 2].end() : after.start()]
+        if _WORDY.search(gaps):
+            return None
+        anchor = _clean_inline(page[tags[i + 1].end() : tags[i + 2].start()])
+        if not _WORDY.search(anchor) or len(anchor.split()) >= 15:
+            return None
+        if closing[i + 3]:
+            return i + 4, after.end(), anchor
+        return i + 3, after.start(), anchor  # an unclosed <li> followed by the next one
+
+    def collapse_link(self, kept: list[str], found: tuple[int, int, str]) -> None:
+        """Add a link-only block to the current run of them, or start a run."""
+        assert self.link_runs is not None
+        anchor = found[2]
+        if len(kept) >= 2 and kept[-1] == "<p>" and kept[-2].startswith(LINK_RUN):
+            self.link_runs[-1].append(anchor)
+            return
+        self.link_runs.append([anchor])
+        kept += ("<p>", f"{LINK_RUN}{len(self.link_runs) - 1}{LINK_RUN}", "<p>")
 
     def end_of(self, i: int) -> int | None:
         """Index of the end tag of start tag i (same-name tags counted), if any."""
@@ -283,8 +324,16 @@ class _TagWalk:
             name = self.names[i]
             if name in ("article", "main"):
                 content_depth += -1 if self.closing[i] else 1
-            j = self.removed_until(i, in_main or content_depth > 0, limit)
             text = self.page[position : tag.start()]
+            if self.link_runs is not None and name in _LINK_BLOCKS and not self.closing[i]:
+                found = self.link_block(i, last)
+                if found is not None:
+                    if not text.isspace():
+                        kept.append(_escape_stray(text))
+                    self.collapse_link(kept, found)
+                    i, position = found[0], found[1]
+                    continue
+            j = self.removed_until(i, in_main or content_depth > 0, limit)
             if j is not None:
                 kept += (text, " ")
                 position, i = self.tags[j].end(), j + 1
@@ -374,11 +423,12 @@ def extract_html(page: str, base_url: str = "", boilerplate: str = "rules") -> E
     if base:
         base_url = urljoin(base_url, base) if base_url else base
     page = normalise_text(remove_junk(page))
-    if LINK_OPEN in page or LINK_CLOSE in page:  # the page's own: not link markers
-        page = page.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
+    if LINK_OPEN in page or LINK_CLOSE in page or LINK_RUN in page:  # the page's own
+        page = page.replace(LINK_OPEN, "").replace(LINK_CLOSE, "").replace(LINK_RUN, "")
     links = find_links(page, base_url)
-    markdown = to_markdown(clean_markup(page))
-    paragraphs, dropped = apply_rules(markdown, boilerplate)
+    link_runs: list[list[str]] | None = [] if boilerplate == "rules" else None
+    markdown = to_markdown(clean_markup(page, link_runs))
+    paragraphs, dropped = apply_rules(markdown, boilerplate, link_runs or [])
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
     return Extracted(

@@ -117,6 +117,17 @@ def test_runs_of_short_lines_and_orphan_headings() -> None:
     assert result.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
 
 
+def test_link_only_blocks_skip_html2text_but_are_reported_in_order() -> None:
+    items = "".join(f'<li><a href="/{w}">{w}</a></li>' for w in ["Mwanzo", "Habari", "Siasa"])
+    page = wrap(f"<ul>{items}</ul><p>{MAIN[0]} Tena.</p><div><a href='/x'>Zaidi</a></div>")
+    result = extract_html(page, "http://sauti.co.ke/")
+    assert [line for line, _ in result.dropped] == ["Mwanzo", "Habari", "Siasa", "Zaidi"]
+    assert {rule for _, rule in result.dropped} == {"link-only"}
+    assert result.paragraphs[-1] == f"{MAIN[0]} Tena."
+    kept = extract_html(page, "http://sauti.co.ke/", boilerplate="none")
+    assert "Mwanzo\nHabari\nSiasa" in kept.text and "Zaidi" in kept.text
+
+
 def test_navigation_markup_is_removed_before_html2text() -> None:
     extra = (
         '<nav><a href="/x">Mwanzo kabisa wa tovuti</a></nav>'
