@@ -43,6 +43,7 @@ class ZuluWorld:
     duplicate_urls: set[str] = field(default_factory=set)
     other_urls: set[str] = field(default_factory=set)
     disallowed: set[str] = field(default_factory=set)
+    trap: str = ""  # URL prefix of an endless calendar
 
 
 def build_zulu_world(world: World) -> ZuluWorld:
@@ -80,6 +81,19 @@ def build_zulu_world(world: World) -> ZuluWorld:
     made.crawl_only.add(f"{two}/post/1")
     mirror = page("Indaba 1", z[6:12]).replace("Izindaba Media", "Ibhulogi Yami")
     add(f"{two}/copy", hidden(mirror), "duplicate")
+
+    def calendar(request: Request) -> Response:  # an endless calendar: a crawler trap
+        month = int(request.path.rsplit("/", 1)[-1] or 0)
+        body = page(f"Ikhalenda {month}", z[44 + month % 6 : 50 + month % 6],
+                    [(f"/cal/{month + 1}", "Inyanga elandelayo")])  # fmt: skip
+        return Response.html(body)
+
+    four = "http://ikhalenda.example.za"
+    add(f"{four}/", Response.html(page("Ikhalenda", z[50:56], [("/cal/1", "Ikhalenda")])),
+        "target")  # fmt: skip
+    for month in range(1, 40):
+        world.add(f"{four}/cal/{month}", calendar)
+    made.trap = f"{four}/cal/"
 
     three = "http://xhosa.example.co.za"
     add(f"{three}/", Response.html(page("Iindaba", xho[0:6], [("/2", "Okulandelayo")])), "other")
