@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from types import FrameType
 from typing import Any
 
@@ -39,7 +40,7 @@ class CliEvents(pipeline.RunEvents):
 
     def line(self, text: str) -> None:
         if not self.quiet:
-            tqdm.write(text, file=None)
+            tqdm.write(text, file=sys.stderr)
 
     def should_stop(self) -> bool:
         return self.stop_requested

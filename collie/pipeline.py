@@ -305,6 +305,11 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
             if not loop.searched:
                 _search_stage(miner, loop.number, loop_report)
             report.stopped = _fetch_stage(miner, loop_report)
+            pages = loop_report.pages
+            events.line(f"loop {loop.number}: {sum(pages.values())} pages fetched: "
+                        f"{pages['kept']} target documents, {pages['duplicate']} "
+                        f"near-duplicates, {pages['wronglang']} in other languages, "
+                        f"{pages['dropped']} dropped")  # fmt: skip
             if report.stopped is None:
                 store.finish_loop(loop.number)
     finally:

@@ -96,3 +96,9 @@ def test_second_run_at_once_is_refused(mined, capsys) -> None:
     with RunLock(root):
         refused = run_collie(capsys, "run", "--loops", "3")
     assert refused.code == 1 and f"PID {os.getpid()}" in refused.err
+
+
+def test_results_only_on_stdout(mined) -> None:
+    result = mined[2]
+    assert result.out == ""  # progress, stage lines and the summary go to stderr
+    assert "loop 1: 4 queries" in result.err
