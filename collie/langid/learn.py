@@ -29,8 +29,8 @@ from collie.langid.train import add_language
 
 WORKSPACE_MODEL = "models/langid.npz"
 HOLD_EVERY = 5
-MIN_BUNDLED_CHARS = 3000
-MIN_DOCUMENT_CHARS = 2000  # less text than this trains no workspace model  # a bundled language with less training text is retrained
+MIN_BUNDLED_CHARS = 3000  # a bundled language with less training text is retrained
+MIN_DOCUMENT_CHARS = 2000  # less text than this trains no workspace model
 MAX_PARAGRAPH = 600  # longer paragraphs are cut (at word boundaries) for held-out tests
 OPEN_SET_RECALL = 0.98  # of held-back target paragraphs that the open-set margin keeps
 MIN_OPEN_SET_PARAGRAPHS = 10

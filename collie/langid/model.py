@@ -9,8 +9,8 @@ written so that only the non-zero counts are stored:
 
 so the score of a text is `X @ log1p(counts / alpha) + hits * base` (X: the text's n-gram
 counts, hits: its number of known n-grams). Probabilities are a softmax of the scores
-divided by `temperature * sqrt(hits)` (a calibration fitted on part of the training text
-by the build, see langmodel/build.py). Keeping counts rather than weights makes adding
+divided by `temperature * hits ** power` (a calibration fitted on held-back paragraphs of
+the training text, see collie.langid.train). Keeping counts rather than weights makes adding
 or retraining a language one column (collie.langid.train).
 
 Open set: a text whose best probability is under the threshold, that has fewer than
@@ -60,8 +60,9 @@ class LangModel:
     keys: np.ndarray  # uint64 n-gram hashes, one per row of counts
     counts: sp.csr_matrix  # (n-grams, columns) occurrence counts in the training text
     sizes: list[int]  # training characters per column
-    alpha: float = 0.001
+    alpha: float = 0.01
     temperature: float = 1.0
+    power: float = 0.5  # scores are divided by temperature * hits ** power
     orders: tuple[int, ...] = ORDERS
     meta: dict[str, Any] = field(default_factory=dict)
     threshold: float = DEFAULT_THRESHOLD
@@ -164,7 +165,7 @@ class LangModel:
     def _proba_margins(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(probabilities, letters, margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
-        root = np.sqrt(np.maximum(hits, 1))
+        root = np.maximum(hits, 1).astype(np.float64) ** self.power
         logits = self._scores(matrix, hits) / (self.temperature * root[:, None])
         logits -= logits.max(axis=1, keepdims=True)
         np.exp(logits, out=logits)
@@ -174,7 +175,7 @@ class LangModel:
         if proba.shape[1] > 1:
             two = -np.partition(-proba, 1, axis=1)[:, :2]
             ratio = np.log(np.maximum(two[:, 0], 1e-300) / np.maximum(two[:, 1], 1e-300))
-            margins = ratio * self.temperature / root
+            margins = ratio * self.temperature * root / np.maximum(hits, 1)
         return proba, letters, margins
 
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
@@ -273,6 +274,7 @@ def save_model(model: LangModel, path: Path) -> None:
         "sizes": model.sizes,
         "alpha": model.alpha,
         "temperature": model.temperature,
+        "power": model.power,
         "orders": list(model.orders),
         "meta": model.meta,
     }
@@ -316,6 +318,7 @@ def read_model(path: Path | Any) -> LangModel:
         sizes=list(header["sizes"]),
         alpha=float(header["alpha"]),
         temperature=float(header["temperature"]),
+        power=float(header.get("power", 0.5)),
         orders=tuple(header["orders"]),
         meta=dict(header.get("meta", {})),
     )
