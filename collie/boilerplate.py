@@ -48,6 +48,7 @@ def _strip_markup(markdown: str) -> str:
     return _MD_ESCAPE.sub(r"\1", markdown) if "\\" in markdown else markdown
 
 
+@functools.lru_cache(maxsize=16384)  # pages of one site repeat their boilerplate lines
 def parse_line(raw: str) -> Line:
     """Split a Markdown line into its text, its links and the text outside links."""
     if "\xa0" in raw or "\xad" in raw:
@@ -400,6 +401,7 @@ def _rules_up_to(limit: int) -> tuple[Rule, ...]:
 _KEYWORD_GATE = re.compile("|".join(re.escape(k) for rule in RULES for k in rule.keywords))
 
 
+@functools.lru_cache(maxsize=16384)
 def match_rule(line: Line) -> str | None:
     """The name of the first rule of `RULES` the line matches."""
     length = len(line.text)
@@ -482,7 +484,8 @@ def apply_rules(
         if not raw or raw.isspace():
             lines.append(None)
             continue
-        if LINK_RUN in raw and (run := _LINK_RUN_LINE.fullmatch(raw.strip())):
+        run = _LINK_RUN_LINE.fullmatch(raw.strip()) if LINK_RUN in raw else None
+        if run and int(run.group(1)) < len(link_runs):
             runs[len(lines)] = int(run.group(1))
         parsed = parse_line(raw)
         lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)

@@ -153,16 +153,24 @@ class _LinkResolver:
         href = href.replace("\n", "").replace("\t", "").replace("\r", "").strip()
         if not href or href.startswith("#"):
             return None
-        try:
-            url = urljoin(self.base, href)
-            parts = urlsplit(url)
-            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-                return None
-            if "/." in parts.path:  # urljoin resolves dot segments of relative refs only
-                url = urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
-        except ValueError:
+        if self.origin and href.startswith("/") and not href.startswith("//"):
+            return resolve_link(self.origin + "/", href)  # shared by all pages of the site
+        return resolve_link(self.base, href)
+
+
+@functools.lru_cache(maxsize=16384)
+def resolve_link(base: str, href: str) -> str | None:
+    """The absolute canonical http(s) URL of href on base, or None."""
+    try:
+        url = urljoin(base, href)
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             return None
-        return canonical_url(url)
+        if "/." in parts.path:  # urljoin resolves dot segments of relative refs only
+            url = urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
+    except ValueError:
+        return None
+    return canonical_url(url)
 
 
 def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
@@ -339,7 +347,7 @@ class _TagWalk:
                 position, i = self.tags[j].end(), j + 1
                 continue
             simple = _simple_tag(name, self.closing[i])
-            if not (simple.startswith("<") and text.isspace()):  # spaces before a block:
+            if text and not (simple.startswith("<") and text.isspace()):  # spaces before a block:
                 kept.append(_escape_stray(text))  # one html2text event less, same Markdown
             if simple != "<p>" or not kept or kept[-1] != "<p>":  # runs of breaks: one break
                 kept.append(simple)

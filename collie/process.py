@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from collie import boilerplate, extract
 from collie.encoding import decode_html
 from collie.extract import extract_html
 from collie.fetch import FetchResult
@@ -44,6 +45,14 @@ class Page:
     encoding_declared: str | None = None  # e.g. "http:iso-8859-1, meta:utf-8"
     dropped: list[tuple[str, str]] = field(default_factory=list)  # boilerplate (line, rule)
     markdown: str = ""
+
+
+def clear_caches() -> None:
+    """Forget the cached line decisions and link resolutions (they are pure functions;
+    benchmarks clear them so that no page is ever processed warm twice)."""
+    boilerplate.parse_line.cache_clear()
+    boilerplate.match_rule.cache_clear()
+    extract.resolve_link.cache_clear()
 
 
 def media_type(headers: dict[str, str]) -> str:

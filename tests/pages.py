@@ -346,10 +346,15 @@ def build_page(
     declaration: str = "meta",
     others: list[str] | None = None,
     padding_kb: int = 20,
+    site_seed: int | None = None,
 ) -> LabelledPage:
-    """One labelled page; `others` gives the words of menus and headlines (same language)."""
-    rng = random.Random(f"{seed}-{template}-{lang}")
-    site = _make_site(rng, lang, others or paragraphs)
+    """One labelled page; `others` gives the words of menus and headlines (same language).
+
+    Pages with the same `site_seed` (and template and lang) share their site: name, host,
+    menus and headlines, as the pages of one site do; the rest varies per page."""
+    site_rng = random.Random(f"{seed if site_seed is None else site_seed}-{template}-{lang}")
+    site = _make_site(site_rng, lang, others or paragraphs)
+    rng = site.rng = random.Random(f"page-{seed}-{template}-{lang}")
     year = rng.randint(2005, 2026)
     main = _main_html(site, heading, paragraphs)
     label = label or encoding
@@ -409,16 +414,20 @@ def build_corpus(
     seed: int = 0,
     languages: tuple[tuple[str, str, str], ...] = LANGUAGE_ENCODINGS,
     declarations: tuple[str, ...] = DECLARATIONS,
+    pages_per_site: int = 1,
 ) -> list[LabelledPage]:
-    """`count` pages cycling through languages/encodings, templates and declarations.
+    """`count` pages cycling through languages/encodings, templates and declarations,
+    `pages_per_site` pages per site (one language, template, encoding and declaration
+    each, shared menus and headlines), as crawling out of a site gives.
 
     A wrong declaration ("wrong-http": the header says iso-8859-1) is only made for UTF-8
     bodies, where it is recoverable; legacy bodies get "both" instead.
     """
     rng = random.Random(seed)
-    pages = []
+    pages: list[LabelledPage] = []
     for i in range(count):
-        name, codec, label = languages[i % len(languages)]
+        site_index = i // pages_per_site
+        name, codec, label = languages[site_index % len(languages)]
         translation = translations[name]
         paragraphs = [p for p in translation.training_paragraphs() if p]
         size = rng.randint(4, 14)
@@ -426,7 +435,8 @@ def build_corpus(
         chosen = paragraphs[start : start + size]
         rest = paragraphs[:start] + paragraphs[start + size :]
         heading = " ".join(rng.choice(rest or chosen).split()[:6])
-        declaration = declarations[(i // len(languages)) % len(declarations)]
+        turn = site_index // len(languages)
+        declaration = declarations[(turn + site_index) % len(declarations)]
         if declaration == "wrong-http" and codec != "utf-8":
             declaration = "both"
         pages.append(
@@ -435,12 +445,13 @@ def build_corpus(
                 heading,
                 chosen,
                 lang=translation.lang,
-                template=TEMPLATES[(i + i // len(languages)) % len(TEMPLATES)],
+                template=TEMPLATES[(site_index + turn) % len(TEMPLATES)],
                 encoding=codec,
                 label=label,
                 declaration=declaration,
-                others=rest,
-                padding_kb=rng.randint(14, 44),
+                others=paragraphs if pages_per_site > 1 else rest,
+                padding_kb=rng.randint(16, 50),
+                site_seed=seed * 100_000 + site_index if pages_per_site > 1 else None,
             )
         )
     return pages
