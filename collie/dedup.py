@@ -148,6 +148,7 @@ class BlockIndex:
     def __init__(self, max_distance: int = 3) -> None:
         self.max_distance = max_distance
         self.layout = block_layout(max_distance)
+        self._masks = [(shift, (1 << width) - 1) for shift, width in self.layout]
         self._tables: list[dict[int, list[int]]] = [{} for _ in self.layout]
         self._fingerprints: dict[int, int] = {}
 
@@ -156,21 +157,26 @@ class BlockIndex:
 
     def add(self, doc_id: int, fingerprint: int) -> None:
         self._fingerprints[doc_id] = fingerprint
-        for table, value in zip(self._tables, blocks(fingerprint, self.layout), strict=True):
-            table.setdefault(value, []).append(doc_id)
+        for table, (shift, mask) in zip(self._tables, self._masks):  # noqa: B905 (same length)
+            value = (fingerprint >> shift) & mask
+            ids = table.get(value)
+            if ids is None:
+                table[value] = [doc_id]
+            else:
+                ids.append(doc_id)
 
     def find(self, fingerprint: int) -> Match | None:
         """The closest stored fingerprint within max_distance (lowest id on ties), or None."""
-        best: Match | None = None
-        for table, value in zip(self._tables, blocks(fingerprint, self.layout), strict=True):
-            for doc_id in table.get(value, ()):
-                other = self._fingerprints[doc_id]
-                distance = (other ^ fingerprint).bit_count()
-                if distance <= self.max_distance and (
-                    best is None or (distance, doc_id) < (best.distance, best.doc_id)
-                ):
-                    best = Match(doc_id, other, distance)
-        return best
+        stored, limit = self._fingerprints, self.max_distance
+        best: tuple[int, int] | None = None  # (distance, doc_id)
+        for table, (shift, mask) in zip(self._tables, self._masks):  # noqa: B905
+            for doc_id in table.get((fingerprint >> shift) & mask, ()):
+                distance = (stored[doc_id] ^ fingerprint).bit_count()
+                if distance <= limit and (best is None or (distance, doc_id) < best):
+                    best = (distance, doc_id)
+        if best is None:
+            return None
+        return Match(best[1], stored[best[1]], best[0])
 
     def add_all(self, items: Iterable[tuple[int, int]]) -> None:
         for doc_id, fingerprint in items:

@@ -126,17 +126,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 words INTEGER NOT NULL,
                 exact_key TEXT NOT NULL,
                 simhash INTEGER NOT NULL,
-                b0 INTEGER NOT NULL,
-                b1 INTEGER NOT NULL,
-                b2 INTEGER NOT NULL,
-                b3 INTEGER NOT NULL,
                 duplicate_of INTEGER REFERENCES documents (id)
             )""",
-            "CREATE INDEX documents_exact ON documents (exact_key)",
-            "CREATE INDEX documents_b0 ON documents (b0)",
-            "CREATE INDEX documents_b1 ON documents (b1)",
-            "CREATE INDEX documents_b2 ON documents (b2)",
-            "CREATE INDEX documents_b3 ON documents (b3)",
+            # Only the documents later ones are compared with (see store.py).
+            "CREATE INDEX documents_exact ON documents (exact_key) "
+            "WHERE kind = 'target' AND duplicate_of IS NULL",
             """CREATE TABLE sites (
                 site TEXT PRIMARY KEY,
                 pages INTEGER NOT NULL DEFAULT 0,
