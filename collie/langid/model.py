@@ -82,13 +82,19 @@ class LangModel:
         return [totals[c] for c in self.codes]
 
     @cached_property
-    def merge_matrix(self) -> sp.csr_matrix:
-        """(columns, codes) 0/1: sums column probabilities into code probabilities."""
+    def _merge_order(self) -> tuple[np.ndarray, np.ndarray]:
         position = {code: i for i, code in enumerate(self.codes)}
-        rows = np.arange(len(self.columns))
-        cols = np.array([position[column_code(c)] for c in self.columns], np.int64)
-        ones = np.ones(len(self.columns), np.float64)
-        return sp.csr_matrix((ones, (rows, cols)), shape=(len(self.columns), len(self.codes)))
+        owner = np.array([position[column_code(c)] for c in self.columns], np.int64)
+        order = np.argsort(owner, kind="stable")
+        starts = np.searchsorted(owner[order], np.arange(len(self.codes)))
+        return order, starts
+
+    def merge_columns(self, proba: np.ndarray) -> np.ndarray:
+        """Column probabilities (n, columns) summed into code probabilities (n, codes)."""
+        order, starts = self._merge_order
+        if len(order) == len(starts):
+            return proba[:, order]
+        return np.add.reduceat(proba[:, order], starts, axis=1)
 
     @cached_property
     def index(self) -> FeatureIndex:
@@ -112,7 +118,7 @@ class LangModel:
         sparse.eliminate_zeros()
         return Weights(sparse, dense_index, dense, base)
 
-    def count(self, texts: Sequence[str]) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    def count(self, texts: Sequence[str]) -> tuple[Any, np.ndarray, np.ndarray]:
         """(n-gram counts (n, keys) with repeated entries, known n-grams per text, letters)."""
         stream = prepare_texts(texts)
         hashes, text_of = hash_ngrams(stream, self.orders)
@@ -123,10 +129,14 @@ class LangModel:
         hits = np.bincount(rows, minlength=len(texts))
         indptr = np.zeros(len(texts) + 1, np.int64)
         np.cumsum(hits, out=indptr[1:])
-        matrix = sp.csr_matrix(
-            (np.ones(order.size, np.float32), columns[found][order].astype(np.int32), indptr),
-            shape=(len(texts), len(self.keys)),
-        )
+        features = columns[found][order].astype(np.int32)
+        if len(texts) == 1:  # a single call: no scipy matrix (see _scores)
+            matrix = _OneText(features, indptr, (1, len(self.keys)))
+        else:
+            matrix = sp.csr_matrix(
+                (np.ones(order.size, np.float32), features, indptr),
+                shape=(len(texts), len(self.keys)),
+            )
         text_all = np.cumsum(stream == 0)
         letters = np.bincount(text_all[(stream != 0) & (stream != 0x5F)], minlength=len(texts))
         return matrix, hits, letters
@@ -136,7 +146,9 @@ class LangModel:
         matrix, hits, letters = self.count(texts)
         return self._scores(matrix, hits), hits, letters
 
-    def _scores(self, matrix: sp.csr_matrix, hits: np.ndarray) -> np.ndarray:
+    def _scores(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
+        if matrix.shape[0] == 1:
+            return self._score_one(matrix.indices, int(hits[0]))[None, :]
         weights = self.weights
         scores = np.asarray((matrix @ weights.sparse).toarray())
         scores += hits[:, None].astype(np.float32) * weights.base
@@ -151,6 +163,22 @@ class LangModel:
                 shape=(matrix.shape[0], weights.dense.shape[0]),
             )
             scores += block @ weights.dense
+        return scores
+
+    def _score_one(self, features: np.ndarray, hits: int) -> np.ndarray:
+        """The scores of one text, without building scipy matrices (single calls)."""
+        weights = self.weights
+        sparse = weights.sparse
+        starts, ends = sparse.indptr[features], sparse.indptr[features + 1]
+        lengths = ends - starts
+        total = int(lengths.sum())
+        offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
+        scores = np.bincount(
+            sparse.indices[offsets], weights=sparse.data[offsets], minlength=sparse.shape[1]
+        )
+        scores += hits * weights.base
+        position = weights.dense_index[features]
+        scores += weights.dense[position[position >= 0]].sum(axis=0)
         return scores
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
@@ -170,7 +198,7 @@ class LangModel:
         logits -= logits.max(axis=1, keepdims=True)
         np.exp(logits, out=logits)
         logits /= logits.sum(axis=1, keepdims=True)
-        proba = np.asarray(logits @ self.merge_matrix)
+        proba = self.merge_columns(logits)
         margins = np.zeros(len(texts))
         if proba.shape[1] > 1:
             two = -np.partition(-proba, 1, axis=1)[:, :2]
@@ -220,6 +248,15 @@ class LangModel:
         other = copy.copy(self)
         other.threshold, other.min_chars = threshold, min_chars
         return other
+
+
+@dataclass
+class _OneText:
+    """The n-gram columns of a single text, where a CSR matrix would cost more than it saves."""
+
+    indices: np.ndarray
+    indptr: np.ndarray
+    shape: tuple[int, int]
 
 
 @dataclass

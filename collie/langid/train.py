@@ -189,7 +189,7 @@ def _log_loss(logits: np.ndarray, target: np.ndarray, model: LangModel) -> float
     shifted = logits - logits.max(axis=1, keepdims=True)
     proba = np.exp(shifted)
     proba /= proba.sum(axis=1, keepdims=True)
-    merged = np.asarray(proba @ model.merge_matrix)
+    merged = model.merge_columns(proba)
     return float(-np.mean(np.log(np.maximum(merged[np.arange(target.size), target], 1e-12))))
 
 
