@@ -1,9 +1,10 @@
 """Bytes -> UTF-8 text.
 
-For now: plain-text files (the user's seed documents). A byte-order mark wins, then a
-strict UTF-8 decode, then chardet, trusted only at or above a confidence threshold
-(CorpusCollie's 0.7). The result is NFC with Unix newlines. A file that cannot be
-decoded is reported as data (`Decoded.reason`), not raised.
+`decode_text_file`: plain-text files (the user's seed documents). A byte-order mark
+wins, then a strict UTF-8 decode, then chardet, trusted only at or above a confidence
+threshold (CorpusCollie's 0.7). `decode_html`: fetched pages (the order is described
+above it). Results are NFC with Unix newlines. Bytes that cannot be decoded are reported
+as data (`Decoded.reason`), not raised.
 """
 
 from __future__ import annotations
@@ -96,8 +97,16 @@ def decode_text_file(
 #      (iso-8859-1/windows-1252, what servers send when nobody configured them) yields to
 #      a different <meta> declaration; a windows-1252 decode whose letters are mostly
 #      non-ASCII (Cyrillic or Greek read as Latin) is checked with chardet;
-#   4. chardet over the visible text (markup stripped, it only dilutes the statistics),
-#      kept when its confidence is >= min_confidence.
+#   4. chardet over the visible text (markup stripped: it only dilutes the statistics;
+#      on the whole body chardet's confidence is 0.03-0.05), kept when its confidence is
+#      >= min_confidence ("chardet"). chardet rates single-byte Latin encodings 0.3-0.65
+#      even when right, so a guess between VERIFIED_FLOOR (0.3) and min_confidence is
+#      kept when the decoded text reads as text (`looks_like_text`: no control or
+#      replacement characters, no symbols inside words, no words mixing scripts or
+#      flipping case, no Latin words made only of accented letters): "chardet-verified";
+#   5. visible text that is at least 98 % ASCII (a Swahili page with a © sign) is read as
+#      windows-1252, the browsers' default, when chardet is unsure: "mostly-ascii".
+# Everything else is dropped as "encoding-uncertain" (or "binary": NUL bytes, not markup).
 # UTF-8 pages and pages with a verified declaration never call chardet.
 
 _SCAN_BYTES = 4096
