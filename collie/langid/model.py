@@ -175,7 +175,7 @@ class LangModel:
         offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
         scores = np.bincount(
             sparse.indices[offsets], weights=sparse.data[offsets], minlength=sparse.shape[1]
-        )
+        ).astype(np.float64)  # an empty text's bincount is integer
         scores += hits * weights.base
         position = weights.dense_index[features]
         scores += weights.dense[position[position >= 0]].sum(axis=0)
