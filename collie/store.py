@@ -24,8 +24,9 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
 from collie.dedup import BlockIndex, exact_key, simhash_text
@@ -354,6 +355,33 @@ class Store:
             (kind, before_loop),
         )
         return [r[0] for r in rows]
+
+    def export_rows(
+        self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
+    ) -> Iterator[dict[str, Any]]:
+        """The corpus: original target documents with what is known of their pages."""
+        where = ["d.kind = 'target'", "d.duplicate_of IS NULL", "COALESCE(p.target_share, 1) >= ?"]
+        params: list[Any] = [min_share]
+        if loop is not None:
+            where.append("d.loop = ?")
+            params.append(loop)
+        if source is not None:
+            where.append("p.source = ?")
+            params.append(source)
+        rows = self.conn.execute(
+            "SELECT d.id, p.url, p.final_url, p.title, d.loop, p.source, p.depth, q.text AS "
+            "query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
+            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs "
+            "FROM documents d JOIN pages p ON p.id = d.page_id "
+            "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
+            f"WHERE {' AND '.join(where)} ORDER BY d.id",
+            params,
+        )
+        for row in rows:
+            data = dict(row)
+            data["simhash"] = f"{_unsigned(data['simhash']):016x}"
+            data["paragraphs"] = json.loads(data["paragraphs"])
+            yield data
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_records(self) -> list[RobotsRecord]:

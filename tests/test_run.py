@@ -102,3 +102,29 @@ def test_results_only_on_stdout(mined) -> None:
     result = mined[2]
     assert result.out == ""  # progress, stage lines and the summary go to stderr
     assert "loop 1: 4 queries" in result.err
+
+
+def test_export_formats(mined, capsys, tmp_path: Path) -> None:
+    root = mined[0]
+    got = pages(root)
+    kept = {url for url, (status, _, _) in got.items() if status == "kept"}
+    as_json = run_collie(capsys, "export", str(tmp_path / "c.jsonl"), "--format", "jsonl")
+    assert as_json.code == 0, as_json.err
+    records = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    assert {r["url"] for r in records} == kept  # near-duplicates never exported
+    assert all(r["language"] == "zul" and r["text"] and len(r["simhash"]) == 16
+               for r in records)  # fmt: skip
+    assert {r["source"] for r in records} == {"search", "crawl"}
+    assert all((r["query"] is None) == (r["source"] == "crawl") for r in records)
+    text = run_collie(capsys, "export", str(tmp_path / "corpus.txt"))
+    assert text.code == 0 and f"{len(records)} documents" in text.err
+    body = (tmp_path / "corpus.txt").read_text(encoding="utf-8")
+    assert len(body.strip().split("\n\n")) == len(records)
+    assert "](" not in body and "©" not in body
+    folder = run_collie(capsys, "export", str(tmp_path / "out"), "--format", "dir")
+    assert folder.code == 0
+    assert len(list((tmp_path / "out").glob("*.txt"))) == len(records)
+    crawl_only = run_collie(capsys, "export", "-", "--source", "crawl", "--format", "jsonl")
+    assert {json.loads(x)["source"] for x in crawl_only.out.splitlines()} == {"crawl"}
+    refused = run_collie(capsys, "export", str(tmp_path / "out"), "--format", "dir")
+    assert refused.code == 1 and "empty directory" in refused.err

@@ -1,0 +1,116 @@
+"""Writing the corpus: plain text, JSON lines, or a directory of text files.
+
+Rows come from the workspace (`Store.export_rows`); this module shapes and writes them.
+Every format is written to a temporary file (or directory) beside the target and renamed
+into place only when complete, so an interrupted export leaves no partial file behind
+and never clobbers an earlier export with half of a new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+FORMATS = ("txt", "jsonl", "dir")
+
+
+@dataclass
+class ExportCount:
+    documents: int = 0
+    words: int = 0
+
+
+def document_text(row: dict[str, Any], target: str, segments: str) -> str:
+    """A document's text: its paragraphs one per line (`segments="target"`: only the
+    paragraphs identified as the target language), NFC."""
+    paragraphs = row["paragraphs"]
+    if segments == "target":
+        kept = [text for text, lang, _ in paragraphs if lang == target]
+    else:
+        kept = [text for text, _, _ in paragraphs]
+    lines = [" ".join(p.split()) for p in kept]
+    return unicodedata.normalize("NFC", "\n".join(line for line in lines if line))
+
+
+def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
+    """The jsonl object of one document."""
+    return {
+        "id": row["id"], "url": row["url"], "final_url": row["final_url"] or row["url"],
+        "title": row["title"], "loop": row["loop"], "source": row["source"],
+        "depth": row["depth"], "query": row["query"], "referrer": row["referrer"],
+        "language": row["lang"], "probability": row["lang_prob"],
+        "target_share": row["target_share"], "words": len(text.split()),
+        "encoding": row["encoding"], "encoding_method": row["encoding_method"],
+        "fetched_at": row["fetched_at"], "simhash": row["simhash"], "text": text,
+    }  # fmt: skip
+
+
+def _texts(rows: Iterable[dict[str, Any]], target: str, segments: str,
+           count: ExportCount) -> Iterator[tuple[dict[str, Any], str]]:  # fmt: skip
+    for row in rows:
+        text = document_text(row, target, segments)
+        if text:
+            count.documents += 1
+            count.words += len(text.split())
+            yield row, text
+
+
+def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+    first = True
+    for row, text in items:
+        if fmt == "jsonl":
+            out.write(json.dumps(json_record(row, text), ensure_ascii=False) + "\n")
+        else:
+            out.write(("" if first else "\n") + text + "\n")
+        first = False
+
+
+def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+    with (folder / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
+        for row, text in items:
+            name = f"{row['id']:08d}.txt"
+            (folder / name).write_text(text + "\n", encoding="utf-8")
+            record = json_record(row, text)
+            record.pop("text")
+            manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
+
+
+def write_export(rows: Iterable[dict[str, Any]], out: str, fmt: str, target: str,
+                 segments: str = "all") -> ExportCount:  # fmt: skip
+    """Write the documents to `out` ("-": stdout) atomically; return what was written."""
+    count = ExportCount()
+    items = _texts(rows, target, segments, count)
+    if out == "-":
+        _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
+        return count
+    path = Path(out)
+    if fmt == "dir":
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise FileExistsError(f"{path} exists and is not an empty directory")
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+        try:
+            _write_dir(tmp_dir, items)
+            if path.exists():
+                path.rmdir()
+            os.replace(tmp_dir, path)
+        except BaseException:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+            raise
+        return count
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            _write_stream(handle, fmt, items)
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return count

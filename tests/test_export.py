@@ -1,0 +1,56 @@
+"""Export formats from rows, target-only segments, and atomic writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collie.export import document_text, write_export
+
+
+def row(doc_id: int, paragraphs: list[tuple[str, str, float]]) -> dict[str, Any]:
+    return {"id": doc_id, "url": f"http://x/{doc_id}", "final_url": None, "title": "t",
+            "loop": 1, "source": "search", "depth": 0, "query": "a b c", "referrer": None,
+            "lang": "luo", "lang_prob": 0.9, "target_share": 0.6, "words": 5,
+            "encoding": "utf-8", "encoding_method": "http", "fetched_at": 1.0,
+            "simhash": "00ff", "paragraphs": paragraphs}  # fmt: skip
+
+
+MIXED = [("Ji duto onyuol ka gin thuolo.", "luo", 0.9), ("All are born free.", "eng", 0.99),
+         ("Bende gin gi rieko.", "luo", 0.8)]  # fmt: skip
+
+
+def test_target_segments_keep_only_target_paragraphs() -> None:
+    assert document_text(row(1, MIXED), "luo", "target") == (
+        "Ji duto onyuol ka gin thuolo.\nBende gin gi rieko."
+    )
+    assert "All are born free." in document_text(row(1, MIXED), "luo", "all")
+
+
+def test_txt_and_jsonl(tmp_path: Path) -> None:
+    rows = [row(1, MIXED), row(2, [("Ne\u0301 ber.", "luo", 0.9)])]
+    count = write_export(rows, str(tmp_path / "c.txt"), "txt", "luo")
+    assert (count.documents, count.words) == (2, 16)
+    text = (tmp_path / "c.txt").read_text(encoding="utf-8")
+    assert text.split("\n\n")[1] == "Né ber.\n"  # NFC
+    write_export(rows, str(tmp_path / "c.jsonl"), "jsonl", "luo", "target")
+    lines = (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and '"query": "a b c"' in lines[0] and "born free" not in lines[0]
+
+
+def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
+    def rows() -> Iterator[dict[str, Any]]:
+        yield row(1, MIXED)
+        raise KeyboardInterrupt
+
+    for fmt, name in (("txt", "c.txt"), ("jsonl", "c.jsonl"), ("dir", "d")):
+        with pytest.raises(KeyboardInterrupt):
+            write_export(rows(), str(tmp_path / name), fmt, "luo")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "old.txt").write_text("the earlier export\n")
+    with pytest.raises(KeyboardInterrupt):
+        write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo")
+    assert (tmp_path / "old.txt").read_text() == "the earlier export\n"
