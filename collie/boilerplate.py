@@ -48,7 +48,10 @@ def _strip_markup(markdown: str) -> str:
     return _MD_ESCAPE.sub(r"\1", markdown) if "\\" in markdown else markdown
 
 
-@functools.lru_cache(maxsize=16384)  # pages of one site repeat their boilerplate lines
+CACHED_CHARS = 300  # lines at most this long are cached: the pages of a site repeat them
+
+
+@functools.lru_cache(maxsize=16384)
 def parse_line(raw: str) -> Line:
     """Split a Markdown line into its text, its links and the text outside links."""
     if "\xa0" in raw or "\xad" in raw:
@@ -487,7 +490,8 @@ def apply_rules(
         run = _LINK_RUN_LINE.fullmatch(raw.strip()) if LINK_RUN in raw else None
         if run and int(run.group(1)) < len(link_runs):
             runs[len(lines)] = int(run.group(1))
-        parsed = parse_line(raw)
+        short = len(raw) <= CACHED_CHARS  # only short lines repeat; long ones stay uncached
+        parsed = parse_line(raw) if short else parse_line.__wrapped__(raw)
         lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)
     decisions: list[str | None] = [None] * len(lines)
     for i in runs:
@@ -495,7 +499,8 @@ def apply_rules(
     if boilerplate == "rules":
         for i, kept in enumerate(lines):
             if kept is not None and decisions[i] is None:
-                decisions[i] = match_rule(kept)
+                short = len(kept.markdown) <= CACHED_CHARS
+                decisions[i] = match_rule(kept) if short else match_rule.__wrapped__(kept)
         _drop_short_runs(lines, decisions)
     if boilerplate == "rules":
         _drop_isolated_lines(lines, decisions)

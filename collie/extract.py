@@ -153,9 +153,10 @@ class _LinkResolver:
         href = href.replace("\n", "").replace("\t", "").replace("\r", "").strip()
         if not href or href.startswith("#"):
             return None
+        resolve = resolve_link if len(href) <= 512 else resolve_link.__wrapped__
         if self.origin and href.startswith("/") and not href.startswith("//"):
-            return resolve_link(self.origin + "/", href)  # shared by all pages of the site
-        return resolve_link(self.base, href)
+            return resolve(self.origin + "/", href)  # cached for all pages of the site
+        return resolve(self.base, href)
 
 
 @functools.lru_cache(maxsize=16384)
