@@ -210,7 +210,8 @@ def test_eval_command_prints_text_and_json(
     assert re.fullmatch(r"50        1 +\d+\.\d\d%", out[5]) and out[6].startswith("150       3 ")
     assert "language      n  accuracy   (3 of 3, worst first)" in out
     assert any(re.fullmatch(r"zul           1 +\d+\.\d\d%", line) for line in out)
-    assert out[out.index("gold      predicted  count") + 1].startswith("eng       und ")
+    confusions = out[out.index("gold      predicted  count") + 1 :]
+    assert "eng       und            1" in confusions
     result = run_collie(capsys, "langid", "eval", str(path), "--json", "--worst", "1")
     assert result.code == 0, result.err
     data = json.loads(result.out)
