@@ -37,6 +37,7 @@ demo: install
 	$(BIN)/collie language Zulu
 	$(BIN)/collie -w $(DEMO)/workspace seeds --explain
 	$(BIN)/collie -w $(DEMO)/workspace --set queries.count=10 queries --dry-run --tld auto
+	$(BIN)/python examples/demo_run.py $(DEMO)/mined
 
 bench: install
 	$(BIN)/python -m pip install --quiet '.[bench]'

