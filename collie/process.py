@@ -8,21 +8,13 @@ the fetcher's own (robots, http-404, ...), `not-html:<type>`, `binary`,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from collie import boilerplate, extract
 from collie.encoding import decode_html
 from collie.extract import extract_html
-from collie.fetch import FetchResult
+from collie.fetch import GENERIC_TYPES, HTML_TYPES, FetchResult, looks_like_html
 
-HTML_TYPES = ("text/html", "application/xhtml+xml")
-_GENERIC_TYPES = ("", "application/octet-stream", "text/plain", "binary/octet-stream")
-_HTML_START = re.compile(
-    rb"^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff)?\s*(?:<!--.*?-->\s*)*"
-    rb"<(?:!doctype\s+html|html|head|body|title|meta|p|div|h1|table|script|!--)\b",
-    re.I | re.S,
-)
 _BINARY_MAGIC = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
 
 
@@ -61,23 +53,17 @@ def media_type(headers: dict[str, str]) -> str:
     return value.split(";", 1)[0].strip().lower()
 
 
-def sniff_html(body: bytes) -> bool:
-    """Does the body start like an HTML document (after a BOM, spaces and comments)?"""
-    head = body[:1024]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = head.decode("utf-16", errors="ignore").encode("utf-8", errors="ignore")
-    return bool(_HTML_START.match(head))
-
-
 def check_html(headers: dict[str, str], body: bytes) -> str | None:
-    """None when the response is HTML; otherwise the drop reason."""
+    """None when the response is HTML; otherwise the drop reason. The same rule as the
+    fetcher's (which already dropped what it fetched that is not HTML): for a file or a
+    cached body."""
     kind = media_type(headers)
     if kind in HTML_TYPES:
         return None
-    if kind in _GENERIC_TYPES:
+    if kind in GENERIC_TYPES:
         if body.startswith(_BINARY_MAGIC):
             return "binary"
-        if sniff_html(body):
+        if looks_like_html(body[:1024]):
             return None
     return f"not-html:{kind or 'unknown'}"
 
