@@ -170,16 +170,14 @@ class Store:
             "referrer_id, priority, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
             rows,
         )
-        return self.conn.total_changes - before
-
-    def known_urls(self, urls: Sequence[str]) -> set[str]:
-        found: set[str] = set()
-        for i in range(0, len(urls), 500):
-            chunk = urls[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(f"SELECT url FROM pages WHERE url IN ({marks})", chunk)
-            found |= {r[0] for r in rows}
-        return found
+        added = self.conn.total_changes - before
+        # A queued crawl link found again gets the priority its referrers now give it.
+        self.conn.executemany(
+            "UPDATE pages SET priority = ? WHERE url = ? AND status = 'queued' "
+            "AND source = 'crawl' AND priority != ?",
+            [(r[7], r[0], r[7]) for r in rows if r[3] == "crawl"],
+        )
+        return added
 
     def next_batch(self, limit: int) -> list[QueuedPage]:
         """The most promising queued pages: priority first, then shallow, then oldest."""
@@ -193,22 +191,6 @@ class Store:
     def queued_count(self) -> int:
         return int(self.conn.execute(
             "SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0])  # fmt: skip
-
-    def drop_queued(self, site: str, reason: str) -> int:
-        with self.conn:
-            cursor = self.conn.execute(
-                "UPDATE pages SET status = 'dropped', reason = ? "
-                "WHERE site = ? AND status = 'queued'",
-                (reason, site),
-            )
-        return cursor.rowcount
-
-    def set_priorities(self, priorities: dict[str, float]) -> None:
-        with self.conn:
-            self.conn.executemany(
-                "UPDATE pages SET priority = ? WHERE url = ? AND status = 'queued'",
-                [(p, u) for u, p in priorities.items()],
-            )
 
     def referrers(self, url: str) -> list[Referrer]:
         """Classified pages linking to `url` (what the link's language is guessed from)."""
