@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from collie.cli import cli
@@ -25,6 +26,14 @@ COMMANDS = [
     ["queries"],
     ["safetynet"],
     ["search"],
+    ["run"],
+    ["export"],
+    ["extract"],
+    ["langid"],
+    ["langid", "identify"],
+    ["langid", "languages"],
+    ["langid", "train"],
+    ["langid", "eval"],
 ]
 
 
@@ -43,6 +52,14 @@ def replace_reference(text: str) -> str:
     before, rest = text.split(START, 1)
     _, after = rest.split(END, 1)
     return f"{before}{START}\n{reference()}{END}{after}"
+
+
+def test_every_command_is_in_the_reference() -> None:
+    names = {(name,) for name in cli.commands}
+    langid = cli.commands["langid"]
+    assert isinstance(langid, click.Group)
+    names |= {("langid", name) for name in langid.commands}
+    assert names == {tuple(c) for c in COMMANDS if c}
 
 
 def test_command_reference_is_current() -> None:
