@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from collie.seeds import count_words
+
 FORMATS = ("txt", "jsonl", "dir")
 
 
@@ -47,7 +49,7 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
         "title": row["title"], "loop": row["loop"], "source": row["source"],
         "depth": row["depth"], "query": row["query"], "referrer": row["referrer"],
         "language": row["lang"], "probability": row["lang_prob"],
-        "target_share": row["target_share"], "words": len(text.split()),
+        "target_share": row["target_share"], "words": count_words(text),
         "encoding": row["encoding"], "encoding_method": row["encoding_method"],
         "fetched_at": row["fetched_at"], "simhash": row["simhash"], "text": text,
     }  # fmt: skip
@@ -59,7 +61,7 @@ def _texts(rows: Iterable[dict[str, Any]], target: str, segments: str,
         text = document_text(row, target, segments)
         if text:
             count.documents += 1
-            count.words += len(text.split())
+            count.words += count_words(text)
             yield row, text
 
 

@@ -349,8 +349,9 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
                                           query_id=outcome.query_id))  # fmt: skip
     report.search_urls = miner.store.enqueue(entries)
     miner.store.mark_searched(loop)
-    miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries "
-                      f"({dict(report.queries)}), {report.search_urls} new URLs")  # fmt: skip
+    statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
+    miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
+                      f"{report.search_urls} new URLs")  # fmt: skip
 
 
 def _loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
