@@ -32,7 +32,7 @@ from collie.fetch import Fetcher, FetchResult
 from collie.langid.model import LangModel
 from collie.process import Page, process
 from collie.queries import generate_combinations, loop_rng, query_domains
-from collie.robots import MemoryRobotsStore, RobotsRecord
+from collie.robots import MemoryRobotsStore
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
 from collie.seeds import (
     SeedList,
@@ -313,18 +313,21 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
             if report.stopped is None:
                 store.finish_loop(loop.number)
     finally:
-        store.save_robots(_fresh_robots(miner))
+        _save_robots(miner)
     return report
 
 
 def _load_robots(miner: _Miner) -> None:
-    for record in miner.store.robots_records():
-        miner.fetcher.robots.put(record)
-
-
-def _fresh_robots(miner: _Miner) -> list[RobotsRecord]:
     robots = miner.fetcher.robots
-    return list(robots.records()) if isinstance(robots, MemoryRobotsStore) else []
+    if isinstance(robots, MemoryRobotsStore):
+        robots.load(miner.store.robots_records())
+
+
+def _save_robots(miner: _Miner) -> None:
+    """Keep the robots.txt records fetched since the last save in the workspace."""
+    robots = miner.fetcher.robots
+    if isinstance(robots, MemoryRobotsStore):
+        miner.store.save_robots(robots.take_new())
 
 
 def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
@@ -384,6 +387,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         outcomes = [_outcome(miner, page, results[page.url]) for page in batch]
         store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
         _stop_poor_sites(miner, {o.site for o in outcomes})
+        _save_robots(miner)
         for o in outcomes:
             report.pages[o.status] += 1
             if o.reason and o.status != "kept":

@@ -17,6 +17,7 @@ the workspace.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -91,8 +92,9 @@ class RobotsStore(Protocol):
 class MemoryRobotsStore:
     """A thread-safe in-memory store: the default, for one process."""
 
-    def __init__(self) -> None:
-        self._records: dict[str, RobotsRecord] = {}
+    def __init__(self, known: Iterable[RobotsRecord] = ()) -> None:
+        self._records: dict[str, RobotsRecord] = {r.origin: r for r in known}
+        self._new: dict[str, RobotsRecord] = {}
         self._lock = threading.Lock()
 
     def get(self, origin: str) -> RobotsRecord | None:
@@ -102,7 +104,15 @@ class MemoryRobotsStore:
     def put(self, record: RobotsRecord) -> None:
         with self._lock:
             self._records[record.origin] = record
+            self._new[record.origin] = record
 
-    def records(self) -> list[RobotsRecord]:
+    def load(self, records: Iterable[RobotsRecord]) -> None:
+        """Remember records fetched earlier (e.g. kept in the workspace); not new."""
         with self._lock:
-            return list(self._records.values())
+            self._records.update((r.origin, r) for r in records)
+
+    def take_new(self) -> list[RobotsRecord]:
+        """The records put since the last call (what a caller has yet to persist)."""
+        with self._lock:
+            new, self._new = list(self._new.values()), {}
+            return new

@@ -60,6 +60,11 @@ def test_two_loops_find_search_and_crawl_documents(mined, web: MiniWebServer) ->
     assert any(got[u][0] == "wronglang" for u in made.other_urls & set(got))
     fetched = {entry.url for entry in web.log}
     assert not made.disallowed & fetched  # robots.txt honoured
+    conn = sqlite3.connect(root / "collie.db")
+    robots = dict(conn.execute("SELECT origin, kind FROM robots").fetchall())
+    conn.close()
+    assert robots["http://www.izindaba.co.za"] == "rules"  # kept for the next run (24 h)
+    assert robots["http://zulu-blog.example.za"] == "allow-all"  # its robots.txt is a 404
     assert "loop 2:" in result.err
 
 
