@@ -1,6 +1,6 @@
 """Page processing (decode + extract, no network): throughput and extraction quality.
 
-Pages: tests/pages.py templates (blog, news, legacy table layout, bare-div portal, docs
+Pages: collie/mininet/pages.py templates (blog, news, legacy table layout, bare-div portal, docs
 with <main>, phpBB-like forum, MediaWiki-like article) around UDHR paragraphs in 16
 language/encoding pairs (UTF-8, windows-1250/1251/1252, ISO-8859-1/2/15, KOI8-R,
 Shift_JIS, GB2312, EUC-KR), declared in the header, in <meta>, both, neither, or
@@ -28,23 +28,18 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import chardet
 import html2text
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from pages import LabelledPage, build_corpus
-from pages import token_f1 as f1
-
 from collie.encoding import decode_html
 from collie.extract import extract_html
 from collie.fetch import FetchResult
+from collie.mininet.pages import LabelledPage, build_corpus
+from collie.mininet.pages import token_f1 as f1
 from collie.process import clear_caches, process
 from collie.udhr import Declaration, load_declarations
 

@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from collie.boilerplate import LINK_CLOSE, LINK_OPEN, RULES, Line, apply_rules, parse_line
 from collie.extract import extract_html, find_links
 from collie.fetch import FetchResult
+from collie.mininet.pages import DECLARATIONS, TEMPLATES, build_corpus, build_page, token_f1
 from collie.process import Page, check_html, process
 from collie.udhr import load_declarations
-
-from .pages import DECLARATIONS, TEMPLATES, build_corpus, build_page, token_f1
 
 MAIN = [
     "Watu wote wamezaliwa huru, hadhi na haki zao ni sawa. Wote wamejaliwa akili na "

@@ -6,8 +6,9 @@ without any class hints, a documentation page with <main>), with navigation, sid
 breadcrumbs, post metadata, share bars, comment forms, cookie banners, footers, inline
 scripts, styles and SVG icons around a main text whose words are known. The page is
 encoded in a given charset and declared (or not, or wrongly) in the HTTP header and/or a
-<meta> tag. Used by tests/test_extract.py and benchmarks/bench_process.py, and meant for
-the closed-world web generator too. Same arguments, same page, byte for byte.
+<meta> tag. Used by tests/test_extract.py and benchmarks/bench_process.py, and by the
+closed-world web generator to come (`collie mininet build`). Same arguments, same page,
+byte for byte.
 """
 
 # ruff: noqa: E501  (HTML templates read better unwrapped)
@@ -20,6 +21,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 TEMPLATES = ("blog", "news", "legacy", "portal", "docs", "forum", "wiki")
 DECLARATIONS = ("meta", "http", "both", "http-equiv", "none", "wrong-http")
@@ -80,7 +82,7 @@ def _make_site(rng: random.Random, lang: str, others: list[str]) -> _Site:
 
 
 def _styles(rng: random.Random, kilobytes: int) -> str:
-    rules = []
+    rules: list[str] = []
     while sum(map(len, rules)) < kilobytes * 1024:
         name = "".join(rng.choice("abcdefghijklmnop") for _ in range(rng.randint(4, 10)))
         rules.append(
@@ -401,7 +403,7 @@ LANGUAGE_ENCODINGS = (
 )
 
 
-class _Translation:  # what build_corpus needs of collie.udhr.Declaration
+class _Translation(Protocol):  # what build_corpus needs of collie.udhr.Declaration
     lang: str
     heading: str
 
