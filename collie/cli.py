@@ -19,7 +19,7 @@ import click
 
 from collie import __version__, pipeline
 from collie import views as text
-from collie.cli_export import export
+from collie.cli_export import export, report
 from collie.cli_extract import extract
 from collie.cli_run import run
 from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
@@ -417,6 +417,7 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 cli.add_command(extract)
 cli.add_command(run)
 cli.add_command(export)
+cli.add_command(report)
 
 
 from collie.cli_langid import langid  # noqa: E402

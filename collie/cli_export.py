@@ -1,12 +1,20 @@
-"""`collie export`: write the corpus (click only)."""
+"""`collie export` and `collie report`: what a user takes away (click only)."""
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+from pathlib import Path
+
 import click
 
+from collie import views
 from collie.clioptions import CONTEXT, App, common_options, note
 from collie.errors import InputError
 from collie.export import FORMATS, write_export
+from collie.pipeline import seed_list_for
+from collie.report import html_report, summary_lines
 from collie.store import Store
 
 
@@ -54,3 +62,43 @@ def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: 
     if not app.quiet:
         note(f"{count.documents:,} documents, {count.words:,} words written to "
              f"{'stdout' if out == '-' else out}.")  # fmt: skip
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write one self-contained HTML page with plots (inline SVG).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@common_options
+@click.pass_obj
+def report(app: App, html_path: Path | None, as_json: bool) -> None:
+    """Report what the runs found: per loop queries, URLs, pages, target documents from
+    search and from crawling, drop reasons and words; languages of the pages fetched;
+    the best sites and queries; each loop's seed words.
+
+    \b
+    Example:
+      collie report
+      collie report --html report.html
+    """
+    with app.open() as ws:
+        seeds = {loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
+                 for loop in ws.loops()}  # fmt: skip
+        data = views.report_data(ws, seeds)
+    if html_path is not None:
+        _write_atomically(html_path, html_report(data))
+        if not app.quiet:
+            note(f"Wrote {html_path}.")
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(summary_lines(data)))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise InputError(f"Cannot write {path}: {exc.strerror or exc}.") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)

@@ -365,6 +365,33 @@ class Store:
             data["paragraphs"] = json.loads(data["paragraphs"])
             yield data
 
+    def language_counts(self) -> dict[str, int]:
+        """Fetched pages by the language they were given (the target, others, und)."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(lang, 'und'), COUNT(*) FROM pages WHERE status IN "
+            "('kept', 'duplicate', 'wronglang') GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def site_yields(self, limit: int = 20) -> list[tuple[str, int, int]]:
+        """(site, target documents, pages fetched) of the best-yielding sites."""
+        rows = self.conn.execute(
+            "SELECT site, SUM(status = 'kept'), SUM(status != 'queued') FROM pages "
+            "GROUP BY site HAVING SUM(status = 'kept') > 0 ORDER BY 2 DESC, 3, 1 LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def query_yields(self, limit: int = 20) -> list[tuple[str, int, int]]:
+        """(query, target documents found directly, result URLs) of the best queries."""
+        rows = self.conn.execute(
+            "SELECT q.text, SUM(p.status = 'kept'), COUNT(p.id) FROM queries q "
+            "JOIN pages p ON p.query_id = q.id GROUP BY q.id "
+            "HAVING SUM(p.status = 'kept') > 0 ORDER BY 2 DESC, 3, 1 LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
     # -- robots.txt -------------------------------------------------------------------
     def robots_records(self) -> list[RobotsRecord]:
         rows = self.conn.execute("SELECT origin, kind, body, status, fetched_at FROM robots")

@@ -282,3 +282,19 @@ def safetynet_lines(data: dict[str, dict[str, Any]]) -> list[str]:
         name = known[code].display_name if code in known else code
         lines.append(f"{code}  {name:<32} {v['words']:>4} words  {v['sources']}")
     return lines
+
+
+def report_data(ws: Workspace, seeds: dict[int, list[str]]) -> dict[str, Any]:
+    """What `collie report` shows: status per loop, languages, best sites and queries,
+    and each loop's seed words (given: computed by the pipeline)."""
+    store = Store(ws)
+    status = status_data(ws)
+    return {
+        "language": status["language"],
+        "language_name": status["language_name"],
+        "loops": status["loops"],
+        "languages": store.language_counts(),
+        "sites": store.site_yields(),
+        "queries": store.query_yields(),
+        "seeds": seeds,
+    }

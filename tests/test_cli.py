@@ -36,7 +36,20 @@ def test_help_lists_the_commands(capsys) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["init", "status", "config", "language", "seeds", "queries", "safetynet", "search", "extract"],
+    [
+        "init",
+        "status",
+        "config",
+        "language",
+        "seeds",
+        "queries",
+        "safetynet",
+        "search",
+        "extract",
+        "run",
+        "export",
+        "report",
+    ],
 )
 def test_every_command_has_help_with_an_example(capsys, command: str) -> None:
     result = run_collie(capsys, command, "--help")

@@ -28,6 +28,7 @@ COMMANDS = [
     ["search"],
     ["run"],
     ["export"],
+    ["report"],
     ["extract"],
     ["langid"],
     ["langid", "identify"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -133,3 +134,26 @@ def test_export_formats(mined, capsys, tmp_path: Path) -> None:
     assert {json.loads(x)["source"] for x in crawl_only.out.splitlines()} == {"crawl"}
     refused = run_collie(capsys, "export", str(tmp_path / "out"), "--format", "dir")
     assert refused.code == 1 and "empty directory" in refused.err
+
+
+def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
+    status = json.loads(run_collie(capsys, "status", "--json").out)
+    text = run_collie(capsys, "report")
+    assert text.code == 0 and "best sites" in text.out and "seed words of loop 2" in text.out
+    data = json.loads(run_collie(capsys, "report", "--json").out)
+    assert data["loops"] == status["loops"]
+    assert data["languages"]["zul"] >= status["loops"][0]["documents"]["search"]
+    out = tmp_path / "report.html"
+    result = run_collie(capsys, "report", "--html", str(out))
+    assert result.code == 0
+    page = out.read_text(encoding="utf-8")
+    assert (
+        page.count("<svg") == 3
+        and "<script" not in page
+        and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    )  # self-contained: no external assets
+    loop_chart = page.split('<figure id="loops">')[1].split("</figure>")[0]
+    totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', loop_chart)]
+    expected = [loop["documents"]["search"] + loop["documents"]["crawl"]
+                for loop in status["loops"]]  # fmt: skip
+    assert totals == expected

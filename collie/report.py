@@ -1,0 +1,105 @@
+"""What a workspace's runs found: a text summary, and one self-contained HTML page.
+
+The data comes from the workspace (loop counts, languages, sites, queries, seed lists);
+this module only shapes it. Plots are inline SVG drawn here (bar charts), so the HTML
+file needs nothing else: no plotting library, no scripts, no fonts or assets from the
+internet.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
+
+
+def summary_lines(data: dict[str, Any]) -> list[str]:
+    """The text report (stdout of `collie report`)."""
+    lines = [f"collie report: {data['language']} ({data['language_name']}), "
+             f"{len(data['loops'])} loop(s)", ""]  # fmt: skip
+    lines.append(f"{'loop':>4}  {'queries':>7}  {'URLs':>6}  {'fetched':>7}  {'search':>6}  "
+                 f"{'crawl':>6}  {'dups':>5}  {'other':>5}  {'words':>9}")  # fmt: skip
+    for loop in data["loops"]:
+        docs, pages = loop["documents"], loop["pages"]
+        lines.append(
+            f"{loop['number']:>4}  {loop['queries']:>7}  {loop['search_urls']:>6}  "
+            f"{loop['fetched']:>7}  {docs['search']:>6}  {docs['crawl']:>6}  "
+            f"{pages.get('duplicate', 0):>5}  {pages.get('wronglang', 0):>5}  {loop['words']:>9,}"
+        )
+        dropped = ", ".join(f"{r} {n}" for r, n in loop["dropped"].items()
+                            if r != "near-duplicate")  # fmt: skip
+        if dropped:
+            lines.append(f"{'':>6}dropped: {dropped}")
+    lines += ["", "languages of the pages fetched: " + (", ".join(
+        f"{code} {n}" for code, n in data["languages"].items()) or "-")]  # fmt: skip
+    lines += ["", "best sites (target documents / pages fetched):"]
+    lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
+    lines += ["", "best queries (target documents among the URLs they found first):"]
+    lines += [f"  {q[:60]:<60} {d:>4} / {n}" for q, d, n in data["queries"]] or ["  -"]
+    for loop, words in data["seeds"].items():
+        lines += ["", f"seed words of loop {loop} ({len(words)}): " + " ".join(words[:30])
+                  + (" ..." if len(words) > 30 else "")]  # fmt: skip
+    return lines
+
+
+def bar_chart(title: str, labels: Sequence[str], series: dict[str, Sequence[float]],
+              width: int = 640) -> str:  # fmt: skip
+    """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values."""
+    row, left, top = 22, 180, 40
+    totals = [sum(values[i] for values in series.values()) for i in range(len(labels))]
+    scale = (width - left - 60) / max(max(totals, default=0), 1)
+    height = top + row * len(labels) + 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'role="img" aria-label="{html.escape(title)}">',
+             f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>']  # fmt: skip
+    for k, name in enumerate(series):
+        lx = left + k * 120
+        colour = BAR_COLOURS[k % len(BAR_COLOURS)]
+        legend = f'<text x="{lx + 14}" y="33" font-size="11">{html.escape(name)}</text>'
+        parts.append(f'<rect x="{lx}" y="24" width="10" height="10" fill="{colour}"/>{legend}')
+    for i, label in enumerate(labels):
+        y, x = top + i * row, float(left)
+        parts.append(f'<text x="{left - 6}" y="{y + 14}" font-size="12" text-anchor="end">'
+                     f"{html.escape(label[:28])}</text>")  # fmt: skip
+        for k, values in enumerate(series.values()):
+            w = values[i] * scale
+            if w > 0:
+                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row - 6}" '
+                             f'fill="{BAR_COLOURS[k % len(BAR_COLOURS)]}"/>')  # fmt: skip
+            x += w
+        parts.append(f'<text x="{x + 4:.1f}" y="{y + 14}" font-size="11" '
+                     f'data-total="{totals[i]:g}">{totals[i]:g}</text>')  # fmt: skip
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def html_report(data: dict[str, Any]) -> str:
+    """One self-contained HTML page: the summary as tables and three plots."""
+    loops = data["loops"]
+    labels = [f"loop {loop['number']}" for loop in loops]
+    yield_chart = bar_chart("Target documents per loop", labels, {
+        "from search": [loop["documents"]["search"] for loop in loops],
+        "from crawling": [loop["documents"]["crawl"] for loop in loops],
+    })  # fmt: skip
+    languages = list(data["languages"].items())[:15]
+    language_chart = bar_chart("Pages fetched by language", [c for c, _ in languages],
+                               {"pages": [n for _, n in languages]})  # fmt: skip
+    sites = data["sites"][:15]
+    site_chart = bar_chart("Yield by site", [s for s, _, _ in sites], {
+        "target documents": [d for _, d, _ in sites],
+        "other pages": [n - d for _, d, n in sites],
+    })  # fmt: skip
+    text = html.escape("\n".join(summary_lines(data)))
+    title = f"collie report: {html.escape(data['language_name'])}"
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+        "<style>body{font-family:sans-serif;margin:2em;max-width:60em}"
+        "pre{background:#f4f4f4;padding:1em;overflow-x:auto}figure{margin:1.5em 0}</style>"
+        f"</head><body><h1>{title}</h1>"
+        f'<figure id="loops">{yield_chart}</figure>'
+        f'<figure id="languages">{language_chart}</figure>'
+        f'<figure id="sites">{site_chart}</figure>'
+        f"<h2>Summary</h2><pre>{text}</pre></body></html>\n"
+    )
