@@ -24,7 +24,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
 
-test: install lint
+# Debian's Chromium and ChromeDriver, for the review page's browser test.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+/usr/bin/chromium /usr/bin/chromedriver:
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver
+
+test: install lint /usr/bin/chromium /usr/bin/chromedriver
 	$(BIN)/pytest
 
 demo: install

@@ -22,6 +22,7 @@ from collie import views as text
 from collie.cli_export import export, report
 from collie.cli_extract import extract
 from collie.cli_langid import langid
+from collie.cli_review import review
 from collie.cli_run import run
 from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.config import lookup
@@ -419,6 +420,7 @@ cli.add_command(extract)
 cli.add_command(run)
 cli.add_command(export)
 cli.add_command(report)
+cli.add_command(review)
 cli.add_command(langid)
 
 

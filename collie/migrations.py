@@ -147,6 +147,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "reviews",
+        [
+            # A native speaker's judgements of a sample of the corpus (collie review).
+            """CREATE TABLE reviews (
+                id INTEGER PRIMARY KEY,
+                position INTEGER NOT NULL UNIQUE,
+                doc_id INTEGER NOT NULL UNIQUE REFERENCES documents (id),
+                label TEXT CHECK (label IN ('mainly', 'some', 'none', 'skip')),
+                reviewer TEXT,
+                judged_at TEXT
+            )""",
+        ],
+    ),
 ]
 
 

@@ -19,10 +19,12 @@ and 120 MB. A failed batch resets the index, which is rebuilt from what was comm
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import hashlib
 import json
 import os
+import random
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +34,12 @@ from collie.crawl import SHORT_REFERRER_BYTES, Referrer
 from collie.dedup import BlockIndex, exact_key, simhash_text
 from collie.robots import RobotsRecord
 from collie.workspace import Workspace, now_iso
+
+
+def now_iso_precise() -> str:
+    """UTC time with microseconds: judgements a second apart must still be ordered."""
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
 
 _SIGN = 1 << 63
 
@@ -391,6 +399,61 @@ class Store:
             (limit,),
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+    # -- reviews (collie review) -----------------------------------------------------------
+    def draw_review_sample(self, size: int, seed: int) -> int:
+        """The review sample: `size` random original target documents, drawn once (an
+        existing sample is kept and continued); returns its size."""
+        existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
+        if existing:
+            return int(existing)
+        ids = [r[0] for r in self.conn.execute("SELECT id FROM documents WHERE kind = 'target' "
+                                               "AND duplicate_of IS NULL ORDER BY id")]  # fmt: skip
+        chosen = random.Random(seed).sample(ids, min(size, len(ids)))
+        with self.conn:
+            self.conn.executemany("INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
+                                  list(enumerate(chosen, start=1)))  # fmt: skip
+        return len(chosen)
+
+    def next_review(self) -> dict[str, Any] | None:
+        """The first document of the sample not judged yet, with the progress."""
+        row = self.conn.execute(
+            "SELECT r.position, d.id, p.url, p.title, d.text FROM reviews r "
+            "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
+            "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
+        ).fetchone()
+        total, judged = self.conn.execute(
+            "SELECT COUNT(*), COUNT(label) FROM reviews").fetchone()  # fmt: skip
+        doc = None if row is None else dict(zip(("position", "doc_id", "url", "title", "text"),
+                                                tuple(row), strict=True))  # fmt: skip
+        return {"total": total, "judged": judged, "document": doc}
+
+    def judge(self, doc_id: int, label: str, reviewer: str) -> bool:
+        """Record a judgement of a sampled document; False when it is not in the sample."""
+        with self.conn:
+            cursor = self.conn.execute(
+                "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?",
+                (label, reviewer, now_iso_precise(), doc_id),
+            )
+        return cursor.rowcount == 1
+
+    def undo_judgement(self) -> int | None:
+        """Forget the latest judgement; return the document it was about (or None)."""
+        row = self.conn.execute(
+            "SELECT doc_id FROM reviews WHERE label IS NOT NULL "
+            "ORDER BY judged_at DESC, position DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        with self.conn:
+            self.conn.execute("UPDATE reviews SET label = NULL, reviewer = NULL, judged_at = NULL "
+                              "WHERE doc_id = ?", (row[0],))  # fmt: skip
+        return int(row[0])
+
+    def review_labels(self) -> dict[str, int]:
+        rows = self.conn.execute("SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL "
+                                 "GROUP BY label")  # fmt: skip
+        return {r[0]: r[1] for r in rows}
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_records(self) -> list[RobotsRecord]:

@@ -29,6 +29,7 @@ COMMANDS = [
     ["run"],
     ["export"],
     ["report"],
+    ["review"],
     ["extract"],
     ["langid"],
     ["langid", "identify"],

@@ -1,0 +1,158 @@
+"""The review page: one sampled document at a time, three judgements, skip and undo.
+
+A standard-library HTTP server on 127.0.0.1 answering one request at a time (so the
+workspace database is used from one thread only): `/` is a self-contained page (inline
+CSS and JavaScript, no assets from the internet), `/api/next` the next document and the
+progress, `POST /api/judge` and `POST /api/undo` change the judgements through a
+`ReviewBackend` (the workspace store).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any, Protocol
+
+from collie.review import LABELS
+
+MAX_BODY = 4096
+
+
+class ReviewBackend(Protocol):
+    def next_review(self) -> dict[str, Any] | None: ...
+
+    def judge(self, doc_id: int, label: str, reviewer: str) -> bool: ...
+
+    def undo_judgement(self) -> int | None: ...
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>collie review: {language}</title>
+<style>
+body {{ font-family: sans-serif; margin: 0 auto; max-width: 50em; padding: 1em; }}
+#progress {{ float: right; font-weight: bold; }}
+#url {{ color: #555; word-break: break-all; font-size: 0.9em; }}
+#text {{ white-space: pre-wrap; border: 1px solid #ccc; padding: 1em; max-height: 55vh;
+        overflow-y: auto; line-height: 1.5; }}
+button {{ font-size: 1.05em; margin: 0.6em 0.4em 0 0; padding: 0.5em 0.9em; }}
+kbd {{ border: 1px solid #999; border-radius: 3px; padding: 0 0.3em; font-size: 0.85em; }}
+</style></head>
+<body>
+<div id="progress">0 / 0</div>
+<h1>Is this {language}?</h1>
+<div id="doc"><h2 id="title"></h2><div id="url"></div><div id="text"></div></div>
+<div id="buttons">
+<button id="mainly" data-label="mainly">Mainly {language} <kbd>1</kbd></button>
+<button id="some" data-label="some">Some {language} <kbd>2</kbd></button>
+<button id="none" data-label="none">No {language} <kbd>3</kbd></button>
+<button id="skip" data-label="skip">Skip <kbd>s</kbd></button>
+<button id="undo">Undo <kbd>u</kbd></button>
+</div>
+<p id="status" role="status"></p>
+<script>
+let current = null;
+async function call(path, body) {{
+  const options = body === undefined ? {{}} : {{method: "POST", body: JSON.stringify(body),
+    headers: {{"Content-Type": "application/json"}}}};
+  const answer = await fetch(path, options);
+  return answer.json();
+}}
+function show(state) {{
+  document.getElementById("progress").textContent = state.judged + " / " + state.total;
+  current = state.document;
+  const buttons = document.querySelectorAll("button[data-label]");
+  buttons.forEach(b => b.disabled = current === null);
+  document.getElementById("title").textContent = current ? (current.title || "(no title)") : "";
+  document.getElementById("url").textContent = current ? current.url : "";
+  document.getElementById("text").textContent = current ? current.text : "";
+  document.getElementById("status").textContent = current ? "" :
+    "All documents are judged. Thank you! (Undo is still possible.)";
+}}
+async function judge(label) {{
+  if (current === null) return;
+  show(await call("/api/judge", {{doc_id: current.doc_id, label: label}}));
+}}
+async function undo() {{ show(await call("/api/undo", {{}})); }}
+document.querySelectorAll("button[data-label]").forEach(
+  b => b.addEventListener("click", () => judge(b.dataset.label)));
+document.getElementById("undo").addEventListener("click", undo);
+const keys = {{"1": "mainly", "2": "some", "3": "none", "s": "skip"}};
+document.addEventListener("keydown", event => {{
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  if (keys[event.key]) judge(keys[event.key]);
+  else if (event.key === "u") undo();
+}});
+call("/api/next").then(show);
+</script>
+</body></html>
+"""
+
+
+class ReviewServer(HTTPServer):
+    """Serves the review page for `backend` until shut down."""
+
+    def __init__(self, backend: ReviewBackend, language: str, reviewer: str,
+                 host: str = "127.0.0.1", port: int = 0) -> None:  # fmt: skip
+        self.backend = backend
+        self.page = PAGE.format(language=html.escape(language)).encode("utf-8")
+        self.reviewer = reviewer
+        super().__init__((host, port), _Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}/"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ReviewServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:
+        if self.path == "/":
+            self._send(200, "text/html; charset=utf-8", self.server.page)
+        elif self.path == "/api/next":
+            self._json(self.server.backend.next_review())
+        else:
+            self._json({"error": "not found"}, 404)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            self._json({"error": "request too large"}, 413)
+            return
+        try:
+            data = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            self._json({"error": "not JSON"}, 400)
+            return
+        backend = self.server.backend
+        if self.path == "/api/undo":
+            backend.undo_judgement()
+        elif self.path == "/api/judge":
+            label, doc_id = data.get("label"), data.get("doc_id")
+            if label not in (*LABELS, "skip") or not isinstance(doc_id, int):
+                self._json({"error": "label must be mainly, some, none or skip"}, 400)
+                return
+            if not backend.judge(doc_id, label, self.server.reviewer):
+                self._json({"error": f"document {doc_id} is not in the sample"}, 404)
+                return
+        else:
+            self._json({"error": "not found"}, 404)
+            return
+        self._json(backend.next_review())
+
+    def _json(self, data: Any, status: int = 200) -> None:
+        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        self._send(status, "application/json; charset=utf-8", body)
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)

@@ -1,0 +1,109 @@
+"""The review page in a real headless browser (Debian's chromium driven by Selenium),
+served by the real `collie review` command."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from collie.review import precision, wilson
+
+from .clihelp import run_collie
+from .test_run import mined  # noqa: F401  (the fixture: a workspace after two loops)
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # The end-to-end world sets HTTP_PROXY: the driver and the page are on 127.0.0.1.
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
+        options.add_argument(flag)  # fmt: skip
+    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager must not look for downloads
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 0) == (0.0, 0.0)
+    low, high = wilson(35, 100)
+    assert 0.26 < low < 0.27 and 0.44 < high < 0.46
+    rows = {r.label: r for r in precision({"mainly": 3, "some": 1, "none": 0, "skip": 5})}
+    assert rows["mainly"].share == 0.75 and rows["mainly+some"].count == 4
+
+
+def test_judging_in_the_browser(mined, browser, capsys) -> None:  # noqa: F811
+    root = mined[0]
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "collie", "-w", str(root), "review", "--sample", "5",
+         "--port", str(port), "--reviewer", "achieng"],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stderr is not None
+        assert f"http://127.0.0.1:{port}/" in server.stderr.readline()
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait = WebDriverWait(browser, 10)
+
+        def progress(text: str) -> None:
+            wait.until(lambda d: d.find_element(By.ID, "progress").text == text)
+
+        progress("0 / 5")
+        first_url = browser.find_element(By.ID, "url").text
+        assert first_url.startswith("http://")
+        assert browser.find_element(By.ID, "text").text
+        for number, button in enumerate(("mainly", "some", "none"), start=1):
+            browser.find_element(By.ID, button).click()
+            progress(f"{number} / 5")
+        browser.find_element(By.TAG_NAME, "body").send_keys("1")  # the keyboard
+        progress("4 / 5")
+        browser.find_element(By.ID, "undo").click()
+        progress("3 / 5")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute(
+        "SELECT position, label, reviewer FROM reviews ORDER BY position"
+    ).fetchall()
+    conn.close()
+    assert rows[:4] == [(1, "mainly", "achieng"), (2, "some", "achieng"),
+                        (3, "none", "achieng"), (4, None, None)]  # fmt: skip
+    result = run_collie(capsys, "review", "--results", "--json")
+    shares = {c["label"]: c for c in json.loads(result.out)["classes"]}
+    assert shares["mainly"]["count"] == 1 and abs(shares["mainly"]["share"] - 1 / 3) < 1e-9
+    text = run_collie(capsys, "review", "--results")
+    assert "3 documents judged" in text.out and "95% CI" in text.out
