@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from collie import __version__, pipeline
+from collie import __version__, pipeline, searchcache
 from collie import views as text
 from collie.cli_export import export, report
 from collie.cli_extract import extract
@@ -395,7 +395,7 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
         with open_workspace(root, os.environ, app.flags) as ws:
             language = ws.language.part1 or ""
             backend = make_backend(ws.settings, os.environ, language)
-            outcome = pipeline.search_one(ws, backend, query, count, budget=_budget(ws))
+            outcome = searchcache.search_one(ws, backend, query, count, budget=_budget(ws))
         if outcome.status == "failed":
             raise CollieError(outcome.error or "The query failed.", "Try again later.")
         if outcome.status == "lost":
@@ -424,8 +424,8 @@ cli.add_command(review)
 cli.add_command(langid)
 
 
-def _budget(ws: Workspace) -> pipeline.SearchBudget:
-    return pipeline.SearchBudget(
+def _budget(ws: Workspace) -> searchcache.SearchBudget:
+    return searchcache.SearchBudget(
         ws.settings["search.max_queries"], ws.settings["search.max_queries_per_run"]
     )
 

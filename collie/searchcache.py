@@ -1,0 +1,143 @@
+"""The search stage with its cache in the workspace.
+
+A query is identified by (backend, text, parameters). Before a request is sent its row is
+committed as `pending`; the results and `done` follow in one transaction. So:
+
+- a query whose results are stored is never sent again (it is answered from the cache);
+- a query left `pending` by a crash between sending and storing is marked `lost` at the
+  next run's start and is never re-sent either: the backend may have billed it, and
+  collie never pays twice. The loop draws other seed-word combinations;
+- a query that failed (error answer, timeout) may be sent again later.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from collie.errors import CollieError
+from collie.search import Backend, SearchError, SearchFatal, SearchResult
+from collie.workspace import Workspace
+
+
+class BudgetExhausted(CollieError):
+    """The query budget of the workspace or of this run is used up."""
+
+
+@dataclass
+class SearchBudget:
+    """search.max_queries (whole workspace) and search.max_queries_per_run; 0 = none."""
+
+    workspace_limit: int = 0
+    run_limit: int = 0
+    sent_this_run: int = 0
+
+    def check(self, sent_in_workspace: int) -> None:
+        if self.workspace_limit and sent_in_workspace >= self.workspace_limit:
+            raise BudgetExhausted(
+                f"The workspace's query budget ({self.workspace_limit}) is used up.",
+                "Raise search.max_queries in collie.toml to send more.",
+            )
+        if self.run_limit and self.sent_this_run >= self.run_limit:
+            raise BudgetExhausted(
+                f"This run's query budget ({self.run_limit}) is used up.",
+                "Raise search.max_queries_per_run, or run again.",
+            )
+
+
+@dataclass(frozen=True)
+class QueryOutcome:
+    query: str
+    query_id: int | None
+    status: str  # sent, cached, failed, lost
+    results: list[SearchResult]
+    error: str | None = None
+
+
+@dataclass
+class SearchReport:
+    outcomes: list[QueryOutcome] = field(default_factory=list)
+    stopped: str | None = None  # why the search stage stopped early, if it did
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+
+def query_params(backend: Backend, count: int, offset: int) -> str:
+    """The canonical JSON of what, besides its text, identifies a query's results."""
+    return json.dumps(backend.cache_params(count, offset), sort_keys=True)
+
+
+def search_one(
+    ws: Workspace,
+    backend: Backend,
+    query: str,
+    count: int,
+    offset: int = 0,
+    budget: SearchBudget | None = None,
+    loop: int | None = None,
+    words: list[str] | None = None,
+) -> QueryOutcome:
+    """Answer a query from the workspace's cache, or send it and store the results.
+
+    Raises SearchFatal when the backend cannot be used, BudgetExhausted when a budget
+    forbids sending; an ordinary failure is recorded and returned as status `failed`.
+    """
+    params = query_params(backend, count, offset)
+    record = ws.query_record(backend.name, query, params)
+    if record is not None and record.status == "done":
+        return QueryOutcome(query, record.id, "cached", ws.query_results(record.id, backend.name))
+    if record is not None and record.status in ("pending", "lost"):
+        return QueryOutcome(query, record.id, "lost", [], "sent before; its results were lost")
+    backend.preflight()
+    if budget is not None:
+        budget.check(ws.requests_sent())
+    query_id = ws.begin_query(backend.name, query, params, loop, words)
+    if budget is not None:
+        budget.sent_this_run += 1
+    try:
+        response = backend.search(query, count, offset)
+    except SearchError as exc:
+        ws.fail_query(query_id, exc.message)
+        if isinstance(exc, SearchFatal):
+            raise
+        return QueryOutcome(query, query_id, "failed", [], exc.message)
+    ws.finish_query(query_id, response)
+    return QueryOutcome(query, query_id, "sent", response.results)
+
+
+def search_queries(
+    ws: Workspace,
+    backend: Backend,
+    queries: Iterable[tuple[str, list[str] | None]],
+    count: int,
+    max_failures: int,
+    budget: SearchBudget | None = None,
+    loop: int | None = None,
+    progress: Callable[[QueryOutcome], None] | None = None,
+) -> SearchReport:
+    """The search stage: every (query, seed words) in turn, until done or stopped.
+
+    Stops early, with the reason in `stopped`, when the backend is unusable, a budget
+    is used up, or `max_failures` queries fail in a row; the caller's loop goes on.
+    """
+    report = SearchReport()
+    failures = 0
+    for query, words in queries:
+        try:
+            outcome = search_one(ws, backend, query, count, 0, budget, loop, words)
+        except (SearchFatal, BudgetExhausted) as exc:
+            report.stopped = str(exc)
+            return report
+        report.outcomes.append(outcome)
+        if progress is not None:
+            progress(outcome)
+        failures = failures + 1 if outcome.status == "failed" else 0
+        if failures >= max_failures:
+            report.stopped = (
+                f"{backend.name} failed {failures} queries in a row (last: {outcome.error}); "
+                "the search stage stops here and the rest of the loop goes on."
+            )
+            return report
+    return report
