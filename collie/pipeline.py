@@ -181,8 +181,9 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
             loop_report = LoopReport(loop.number)
             report.loops.append(loop_report)
             if not loop.searched:
-                _search_stage(miner, loop.number, loop_report)
-            report.stopped = _fetch_stage(miner, loop_report)
+                report.stopped = _search_stage(miner, loop.number, loop_report)
+            if report.stopped is None:
+                report.stopped = _fetch_stage(miner, loop_report)
             pages = loop_report.pages
             events.line(f"loop {loop.number}: {sum(pages.values())} pages fetched: "
                         f"{pages['kept']} target documents, {pages['duplicate']} "
@@ -208,7 +209,13 @@ def _save_robots(miner: _Miner) -> None:
         miner.store.save_robots(robots.take_new())
 
 
-def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
+class _StopRequested(Exception):
+    """Ctrl-C during the search stage: stop after the query in hand."""
+
+
+def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
+    """Send the loop's queries and queue their results; "interrupted" on Ctrl-C (the
+    loop's search resumes from the cache next time)."""
     ws, settings = miner.ws, miner.ws.settings
     planned = _loop_queries(ws, miner.backend, loop)
     miner.events.stage(loop, "search", len(planned))
@@ -217,9 +224,14 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
     def counted(outcome: QueryOutcome) -> None:
         report.queries[outcome.status] += 1
         miner.events.advance()
+        if miner.events.should_stop():
+            raise _StopRequested
 
-    result = search_queries(ws, miner.backend, planned, settings["search.results"],
-                            settings["search.max_failures"], budget, loop, counted)  # fmt: skip
+    try:
+        result = search_queries(ws, miner.backend, planned, settings["search.results"],
+                                settings["search.max_failures"], budget, loop, counted)  # fmt: skip
+    except _StopRequested:
+        return "interrupted"
     report.search_stopped = result.stopped
     entries = []
     for outcome in result.outcomes:
@@ -233,6 +245,7 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> None:
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
     miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
                       f"{report.search_urls} new URLs")  # fmt: skip
+    return None
 
 
 def _loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
