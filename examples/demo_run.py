@@ -24,6 +24,7 @@ from pathlib import Path
 
 from collie.mininet.demo_world import build_zulu_world
 from collie.mininet.server import MiniWebServer, World
+from collie.seeds import count_words
 
 SETTINGS = ["fetch.delay=0", "search.rate_limit=0", "queries.count=6", "search.results=10",
             "seeds.count=40", "crawl.depth=3", "run.seed=7"]  # fmt: skip
@@ -62,7 +63,7 @@ def main(out: Path) -> None:
           f"{len(made.disallowed)} page disallowed by robots.txt "
           f"({'never fetched' if not made.disallowed & fetched else 'FETCHED'}).")  # fmt: skip
     print(f"corpus.txt: {len(corpus.strip().split(chr(10) * 2))} documents, "
-          f"{len(corpus.split()):,} words; first lines:")  # fmt: skip
+          f"{count_words(corpus):,} words; first lines:")  # fmt: skip
     for line in corpus.splitlines()[:3]:
         print(f"  {line[:100]}")
 
