@@ -12,6 +12,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from collie.views import loop_lines
+
 BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
 
 
@@ -19,19 +21,7 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     """The text report (stdout of `collie report`)."""
     lines = [f"collie report: {data['language']} ({data['language_name']}), "
              f"{len(data['loops'])} loop(s)", ""]  # fmt: skip
-    lines.append(f"{'loop':>4}  {'queries':>7}  {'URLs':>6}  {'fetched':>7}  {'search':>6}  "
-                 f"{'crawl':>6}  {'dups':>5}  {'other':>5}  {'words':>9}")  # fmt: skip
-    for loop in data["loops"]:
-        docs, pages = loop["documents"], loop["pages"]
-        lines.append(
-            f"{loop['number']:>4}  {loop['queries']:>7}  {loop['search_urls']:>6}  "
-            f"{loop['fetched']:>7}  {docs['search']:>6}  {docs['crawl']:>6}  "
-            f"{pages.get('duplicate', 0):>5}  {pages.get('wronglang', 0):>5}  {loop['words']:>9,}"
-        )
-        dropped = ", ".join(f"{r} {n}" for r, n in loop["dropped"].items()
-                            if r != "near-duplicate")  # fmt: skip
-        if dropped:
-            lines.append(f"{'':>6}dropped: {dropped}")
+    lines += loop_lines(data["loops"])
     lines += ["", "languages of the pages fetched: " + (", ".join(
         f"{code} {n}" for code, n in data["languages"].items()) or "-")]  # fmt: skip
     lines += ["", "best sites (target documents / pages fetched):"]
