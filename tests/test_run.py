@@ -157,3 +157,23 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     expected = [loop["documents"]["search"] + loop["documents"]["crawl"]
                 for loop in status["loops"]]  # fmt: skip
     assert totals == expected
+
+
+def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world: World,
+                              monkeypatch) -> None:  # fmt: skip
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    root = tmp_path / "ws"
+    sets = [arg for s in SETTINGS for arg in ("--set", s)]
+    init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                      "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
+    assert init.code == 0, init.err
+    monkeypatch.chdir(root)
+    timed = run_collie(capsys, "run", "--loops", "1", "--max-time", "0.000001")
+    assert timed.code == 0 and "time limit" in timed.err and "run` again" in timed.err
+    assert json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]["finished_at"] is None
+    limited = run_collie(capsys, "run", "--loops", "1", "--max-pages", "3")
+    assert limited.code == 0, limited.err
+    loop = json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]
+    assert loop["finished_at"] and loop["fetched"] == 3 and loop["pages"]["queued"] > 0
