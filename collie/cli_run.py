@@ -139,17 +139,9 @@ def _print_report(app: App, report: pipeline.RunReport, loops: int) -> None:
         note(f"The workspace has {loops} completed loop(s) already; nothing to do. "
              f"Use --loops {loops + 1} to run another.")  # fmt: skip
         return
-    for loop in report.loops:
-        kept, dup = loop.pages["kept"], loop.pages["duplicate"]
-        reasons = ", ".join(f"{r} {n}" for r, n in loop.reasons.most_common(6))
-        if not app.quiet:
-            note(f"loop {loop.number}: {sum(loop.queries.values())} queries, "
-                 f"{loop.search_urls} new search URLs, {sum(loop.pages.values())} pages "
-                 f"fetched: {kept} target documents, {dup} near-duplicates, "
-                 f"{loop.pages['wronglang']} other language, {loop.pages['dropped']} dropped"
-                 f"{f' ({reasons})' if reasons else ''}")  # fmt: skip
+    for loop in report.loops:  # the per-loop lines were written as each loop ended
         if loop.search_stopped and not app.quiet:
-            note(f"  search stopped early: {loop.search_stopped}")
+            note(f"loop {loop.number}: search stopped early: {loop.search_stopped}")
     if report.stopped == "interrupted":
         raise KeyboardInterrupt
     if report.stopped:

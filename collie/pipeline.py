@@ -184,16 +184,22 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
                 report.stopped = _search_stage(miner, loop.number, loop_report)
             if report.stopped is None:
                 report.stopped = _fetch_stage(miner, loop_report)
-            pages = loop_report.pages
-            events.line(f"loop {loop.number}: {sum(pages.values())} pages fetched: "
-                        f"{pages['kept']} target documents, {pages['duplicate']} "
-                        f"near-duplicates, {pages['wronglang']} in other languages, "
-                        f"{pages['dropped']} dropped")  # fmt: skip
+            events.line(_loop_line(loop_report))
             if report.stopped is None:
                 store.finish_loop(loop.number)
     finally:
         _save_robots(miner)
     return report
+
+
+def _loop_line(report: LoopReport) -> str:
+    pages = report.pages
+    reasons = ", ".join(f"{r} {n}" for r, n in report.reasons.most_common(6)
+                        if r != "near-duplicate")  # fmt: skip
+    why = f" ({reasons})" if reasons else ""
+    return (f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
+            f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
+            f"other languages, {pages['dropped']} dropped{why}")  # fmt: skip
 
 
 def _load_robots(miner: _Miner) -> None:
