@@ -31,7 +31,7 @@ from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound
 from collie.langid.learn import train_workspace_model
 from collie.languages import resolve_language
 from collie.search import make_backend
-from collie.seedfiles import SeedInput, plan_seed_documents
+from collie.seedfiles import SeedInput, plan_seed_documents, wronglang_input
 from collie.seeds import safetynet_languages
 from collie.workspace import (
     SEED_WORDS_FILE,
@@ -65,14 +65,6 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
-
-
-def _parse_wronglang(value: str) -> SeedInput:
-    prefix, sep, rest = value.partition("=")
-    if sep and prefix and "/" not in prefix and "\\" not in prefix and not Path(value).exists():
-        code = resolve_language(prefix).language.code
-        return SeedInput(Path(rest), "wronglang", code)
-    return SeedInput(Path(value), "wronglang", None)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -147,7 +139,7 @@ def init(
         note(resolution.note)
     settings = read_settings(None, os.environ, app.flags)
     inputs = [SeedInput(p, "target", language.code) for p in docs]
-    inputs += [_parse_wronglang(value) for value in wronglang]
+    inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
     if docs and not plan.count("target"):
         raise UsageProblem("None of the --docs files holds usable text; nothing was created.")

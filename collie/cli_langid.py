@@ -19,12 +19,13 @@ from collie.langid.evaluate import evaluate, format_report, heldout_snippets, re
 from collie.langid.learn import (
     learn_language,
     load_model_for,
+    split_documents,
     split_paragraphs,
     workspace_model_path,
 )
 from collie.langid.model import OTHER, LangModel, read_model, save_model, summarise_languages
 from collie.languages import resolve_language
-from collie.seedfiles import SeedInput, plan_seed_documents
+from collie.seedfiles import SeedInput, plan_seed_documents, wronglang_input
 from collie.workspace import read_settings
 
 MODEL_HELP = "A model file (.npz) instead of the workspace's or the bundled one."
@@ -216,13 +217,9 @@ def train(
             raise UsageProblem("Outside a workspace, say where to write the model with --out.")
         out = workspace_model_path(root)
     inputs = [SeedInput(p, "target", code) for p in docs]
-    inputs += [_wronglang_input(value) for value in wronglang]
+    inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs)
-    targets = [d.text for d in plan.documents if d.role == "target"]
-    negatives: dict[str | None, list[str]] = {}
-    for doc in plan.documents:
-        if doc.role == "wronglang":
-            negatives.setdefault(doc.lang, []).append(doc.text)
+    targets, negatives = split_documents(plan.documents)
     base = read_model(model_path) if model_path else load_model_for(None)
     learned = learn_language(base, code, targets, negatives)
     save_model(learned.model, out)
@@ -245,13 +242,6 @@ def train(
         note(f"wrote {out}")
 
 
-def _wronglang_input(value: str) -> SeedInput:
-    prefix, sep, rest = value.partition("=")
-    if sep and prefix and "/" not in prefix and not Path(value).exists():
-        return SeedInput(Path(rest), "wronglang", resolve_language(prefix).language.code)
-    return SeedInput(Path(value), "wronglang", None)
-
-
 # langid eval: see collie/langid/evaluate.py
 @langid.command(name="eval", context_settings=CONTEXT)
 @click.argument("source", metavar="[FILE.tsv]", required=False,
@@ -259,8 +249,8 @@ def _wronglang_input(value: str) -> SeedInput:
 @click.option("--heldout", is_flag=True,
               help="Test on the held-out UDHR snippets (articles 21-30), not a file.")  # fmt: skip
 @click.option("--method", type=click.Choice(METHODS), default="maxent", show_default=True,
-              help="collie's model (maxent) or a comparison method trained on the same "
-              "UDHR training text.")  # fmt: skip
+              help="maxent: collie's model (for now naive Bayes, see langmodel/README.md); "
+              "or a comparison method trained on the same UDHR training text.")  # fmt: skip
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               help=MODEL_HELP)  # fmt: skip
 @click.option("--worst", type=click.IntRange(0), default=None, metavar="N",

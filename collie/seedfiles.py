@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from collie.encoding import decode_text_file
 from collie.errors import InputError
+from collie.languages import resolve_language
 from collie.seeds import count_words
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
@@ -58,6 +59,15 @@ class SeedInput:
     path: Path
     role: str
     lang: str | None
+
+
+def wronglang_input(value: str) -> SeedInput:
+    """`--wronglang [CODE=]PATH`: wrong-language text, tagged with its language when a
+    code or name comes before `=` (and the whole value is not itself a path)."""
+    prefix, sep, rest = value.partition("=")
+    if sep and prefix and "/" not in prefix and "\\" not in prefix and not Path(value).exists():
+        return SeedInput(Path(rest), "wronglang", resolve_language(prefix).language.code)
+    return SeedInput(Path(value), "wronglang", None)
 
 
 def _walk(path: Path) -> list[tuple[Path, PurePosixPath]]:

@@ -154,14 +154,22 @@ def ensure_workspace_model(
     return learned
 
 
-def train_workspace_model(
-    root: Path, code: str, documents: Sequence[Any]
-) -> LearnedLanguage | None:
-    """`ensure_workspace_model` from a workspace's seed documents (objects with `role`
-    "target"/"wronglang", `lang` and `text`, such as collie.seedfiles.SeedDocument)."""
+def split_documents(
+    documents: Sequence[Any],
+) -> tuple[list[str], dict[str | None, list[str]]]:
+    """(target texts, wrong-language texts by code or None) of seed documents (objects
+    with `role` "target"/"wronglang", `lang` and `text`, such as SeedDocument)."""
     targets = [d.text for d in documents if d.role == "target"]
     wronglang: dict[str | None, list[str]] = {}
     for doc in documents:
         if doc.role == "wronglang":
             wronglang.setdefault(doc.lang, []).append(doc.text)
+    return targets, wronglang
+
+
+def train_workspace_model(
+    root: Path, code: str, documents: Sequence[Any]
+) -> LearnedLanguage | None:
+    """`ensure_workspace_model` from a workspace's seed documents."""
+    targets, wronglang = split_documents(documents)
     return ensure_workspace_model(root, code, targets, wronglang)
