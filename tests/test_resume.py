@@ -16,15 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 from collie.mininet.demo_world import build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
-from .clihelp import run_collie
-from .test_run import SETTINGS
-
-
-def init(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:
-    sets = [arg for s in SETTINGS for arg in ("--set", s)]
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
-                        "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
-    assert result.code == 0, result.err
+from .test_run import init_zulu
 
 
 def start_run(root: Path) -> subprocess.Popen[bytes]:
@@ -57,7 +49,7 @@ def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: Mini
     docs.write_text(made.seed_text, encoding="utf-8")
 
     clean = tmp_path / "clean"
-    init(capsys, clean, docs, web)
+    init_zulu(capsys, clean, docs, web)
     proc = start_run(clean)
     assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
     expected = outcome(clean)
@@ -66,7 +58,7 @@ def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: Mini
 
     web.clear_log()
     killed = tmp_path / "killed"
-    init(capsys, killed, docs, web)
+    init_zulu(capsys, killed, docs, web)
     kills = 0
     for fraction in (0.05, 0.2, 0.2, 0.2):  # during search, then further into fetching
         threshold = len(web.log) + max(1, int(total_requests * fraction))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from collie.mininet.demo_world import build_zulu_world
+from collie.mininet.demo_world import ZuluWorld, build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
@@ -21,16 +21,27 @@ SETTINGS = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def mined(tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch):
-    made = build_zulu_world(world)
-    docs = tmp_path / "zulu.txt"
-    docs.write_text(made.seed_text, encoding="utf-8")
-    root = tmp_path / "ws"
+def init_zulu(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:
+    """`collie init` of a Zulu workspace searching the local web, with SETTINGS."""
     sets = [arg for s in SETTINGS for arg in ("--set", s)]
     init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
                       "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
     assert init.code == 0, init.err
+
+
+def zulu_workspace(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World
+) -> tuple[Path, ZuluWorld]:
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    return tmp_path / "ws", made
+
+
+@pytest.fixture
+def mined(tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch):
+    root, made = zulu_workspace(tmp_path, capsys, web, world)
     monkeypatch.chdir(root)
     result = run_collie(capsys, "run", "--loops", "2")
     assert result.code == 0, result.err
@@ -161,14 +172,7 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
 
 def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world: World,
                               monkeypatch) -> None:  # fmt: skip
-    made = build_zulu_world(world)
-    docs = tmp_path / "zulu.txt"
-    docs.write_text(made.seed_text, encoding="utf-8")
-    root = tmp_path / "ws"
-    sets = [arg for s in SETTINGS for arg in ("--set", s)]
-    init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
-                      "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
-    assert init.code == 0, init.err
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
     monkeypatch.chdir(root)
     timed = run_collie(capsys, "run", "--loops", "1", "--max-time", "0.000001")
     assert timed.code == 0 and "time limit" in timed.err and "run` again" in timed.err
