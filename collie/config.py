@@ -62,6 +62,7 @@ SECTIONS: dict[str, str] = {
     "crawl": "Crawling out of target-language sites.",
     "dedup": "Near-duplicate filtering.",
     "run": "The mining loop.",
+    "dask": "Scale-out on Dask (`pip install 'collie[dask]'`), when run.executor is dask.",
 }
 
 SETTINGS: tuple[Setting, ...] = (
@@ -208,6 +209,26 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("run.max_pages", 0, "Pages fetched per loop at most; 0 means no limit.", minimum=0),
     Setting("run.max_time", 0.0, "Seconds per run at most; 0 means no limit.", minimum=0),
+    Setting(
+        "run.executor",
+        "local",
+        "Where pages are fetched and processed: in this process, or on a Dask cluster.",
+        choices=("local", "dask"),
+    ),
+    Setting("dask.scheduler", "", "Address of a running Dask scheduler (tcp://host:8786)."),
+    Setting(
+        "dask.cluster",
+        "",
+        'A cluster to start: "local:N" (N worker processes on this machine) or "slurm" '
+        "(dask-jobqueue); empty with no scheduler: one local process per core.",
+    ),
+    Setting(
+        "dask.cluster_options",
+        [],
+        'KEY=VALUE options of the cluster, e.g. ["queue=short", "cores=8", "memory=16GB", '
+        '"walltime=02:00:00", "jobs=4"] for slurm.',
+    ),
+    Setting("dask.retries", 2, "Times Dask retries a batch whose worker failed.", minimum=0),
 )
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}

@@ -168,6 +168,18 @@ class HostGate:
         with self._cond:
             return self._state(host).ready_at
 
+    def hold_until(self, host: str, when: float) -> None:
+        """No request to `host` before clock time `when` (pacing handed over by the
+        process that fetched from it last)."""
+        with self._cond:
+            state = self._state(host)
+            state.ready_at = max(state.ready_at, when)
+
+    def ready_times(self) -> dict[str, float]:
+        """Every host met, with the clock time before which it must not be asked again."""
+        with self._cond:
+            return {host: state.ready_at for host, state in self._hosts.items()}
+
 
 @dataclass
 class _Answer:

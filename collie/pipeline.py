@@ -25,22 +25,27 @@ from collie.crawl import (
     site_of,
     site_stop_reason,
 )
-from collie.fetch import Fetcher, FetchResult
+from collie.executor import Executor, LocalExecutor
+from collie.fetch import Fetcher
 from collie.langid.model import LangModel
-from collie.process import Page, process
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
-from collie.seeds import (
-    SeedList,
-    SeedWord,
-    count_tokens,
-    count_words,
-    frequency_seeds,
-    odds_ratio_seeds,
+from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
+from collie.sitework import (
+    Examined,
+    PageRules,
+    SiteBatch,
+    SiteResult,
+    WorkerContext,
+    decide_short,
+    fetch_and_examine,
+    host_in_sites,
+    origins_and_hosts,
+    split_by_site,
 )
-from collie.store import DocumentRow, PageOutcome, QueuedPage, QueueEntry, Store
+from collie.store import PageOutcome, QueuedPage, QueueEntry, Store
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")
@@ -152,6 +157,10 @@ class _Miner:
     model: LangModel
     limits: RunLimits
     events: RunEvents
+    executor: Executor
+    rules: PageRules
+    shared: object = None  # the executor's handle on the WorkerContext
+    not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
     started: float = field(default_factory=time.monotonic)
 
     @property
@@ -164,16 +173,23 @@ class _Miner:
 
 
 def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
-        limits: RunLimits, events: RunEvents | None = None) -> RunReport:  # fmt: skip
-    """Bring the workspace to `limits.loops` completed loops (see DESIGN.md's loop)."""
+        limits: RunLimits, events: RunEvents | None = None,
+        executor: Executor | None = None) -> RunReport:  # fmt: skip
+    """Bring the workspace to `limits.loops` completed loops (see DESIGN.md's loop).
+    Pages are fetched and examined by `executor` (in this process by default, with
+    `fetcher`; on Dask workers, each with its own); only this process writes."""
     events = events or RunEvents()
+    executor = executor or LocalExecutor()
     store = Store(ws, ws.settings["dedup.max_distance"])
-    miner = _Miner(ws, store, backend, fetcher, model, limits, events)
+    rules = PageRules.from_settings(ws.language.code, ws.settings)
+    miner = _Miner(ws, store, backend, fetcher, model, limits, events, executor, rules)
     report = RunReport()
     if ws.completed_loops() >= limits.loops:
         report.already_done = True
         return report
     ws.mark_pending_lost()
+    local = executor.name == "local"
+    miner.shared = executor.share(WorkerContext(model, fetcher if local else None))
     _load_robots(miner)
     try:
         while ws.completed_loops() < limits.loops and report.stopped is None:
@@ -280,8 +296,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         if not batch:
             return None
         by_id = {page.id: page for page in batch}
-        results = {r.url: r for r in miner.fetcher.fetch_all([page.url for page in batch])}
-        outcomes = [_safe_outcome(miner, page, results[page.url]) for page in batch]
+        outcomes = _examine_batch(miner, batch)
         store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
         _stop_poor_sites(miner, {o.site for o in outcomes})
         _save_robots(miner)
@@ -293,72 +308,45 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         miner.events.advance(len(batch))
 
 
-def _safe_outcome(miner: _Miner, queued: QueuedPage, result: FetchResult) -> PageOutcome:
-    """`_outcome`, but a bug on one page drops that page (with the error as its reason)
-    instead of stopping the run."""
-    try:
-        return _outcome(miner, queued, result)
-    except Exception as exc:
-        log.exception("processing %s failed", queued.url)
-        return PageOutcome(queued.id, queued.site, "dropped", f"error:{type(exc).__name__}")
+def _examine_batch(miner: _Miner, batch: list[QueuedPage]) -> list[PageOutcome]:
+    """Fetch and examine a batch, a task per group of whole sites (one task when local:
+    the run's fetcher paces every host), then finish each page here, in the batch's order."""
+    tasks = [_site_batch(miner, group) for group in split_by_site(batch, miner.executor.slots)]
+    examined: dict[int, Examined] = {}
+    for result in miner.executor.map_batches(fetch_and_examine, tasks, miner.shared):
+        examined.update((e.queued.id, e) for e in result.examined)
+        _take_handover(miner, result)
+    return [_finish(miner, examined[page.id]) for page in batch]
 
 
-def _outcome(miner: _Miner, queued: QueuedPage, result: FetchResult) -> PageOutcome:
-    settings = miner.ws.settings
-    page = process(result.url, result, min_confidence=settings["encoding.min_confidence"],
-                   boilerplate=settings["extract.boilerplate"])  # fmt: skip
-    outcome = PageOutcome(
-        queued.id, queued.site, "dropped", page.reason, result.final_url, result.status,
-        result.fetched_at or None, page.encoding, page.encoding_method, page.title or None,
-        page.lang or None,
-    )  # fmt: skip
-    if page.outcome != "kept":
-        return outcome
-    outcome.body_sha1 = miner.store.save_body(result.body)
-    outcome.text_chars = len(page.text)
-    outcome.links = page.links
-    labels = _paragraph_labels(miner, queued, page)
-    if labels is None:
-        outcome.reason = "too-short"
-        return outcome
-    _decide(miner, outcome, page, labels)
-    return outcome
+def _site_batch(miner: _Miner, pages: list[QueuedPage]) -> SiteBatch:
+    """A task: pages of whole sites, with the robots.txt records known for their origins
+    and their hosts' pacing (for a worker's fresh fetcher)."""
+    if miner.executor.name == "local":
+        return SiteBatch(pages, miner.fetcher.config, miner.rules)
+    origins, sites = origins_and_hosts(pages)
+    robots = [r for o in sorted(origins) if (r := miner.fetcher.robots.get(o)) is not None]
+    now = time.time()
+    hold = {h: t for h, t in miner.not_before.items() if t > now and host_in_sites(h, sites)}
+    return SiteBatch(pages, miner.fetcher.config, miner.rules, robots, hold)
 
 
-def _paragraph_labels(
-    miner: _Miner, queued: QueuedPage, page: Page
-) -> list[tuple[str, str, float]] | None:
-    """(paragraph, language, probability) of the page's paragraphs; a short page takes
-    the vote of the pages linking to it, or None when too few voted."""
-    settings = miner.ws.settings
-    if len(page.text) < settings["crawl.short_page_chars"]:
-        voted = miner.store.vote(queued.url, settings["crawl.min_votes"])
-        return None if voted is None else [(p, voted, 0.0) for p in page.paragraphs]
-    labels = miner.model.identify_paragraphs(page.paragraphs)
-    return [(p, code, prob) for p, (code, prob) in zip(page.paragraphs, labels, strict=True)]
+def _take_handover(miner: _Miner, result: SiteResult) -> None:
+    """A worker's robots.txt records (saved with the batch) and its hosts' pacing."""
+    for record in result.robots:
+        miner.fetcher.robots.put(record)
+    for host, when in result.not_before.items():
+        miner.not_before[host] = max(when, miner.not_before.get(host, 0.0))
 
 
-def _decide(
-    miner: _Miner, outcome: PageOutcome, page: Page, labels: list[tuple[str, str, float]]
-) -> None:
-    """Target document, wrong-language text, or undetermined, by the share of letters."""
-    letters: Counter[str] = Counter()
-    for text, code, _ in labels:
-        letters[code] += sum(ch.isalpha() for ch in text)
-    total = sum(letters.values()) or 1
-    share = letters[miner.target] / total
-    known = [(n, c) for c, n in letters.items() if c != "und"]
-    best = max(known)[1] if known else "und"
-    outcome.target_share = round(share, 4)
-    outcome.lang = miner.target if share >= miner.ws.settings["langid.min_share"] else best
-    probs = [p for _, c, p in labels if c == outcome.lang]
-    outcome.lang_prob = round(sum(probs) / len(probs), 4) if probs else None
-    if outcome.lang == "und":
-        outcome.reason = "language-undetermined"
-        return
-    kind = "target" if outcome.lang == miner.target else "wronglang"
-    outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)
-    outcome.document = DocumentRow(kind, outcome.lang, page.text, labels, count_words(page.text))
+def _finish(miner: _Miner, examined: Examined) -> PageOutcome:
+    """Keep the page's body in the cache; decide a short page by its referrers' vote."""
+    if examined.body is not None:
+        miner.store.save_body(examined.body)
+    if examined.short_text is not None:
+        voted = miner.store.vote(examined.queued.url, miner.ws.settings["crawl.min_votes"])
+        decide_short(examined, voted, miner.rules)
+    return examined.outcome
 
 
 def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome],

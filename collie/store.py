@@ -20,16 +20,14 @@ query, 319 MB peak). A failed batch resets the index, rebuilt from what was comm
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import hashlib
 import json
-import os
 import random
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from collie.bodycache import CompressedBody, compress_body, write_body
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
 from collie.dedup import BlockIndex, exact_key, simhash_text
 from collie.robots import RobotsRecord
@@ -83,6 +81,8 @@ class DocumentRow:
     paragraphs: list[tuple[str, str, float]]  # (text, lang, probability)
     words: int
     duplicate_of: int | None = None  # filled in by `record`
+    exact_key: str | None = None  # fingerprints, when computed already (on a worker)
+    simhash: int | None = None
 
 
 @dataclass
@@ -126,17 +126,11 @@ class Store:
         self.max_distance = max_distance
         self._index: BlockIndex | None = None
 
-    def save_body(self, body: bytes) -> str:
+    def save_body(self, body: bytes | CompressedBody) -> str:
         """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.
         Written before the page is recorded, so a recorded page always has its body."""
-        digest = hashlib.sha1(body).hexdigest()
-        path = self.cache / digest[:2] / f"{digest}.gz"
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(gzip.compress(body, compresslevel=6, mtime=0))
-            os.replace(tmp, path)
-        return digest
+        return write_body(self.cache, body if isinstance(body, CompressedBody)
+                          else compress_body(body))  # fmt: skip
 
     # -- loops ------------------------------------------------------------------------
     def open_loop(self) -> LoopState:
@@ -290,8 +284,8 @@ class Store:
     def _insert_document(self, o: PageOutcome) -> None:
         doc = o.document
         assert doc is not None
-        key = exact_key(doc.text)
-        fingerprint = simhash_text(doc.text)
+        key = doc.exact_key if doc.exact_key is not None else exact_key(doc.text)
+        fingerprint = doc.simhash if doc.simhash is not None else simhash_text(doc.text)
         if doc.kind == "target":
             doc.duplicate_of = self.find_duplicate(key, fingerprint)
         self.insert_document(o.page_id, doc, key, fingerprint)

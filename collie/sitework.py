@@ -1,0 +1,212 @@
+"""The worker half of the fetch stage: one batch of a few sites' pages -> fetched,
+decoded, extracted, language-identified and fingerprinted pages, as plain data.
+
+pipeline.py cuts each frontier batch into host-partitioned `SiteBatch`es (every page of
+a site in the same one) and hands them to an executor (executor.py): in this process, or
+on Dask workers. Politeness then holds inside each task with nothing shared between
+workers: a site's pages are fetched by one `Fetcher`, one request in flight per host,
+`fetch.delay` apart; the batch carries the robots.txt records the driver knows for its
+origins and the time before which each host must not be asked again (the pacing of the
+previous batch, wherever it ran), and the result hands back the records fetched and the
+hosts' new times. Nothing here touches the workspace: bodies come back compressed and
+the driver writes them, and a short page, whose language is the vote of the pages
+linking to it, comes back undecided for the driver to decide.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from collie.bodycache import CompressedBody, compress_body
+from collie.dedup import exact_key, simhash_text
+from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
+from collie.langid.model import LangModel
+from collie.process import process
+from collie.robots import MemoryRobotsStore, RobotsRecord
+from collie.seeds import count_words
+from collie.store import DocumentRow, PageOutcome, QueuedPage
+
+log = logging.getLogger("collie.sitework")
+
+Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
+
+
+@dataclass(frozen=True)
+class PageRules:
+    """The settings that decide a page's fate (encoding.*, extract.*, langid.min_share,
+    crawl.short_page_chars) and the target language."""
+
+    target: str
+    min_confidence: float = 0.7
+    boilerplate: str = "rules"
+    short_page_chars: int = 200
+    min_share: float = 0.2
+
+    @classmethod
+    def from_settings(cls, target: str, settings: Mapping[str, Any]) -> PageRules:
+        return cls(target, settings["encoding.min_confidence"], settings["extract.boilerplate"],
+                   settings["crawl.short_page_chars"], settings["langid.min_share"])  # fmt: skip
+
+
+@dataclass
+class Examined:
+    """One page as a worker leaves it: the outcome to record, the body to keep, and for
+    a short page its text, waiting for the vote of the pages linking to it."""
+
+    queued: QueuedPage
+    outcome: PageOutcome
+    body: CompressedBody | None = None
+    short_text: str | None = None  # set: the language is the driver's to decide
+    short_paragraphs: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SiteBatch:
+    """The pages of a few sites, and what fetching them politely needs to know."""
+
+    pages: list[QueuedPage]
+    fetch: FetchConfig
+    rules: PageRules
+    robots: list[RobotsRecord] = field(default_factory=list)
+    not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
+
+
+@dataclass
+class SiteResult:
+    examined: list[Examined]  # in the batch's order
+    robots: list[RobotsRecord] = field(default_factory=list)  # fetched by this task
+    not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
+
+
+@dataclass
+class WorkerContext:
+    """What every task shares: the language model and, in the driver's own process,
+    the run's `Fetcher` (its pacing and robots.txt records persist across batches)."""
+
+    model: LangModel
+    fetcher: Fetcher | None = None
+
+
+def fetch_and_examine(batch: SiteBatch, context: WorkerContext) -> SiteResult:
+    """Fetch a batch's pages politely and examine each (see the module docstring)."""
+    if context.fetcher is not None:
+        return SiteResult(_fetch_examine(context.fetcher, batch, context.model))
+    store = MemoryRobotsStore(batch.robots)
+    with Fetcher(batch.fetch, store) as fetcher:
+        offset = fetcher.clock.now() - time.time()  # wall-clock -> this process's clock
+        for host, when in batch.not_before.items():
+            fetcher.gate.hold_until(host, when + offset)
+        examined = _fetch_examine(fetcher, batch, context.model)
+        times = {host: when - offset for host, when in fetcher.gate.ready_times().items()}
+    return SiteResult(examined, store.take_new(), times)
+
+
+def _fetch_examine(fetcher: Fetcher, batch: SiteBatch, model: LangModel) -> list[Examined]:
+    results = {r.url: r for r in fetcher.fetch_all([page.url for page in batch.pages])}
+    return [examine(page, results[page.url], model, batch.rules) for page in batch.pages]
+
+
+def examine(
+    queued: QueuedPage, result: FetchResult, model: LangModel, rules: PageRules
+) -> Examined:
+    """`examine_page`, but a bug on one page drops that page (with the error as its
+    reason) instead of stopping the run."""
+    try:
+        return examine_page(queued, result, model, rules)
+    except Exception as exc:
+        log.exception("processing %s failed", queued.url)
+        reason = f"error:{type(exc).__name__}"
+        return Examined(queued, PageOutcome(queued.id, queued.site, "dropped", reason))
+
+
+def examine_page(queued: QueuedPage, result: FetchResult, model: LangModel,
+                 rules: PageRules) -> Examined:  # fmt: skip
+    """Decode, extract, identify the language paragraph by paragraph, decide, fingerprint."""
+    page = process(result.url, result, min_confidence=rules.min_confidence,
+                   boilerplate=rules.boilerplate)  # fmt: skip
+    outcome = PageOutcome(
+        queued.id, queued.site, "dropped", page.reason, result.final_url, result.status,
+        result.fetched_at or None, page.encoding, page.encoding_method, page.title or None,
+        page.lang or None,
+    )  # fmt: skip
+    examined = Examined(queued, outcome)
+    if page.outcome != "kept":
+        return examined
+    examined.body = compress_body(result.body)
+    outcome.body_sha1 = examined.body.sha1
+    outcome.text_chars = len(page.text)
+    outcome.links = page.links
+    if len(page.text) < rules.short_page_chars:
+        examined.short_text, examined.short_paragraphs = page.text, page.paragraphs
+        return examined
+    labels = model.identify_paragraphs(page.paragraphs)
+    decide(outcome, page.text,
+           [(p, code, prob) for p, (code, prob) in zip(page.paragraphs, labels, strict=True)],
+           rules)  # fmt: skip
+    return examined
+
+
+def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> None:
+    """A short page takes the language its linking pages voted for; `too-short` when
+    too few voted."""
+    if voted is None:
+        examined.outcome.reason = "too-short"
+    else:
+        text = examined.short_text or ""
+        decide(examined.outcome, text, [(p, voted, 0.0) for p in examined.short_paragraphs],
+               rules)  # fmt: skip
+    examined.short_text, examined.short_paragraphs = None, []
+
+
+def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules) -> None:
+    """Target document, wrong-language text, or undetermined, by the share of letters;
+    a document gets its fingerprints (exact key, simhash) here."""
+    letters: Counter[str] = Counter()
+    for paragraph, code, _ in labels:
+        letters[code] += sum(ch.isalpha() for ch in paragraph)
+    total = sum(letters.values()) or 1
+    share = letters[rules.target] / total
+    known = [(n, c) for c, n in letters.items() if c != "und"]
+    best = max(known)[1] if known else "und"
+    outcome.target_share = round(share, 4)
+    outcome.lang = rules.target if share >= rules.min_share else best
+    probs = [p for _, c, p in labels if c == outcome.lang]
+    outcome.lang_prob = round(sum(probs) / len(probs), 4) if probs else None
+    if outcome.lang == "und":
+        outcome.reason = "language-undetermined"
+        return
+    kind = "target" if outcome.lang == rules.target else "wronglang"
+    outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)
+    outcome.document = DocumentRow(
+        kind, outcome.lang, text, labels, count_words(text), exact_key=exact_key(text),
+        simhash=simhash_text(text),
+    )  # fmt: skip
+
+
+def split_by_site(pages: list[QueuedPage], parts: int) -> list[list[QueuedPage]]:
+    """At most `parts` groups of whole sites, balanced by pages (largest sites first,
+    each to the lightest group), each in the batch's order; deterministic."""
+    sites: dict[str, list[QueuedPage]] = {}
+    for page in pages:
+        sites.setdefault(page.site, []).append(page)
+    groups: list[list[QueuedPage]] = [[] for _ in range(max(1, min(parts, len(sites))))]
+    for site in sorted(sites, key=lambda s: (-len(sites[s]), s)):
+        min(groups, key=len).extend(sites[site])
+    order = {page.id: i for i, page in enumerate(pages)}
+    return [sorted(group, key=lambda p: order[p.id]) for group in groups if group]
+
+
+def origins_and_hosts(pages: list[QueuedPage]) -> tuple[set[str], set[str]]:
+    """The origins (for robots.txt) and sites of a group of pages."""
+    return {origin_of(p.url) for p in pages}, {p.site for p in pages}
+
+
+def host_in_sites(host: str, sites: set[str]) -> bool:
+    """Does a host key ("www.example.org:8080") belong to one of these sites?"""
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return any(name == site or name.endswith("." + site) for site in sites)
