@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 TEMPLATES = ("blog", "news", "legacy", "portal", "docs", "forum", "wiki")
@@ -56,10 +56,13 @@ class _Site:
     menu: list[str]
     headlines: list[str]
     lang: str
+    paths: dict[str, str] = field(default_factory=dict)  # link text -> href, when known
+    fallback: str = ""  # href of texts without a path ("" = a slug of the text)
 
     def link(self, text: str, path: str = "") -> str:
-        path = path or "/" + re.sub(r"\W+", "-", text.lower()).strip("-")[:40]
-        return f'<a href="{path}">{html.escape(text)}</a>'
+        slug = "/" + re.sub(r"\W+", "-", text.lower()).strip("-")[:40]
+        path = path or self.paths.get(text) or self.fallback or slug
+        return f'<a href="{html.escape(path)}">{html.escape(text)}</a>'
 
 
 def _words(paragraphs: list[str]) -> list[str]:
@@ -477,3 +480,31 @@ def token_f1(extracted: str, truth: str) -> float:
         return 0.0
     precision, recall = common / sum(got.values()), common / sum(want.values())
     return 2 * precision * recall / (precision + recall)
+
+
+Site = _Site  # the closed-world generator builds its sites with real link targets
+
+
+def render_page(
+    site: Site,
+    template: str,
+    title: str,
+    main: str,
+    *,
+    lang: str,
+    declaration: str,
+    label: str,
+    padding_kb: int,
+) -> tuple[str, str]:
+    """(html, Content-Type) of a page of `site` around an already-rendered `main` (one
+    element a line); `lang` is the <html lang> attribute ("" for none)."""
+    year = site.rng.randint(2005, 2026)
+    attr = f' lang="{lang}"' if lang else ""
+    page = (
+        f"<!DOCTYPE html>\n<html{attr}>\n"
+        + _head(site, title, _charset_tag(declaration, label), padding_kb)
+        + f'<body class="{template}">\n{_BUILDERS[template](site, main, year)}\n'
+        + _script(site.rng, 1)
+        + "</body></html>\n"
+    )
+    return page, _content_type(declaration, label)

@@ -21,7 +21,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from collie.mininet.messages import (
@@ -50,8 +51,20 @@ __all__ = [
     "Response",
     "SearchHit",
     "SearchPage",
+    "ServedWorld",
     "World",
 ]
+
+
+class ServedWorld(Protocol):
+    """What the server needs of a world: in memory (`World`) or on disk (`StoredWorld`)."""
+
+    search_host: str
+    search_json_enabled: bool
+
+    def has_host(self, host: str) -> bool: ...
+    def lookup(self, host: str, path: str) -> Behaviour | None: ...
+    def search(self, query: str, pageno: int = 1, per_page: int = RESULTS_PER_PAGE) -> SearchPage: ...
 
 
 class World:
@@ -254,8 +267,10 @@ class _Handler(BaseHTTPRequestHandler):
 class MiniWebServer:
     """Serves a :class:`World` as an HTTP forward proxy on ``host``:``port`` (0 = free port)."""
 
-    def __init__(self, world: World, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, world: ServedWorld, host: str = "127.0.0.1", port: int = 0,
+                 log_file: Path | None = None):  # fmt: skip
         self.world = world
+        self._log_file = log_file.open("a", encoding="utf-8") if log_file else None
         self._bind = (host, port)
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -283,6 +298,9 @@ class MiniWebServer:
         httpd.close_connections()
         httpd.server_close()
         thread.join()
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
 
     def __enter__(self) -> MiniWebServer:
         return self.start()
@@ -330,8 +348,12 @@ class MiniWebServer:
 
     def record(self, request: Request, status: int, body_bytes: int) -> None:
         """Append one request to the log."""
+        entry = LogEntry.of(request, status, body_bytes)
         with self._log_lock:
-            self._log.append(LogEntry.of(request, status, body_bytes))
+            self._log.append(entry)
+            if self._log_file is not None:
+                self._log_file.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
+                self._log_file.flush()
 
     def respond(self, request: Request) -> Response:
         """The answer to a GET/HEAD ``request``: self, world page, 404 or 502."""

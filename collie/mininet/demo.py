@@ -1,0 +1,127 @@
+"""`collie demo`: the whole story on a closed world, as a user would run it.
+
+Builds the default world once (cached outside the repository, keyed by the generator's
+source, so a changed generator builds a new one), serves it on a free port of 127.0.0.1
+with a request log, then runs the real command line against it, over HTTP only:
+
+    collie init --lang zul --docs SEED-DOCS --search searxng --search-url URL ...
+    collie run --loops 2
+    collie export corpus.txt            (and corpus.jsonl, for scoring)
+
+and scores the corpus against the world's ground truth. The mining commands run in child
+processes with HTTP_PROXY pointing at the server: collie meets this web exactly as it
+meets the real one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from collie.errors import CollieError, WorkspaceError
+from collie.mininet.build import BuildOptions, build
+from collie.mininet.score import Scores, score
+from collie.mininet.server import MiniWebServer
+from collie.mininet.worldfile import StoredWorld, WorldFile
+from collie.udhr import cache_dir
+
+GENERATOR = ("build.py", "sites.py", "texts.py", "pages.py", "worldfile.py", "reach.py")
+DEMO_SETTINGS = ("search.rate_limit=0", "queries.count=10", "search.results=20", "run.seed=7")
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """Where the demo left its files, and the scores."""
+
+    world: Path
+    workspace: Path
+    corpus: Path
+    log: Path
+    scores: Scores
+    seconds: float
+
+
+def world_path(options: BuildOptions, cache: Path | None = None) -> Path:
+    """The cached world file for `options` (named by the generator's source digest)."""
+    digest = hashlib.sha256()
+    for name in GENERATOR:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    key = f"{options.target}-{options.sites}-{options.seed}-{digest.hexdigest()[:12]}"
+    return (cache or cache_dir()) / "mininet" / f"world-{key}.db"
+
+
+def ensure_world(options: BuildOptions, cache: Path | None = None) -> tuple[Path, bool]:
+    """(the world file, whether it was built now)."""
+    path = world_path(options, cache)
+    if path.is_file():
+        return path, False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    build(options, path)
+    return path, True
+
+
+def write_seed_docs(world: WorldFile, folder: Path) -> int:
+    """Write the target text the world kept out of its pages; returns the word count."""
+    folder.mkdir(parents=True, exist_ok=True)
+    words = 0
+    for name, text in world.seed_docs():
+        (folder / name).write_text(text, encoding="utf-8")
+        words += len(text.split())
+    return words
+
+
+def run_demo(world_file: Path, out: Path, *, delay: float, loops: int = 2,
+             echo: TextIO = sys.stderr) -> DemoResult:  # fmt: skip
+    """Mine the served world from a new workspace in `out`/workspace and score the corpus."""
+    workspace, docs = out / "workspace", out / "seed-docs"
+    if workspace.exists():
+        raise WorkspaceError(f"{workspace} exists.", "Give another --out, or delete it first.")
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    world = StoredWorld(world_file)
+    words = write_seed_docs(world, docs)
+    echo.write(f"seed documents: {docs} ({words} words of {world.target} kept out of the world)\n")
+    log = out / "requests.jsonl"
+    log.unlink(missing_ok=True)
+    corpus, jsonl = out / "corpus.txt", out / "corpus.jsonl"
+    with MiniWebServer(world, log_file=log) as server:
+        echo.write(f"serving {len(world.hosts)} sites through the proxy {server.proxy_url}\n")
+        env = _proxy_env(server.proxy_url)
+        sets = [a for s in (*DEMO_SETTINGS, f"fetch.delay={delay}") for a in ("--set", s)]
+        ws = str(workspace)
+        _collie(["init", "-w", ws, "--lang", world.target, "--docs", str(docs), "--search",
+                 "searxng", "--search-url", server.search_url, *sets], env, echo)  # fmt: skip
+        _collie(["-w", ws, "run", "--loops", str(loops)], env, echo)
+        _collie(["-w", ws, "export", str(corpus)], env, echo)
+        _collie(["-w", ws, "export", str(jsonl), "--format", "jsonl"], env, echo)
+    exported = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    scores = score(world, exported, entries, delay)
+    world.close()
+    return DemoResult(world_file, workspace, corpus, log, scores, time.monotonic() - started)
+
+
+def _proxy_env(proxy: str) -> dict[str, str]:
+    env = {**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy}
+    for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy", "COLLIE_WORKSPACE"):
+        env.pop(name, None)
+    return env
+
+
+def _collie(args: list[str], env: dict[str, str], echo: TextIO) -> None:
+    """Run `collie ARGS` in a child process; its stdout goes to `echo`, stderr is shared."""
+    echo.write("$ collie " + " ".join(args) + "\n")
+    echo.flush()
+    done = subprocess.run([sys.executable, "-m", "collie", *args], env=env,
+                          stdout=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    echo.write(done.stdout)
+    if done.returncode != 0:
+        raise CollieError(f"`collie {args[0] if args[0] != '-w' else args[2]}` failed "
+                          f"(exit status {done.returncode}); see its message above.")  # fmt: skip

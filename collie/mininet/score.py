@@ -1,0 +1,176 @@
+"""`collie mininet score`: a corpus measured against the world's ground truth.
+
+Precision in CorpusCollie's three classes (a document is *mainly* target when at least
+MAINLY of the letters of its page's main text are in the target language, *some* when at
+least SOME are, else *no* target); recall of the world's target pages (all of them, and
+those reachable from pages search can return), counted once per duplicate group;
+near-duplicates that leaked into the corpus; boilerplate that leaked (exported tokens
+that are not in the page's main text); pages fetched per target document; and, from the
+server's request log, politeness: requests for robots.txt-disallowed URLs and requests to
+one host closer together than the delay asked for.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from collie.mininet.pages import tokens
+from collie.mininet.reach import is_disallowed
+from collie.mininet.worldfile import Truth, WorldFile
+
+MAINLY = 0.5
+SOME = 0.05
+SLACK = 0.9  # a gap under SLACK * delay is a politeness violation (timer jitter allowed)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The figures of one corpus (see the module docstring)."""
+
+    target: str
+    exported: int
+    mainly: int
+    some: int
+    no_target: int
+    unknown: int  # exported URLs the world never served
+    precision_some: float
+    precision_mainly: float
+    target_pages: int  # duplicate groups with target text
+    target_reachable: int
+    found: int
+    found_reachable: int
+    recall_all: float
+    recall_reachable: float
+    near_duplicates_leaked: int
+    boilerplate_leaked: float
+    pages_fetched: int | None
+    pages_per_target_document: float | None
+    robots_violations: int | None
+    politeness_violations: int | None
+    delay: float | None
+    thresholds: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _truth_of(world: WorldFile, truths: Mapping[str, Truth], doc: Mapping[str, Any]) -> Truth | None:
+    for key in ("final_url", "url"):
+        url = str(doc.get(key) or "")
+        for candidate in (url, url.rstrip("/") if url.count("/") > 3 else url + "/"):
+            if candidate in truths:
+                return truths[candidate]
+        trap = world.trap_truth(url)
+        if trap is not None:
+            return trap
+    return None
+
+
+def score(world: WorldFile, docs: Iterable[Mapping[str, Any]],
+          log: Iterable[Mapping[str, Any]] | None = None, delay: float | None = None) -> Scores:  # fmt: skip
+    """Score exported documents (dicts with url, final_url, text) against `world`."""
+    truths, target = world.truths(), world.target
+    classes: Counter[str] = Counter()
+    groups: Counter[str] = Counter()
+    found: set[str] = set()
+    leaked = total = 0
+    for doc in docs:
+        truth = _truth_of(world, truths, doc)
+        if truth is None:
+            classes["unknown"] += 1
+            continue
+        share = truth.shares.get(target, 0.0)
+        classes["mainly" if share >= MAINLY else "some" if share >= SOME else "no"] += 1
+        groups[truth.dup_group] += 1
+        if share >= SOME:
+            found.add(truth.dup_group)
+        got, want = tokens(str(doc.get("text") or "")), tokens(truth.main_text)
+        leaked += sum((got - want).values())
+        total += sum(got.values())
+    wanted = _target_groups(truths.values(), target)
+    reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
+    exported = sum(classes.values())
+    fetched, robots, impolite = _from_log(world, log, delay) if log is not None else (None,) * 3
+    return Scores(
+        target=target, exported=exported, mainly=classes["mainly"], some=classes["some"],
+        no_target=classes["no"], unknown=classes["unknown"],
+        precision_some=_ratio(classes["mainly"] + classes["some"], exported),
+        precision_mainly=_ratio(classes["mainly"], exported),
+        target_pages=len(wanted), target_reachable=len(reachable),
+        found=len(found & set(wanted)), found_reachable=len(found & reachable),
+        recall_all=_ratio(len(found & set(wanted)), len(wanted)),
+        recall_reachable=_ratio(len(found & reachable), len(reachable)),
+        near_duplicates_leaked=sum(n - 1 for n in groups.values()),
+        boilerplate_leaked=_ratio(leaked, total),
+        pages_fetched=fetched,
+        pages_per_target_document=round(fetched / len(found), 2) if fetched and found else None,
+        robots_violations=robots, politeness_violations=impolite, delay=delay,
+        thresholds={"mainly": MAINLY, "some": SOME},
+    )  # fmt: skip
+
+
+def _ratio(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _target_groups(truths: Iterable[Truth], target: str) -> dict[str, list[Truth]]:
+    groups: dict[str, list[Truth]] = defaultdict(list)
+    for truth in truths:
+        if truth.kind == "page" and truth.status == 200 and truth.shares.get(target, 0) >= SOME:
+            groups[truth.dup_group].append(truth)
+    return groups
+
+
+def _from_log(world: WorldFile, log: Iterable[Mapping[str, Any]],
+              delay: float | None) -> tuple[int, int, int | None]:  # fmt: skip
+    """(pages fetched, robots.txt violations, too-close requests) from the request log."""
+    robots = world.robots()
+    fetched = disallowed = 0
+    times: dict[str, list[float]] = defaultdict(list)
+    for entry in log:
+        host = str(entry.get("host") or "")
+        if host not in world.hosts:
+            continue  # the search endpoint, unknown hosts
+        times[host].append(float(entry["monotonic"]))
+        if str(entry.get("path", "")).startswith("/robots.txt"):
+            continue
+        fetched += 1
+        disallowed += is_disallowed(str(entry["url"]), robots)
+    if delay is None:
+        return fetched, disallowed, None
+    impolite = 0
+    for arrivals in times.values():
+        arrivals.sort()
+        impolite += sum(b - a < delay * SLACK for a, b in zip(arrivals, arrivals[1:]))
+    return fetched, disallowed, impolite
+
+
+def format_scores(s: Scores) -> list[str]:
+    """The score table, a line at a time."""
+    some, mainly = s.thresholds["some"], s.thresholds["mainly"]
+    lines = [
+        f"target language            {s.target}",
+        f"documents exported         {s.exported}: {s.mainly} mainly target (>= {mainly:.0%} of "
+        f"the main text), {s.some} some target (>= {some:.0%}), {s.no_target} no target"
+        + (f", {s.unknown} unknown URLs" if s.unknown else ""),
+        f"precision (some target)    {s.precision_some:.4f}",
+        f"precision (mainly target)  {s.precision_mainly:.4f}",
+        f"recall, reachable pages    {s.recall_reachable:.4f}  ({s.found_reachable} of "
+        f"{s.target_reachable} target pages reachable from search results)",
+        f"recall, all pages          {s.recall_all:.4f}  ({s.found} of {s.target_pages}; "
+        "duplicates count once)",
+        f"near-duplicates leaked     {s.near_duplicates_leaked}",
+        f"boilerplate leaked         {s.boilerplate_leaked:.4f} of exported tokens",
+    ]
+    if s.pages_fetched is not None:
+        per = s.pages_per_target_document
+        lines.append(f"pages fetched              {s.pages_fetched}"
+                     + (f" ({per} per target page found)" if per is not None else ""))  # fmt: skip
+        lines.append(f"robots.txt violations      {s.robots_violations}")
+    if s.politeness_violations is not None:
+        lines.append(f"politeness violations      {s.politeness_violations} (requests to one "
+                     f"host under {s.delay} s apart)")  # fmt: skip
+    return lines
