@@ -22,6 +22,8 @@ from collie import views as text
 from collie.cli_export import export, report
 from collie.cli_extract import extract
 from collie.cli_langid import langid
+from collie.cli_mininet import demo, mininet
+from collie.cli_reprocess import reprocess_command
 from collie.cli_review import review
 from collie.cli_run import run
 from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
@@ -410,10 +412,13 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 
 cli.add_command(extract)
 cli.add_command(run)
+cli.add_command(reprocess_command)
 cli.add_command(export)
 cli.add_command(report)
 cli.add_command(review)
 cli.add_command(langid)
+cli.add_command(mininet)
+cli.add_command(demo)
 
 
 def _budget(ws: Workspace) -> searchcache.SearchBudget:

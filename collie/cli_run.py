@@ -12,6 +12,7 @@ import click
 from tqdm import tqdm
 
 from collie import pipeline
+from collie.cli_executor import executor_options, open_executor
 from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.fetch import FetchConfig, Fetcher
 from collie.langid.learn import load_model_for
@@ -32,7 +33,8 @@ class CliEvents(pipeline.RunEvents):
         self.close()
         if not self.quiet:
             unit = " queries" if name == "search" else " pages"
-            self.bar = tqdm(total=total, desc=f"loop {loop} {name}", unit=unit, leave=False)
+            desc = f"loop {loop} {name}" if loop else name
+            self.bar = tqdm(total=total, desc=desc, unit=unit, leave=False)
 
     def advance(self, count: int = 1) -> None:
         if self.bar is not None:
@@ -94,6 +96,7 @@ class CliEvents(pipeline.RunEvents):
     callback=set_flag("run.max_time"),
     help="Seconds this run may take; 0: no limit (default: run.max_time).",
 )
+@executor_options
 @search_options
 @common_options
 @click.pass_obj
@@ -105,10 +108,16 @@ def run(app: App, **_options: Any) -> None:  # fmt: skip
     interruption (Ctrl-C, kill, power loss) and it goes on where it stopped, sending no
     query twice and fetching no stored page again.
 
+    With `--executor dask`, batches of whole sites are fetched and processed on Dask
+    workers (politely: one site, one worker at a time) and only this process writes the
+    workspace; the corpus is the same as with the local executor.
+
     \b
     Example:
       collie run --loops 2
       collie run --loops 3 --max-time 3600
+      collie run --loops 2 --cluster local:4
+      collie run --loops 2 --scheduler tcp://10.0.0.5:8786
     """
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
@@ -126,8 +135,11 @@ def run(app: App, **_options: Any) -> None:  # fmt: skip
         events = CliEvents(app.quiet)
         previous = signal.signal(signal.SIGINT, events.on_sigint)
         try:
-            with Fetcher(FetchConfig.from_settings(settings)) as fetcher:
-                report = pipeline.run(ws, backend, fetcher, model, limits, events)
+            with (
+                Fetcher(FetchConfig.from_settings(settings)) as fetcher,
+                open_executor(app, settings) as executor,
+            ):
+                report = pipeline.run(ws, backend, fetcher, model, limits, events, executor)
         finally:
             signal.signal(signal.SIGINT, previous)
             events.close()

@@ -25,6 +25,7 @@ Dask and dask-jobqueue are an optional extra: `pip install 'collie[dask]'`.
 from __future__ import annotations
 
 import ast
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -99,7 +100,7 @@ class LocalExecutor:
         self.close()
 
 
-def _apply(fn: Callable[[B, Any], R], batch: B, shared: Any) -> R:
+def _apply(batch: B, fn: Callable[[B, Any], R], shared: Any) -> R:
     return fn(batch, shared)
 
 
@@ -134,7 +135,15 @@ class DaskExecutor:
     def _in_order(self, futures: list[Any]) -> Iterator[Any]:
         try:
             for future in futures:
-                yield from future.result()
+                try:
+                    results = future.result()
+                except Exception as exc:
+                    raise CollieError(
+                        f"A batch failed on the Dask cluster after {self.retries} "
+                        f"retries ({type(exc).__name__}: {exc}); nothing of it was recorded.",
+                        "Run the command again to go on; the workers' logs say more.",
+                    ) from exc
+                yield from results
         finally:  # an abandoned or failed map leaves nothing running
             self.client.cancel(futures)
 
@@ -176,6 +185,7 @@ def make_executor(spec: ExecutorSpec, local_threads: int = 1) -> LocalExecutor |
     when `spec.cluster` names one."""
     if spec.kind == "local":
         return LocalExecutor(local_threads)
+    _quiet_dask()
     client_class, cluster = _dask_client_parts(spec)
     try:
         client = client_class(spec.scheduler or cluster)
@@ -187,6 +197,14 @@ def make_executor(spec: ExecutorSpec, local_threads: int = 1) -> LocalExecutor |
             "Check dask.scheduler (or --scheduler), or start one with `dask scheduler`.",
         ) from exc
     return DaskExecutor(client, cluster, spec.retries)
+
+
+def _quiet_dask() -> None:
+    """Dask's own INFO lines only with -v: in this process, and in the worker processes
+    a local cluster starts (they read DASK_* variables as they start)."""
+    if logging.getLogger().getEffectiveLevel() > logging.INFO:
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+        logging.getLogger("distributed").setLevel(logging.WARNING)
 
 
 def _dask_client_parts(spec: ExecutorSpec) -> tuple[Any, Any]:

@@ -161,6 +161,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "content-type",
+        [
+            # The Content-Type a page was served with, for `collie reprocess` (its
+            # charset decides the decoding); NULL for pages recorded before.
+            "ALTER TABLE pages ADD COLUMN content_type TEXT",
+        ],
+    ),
 ]
 
 

@@ -139,6 +139,7 @@ def examine_page(queued: QueuedPage, result: FetchResult, model: LangModel,
         return examined
     examined.body = compress_body(result.body)
     outcome.body_sha1 = examined.body.sha1
+    outcome.content_type = result.headers.get("content-type")
     outcome.text_chars = len(page.text)
     outcome.links = page.links
     if len(page.text) < rules.short_page_chars:

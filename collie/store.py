@@ -106,6 +106,7 @@ class PageOutcome:
     target_share: float | None = None
     text_chars: int | None = None
     body_sha1: str | None = None
+    content_type: str | None = None
     document: DocumentRow | None = None
     links: list[tuple[str, str]] = field(default_factory=list)
 
@@ -265,10 +266,10 @@ class Store:
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
             "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
-            "body_sha1 = ? WHERE id = ?",
+            "body_sha1 = ?, content_type = ? WHERE id = ?",
             (o.status, o.reason, o.final_url, o.http_status, o.fetched_at, o.encoding,
              o.encoding_method, o.title, o.lang_attribute, o.lang, o.lang_prob,
-             o.target_share, o.text_chars, o.body_sha1, o.page_id),
+             o.target_share, o.text_chars, o.body_sha1, o.content_type, o.page_id),
         )  # fmt: skip
         self.conn.executemany(
             "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",

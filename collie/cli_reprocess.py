@@ -1,0 +1,72 @@
+"""`collie reprocess`: the cached pages through extraction, language ID and
+near-duplicates again (click only: parse, open, call, print)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from collie.cli_executor import executor_options, open_executor
+from collie.cli_run import CliEvents
+from collie.clioptions import CONTEXT, App, common_options, note
+from collie.errors import CollieError
+from collie.langid.learn import load_model_for
+from collie.reprocess import ReprocessReport, reprocess
+from collie.workspace import RunLock
+
+
+@click.command("reprocess", context_settings=CONTEXT)
+@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
+              help="Threads of the local executor.")  # fmt: skip
+@executor_options
+@common_options
+@click.pass_obj
+def reprocess_command(app: App, threads: int, **_options: Any) -> None:
+    """Process the pages kept in cache/ again: decoding, extraction, language ID and
+    near-duplicates, with today's settings and language model, without the network.
+
+    Rewrites in collie.db, in one transaction (interrupted: nothing changes): each
+    cached page's outcome, encoding, title, language and text length; its document,
+    updated in place (ids and review judgements kept), added or removed; every
+    near-duplicate decision (in document order); the sites' counts. The frontier,
+    links, queries, fetch facts and pages dropped before their text was kept stay as
+    they are. Run it after changing extract.*, encoding.*, langid.* or dedup.*
+    settings, or the model; it refuses to run beside `collie run`.
+
+    \b
+    Example:
+      collie reprocess --set langid.min_share=0.5
+      collie reprocess --cluster local:4
+      collie reprocess --scheduler tcp://10.0.0.5:8786
+    """
+    with app.open() as ws, RunLock(ws.root):
+        settings = ws.settings
+        if not (ws.root / "cache").is_dir():
+            raise CollieError("This workspace has no cache/ of fetched pages yet.",
+                              "Run `collie run` first; it keeps every page it reads.")  # fmt: skip
+        model = load_model_for(ws.root).with_settings(
+            settings["langid.threshold"], settings["langid.min_chars"])  # fmt: skip
+        events = CliEvents(app.quiet)
+        try:
+            with open_executor(app, settings, threads) as executor:
+                report = reprocess(ws, model, executor, events)
+        finally:
+            events.close()
+    _print(app, report)
+
+
+def _print(app: App, report: ReprocessReport) -> None:
+    if app.quiet:
+        return
+    kinds = ("kept", "duplicate", "wronglang", "dropped")
+    statuses = ", ".join(f"{report.after[s]} {s}" for s in kinds if report.after[s])
+    docs = ", ".join(f"{n} {what}" for what, n in sorted(report.documents.items()))
+    note(f"Reprocessed {report.pages - report.missing} cached pages: {statuses or 'none'}; "
+         f"{report.changed} changed status. Documents: {docs or 'none'}; "
+         f"{report.duplicates} near-duplicates.")  # fmt: skip
+    if report.missing:
+        note(f"{report.missing} pages had no body left in cache/ and were left as they were.")
+    if report.documents["reviewed"]:
+        note(f"{report.documents['reviewed']} reviewed documents were kept although their "
+             "page no longer yields text.")  # fmt: skip

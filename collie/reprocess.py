@@ -1,0 +1,133 @@
+"""`collie reprocess`: extraction, language ID and near-duplicates again, over the raw
+pages kept in cache/, without the network (after changing a setting, or the model).
+
+The cached pages are cut into shards by the first two hex digits of their body's SHA-1
+(cache/ab/...: at most 256 shards) and mapped by an executor (executor.py): a plain loop
+here, or a `dask.bag` of shards on a cluster, whose workers read the bodies from the
+workspace's cache/ (on a cluster: a file system they share) and return plain outcomes.
+This process writes everything in one transaction (reprocess_store.py says what is
+rewritten): an interrupted reprocess changes nothing, and a finished one leaves the
+workspace as if the run had met every page with today's settings and model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from collie.bodycache import read_body
+from collie.executor import Executor
+from collie.fetch import FetchResult
+from collie.langid.model import LangModel
+from collie.pipeline import RunEvents
+from collie.reprocess_store import CachedPage, Rewriter
+from collie.sitework import Examined, PageRules, decide_short, examine
+from collie.store import PageOutcome, QueuedPage
+from collie.workspace import Workspace
+
+MISSING = "cache-missing"
+
+
+@dataclass(frozen=True)
+class CacheShard:
+    """The cached pages whose bodies live in one cache/ subfolder."""
+
+    cache: str  # absolute path of the workspace's cache/ (as the workers see it)
+    pages: list[CachedPage]
+    rules: PageRules
+
+
+@dataclass
+class ReprocessReport:
+    pages: int = 0
+    missing: int = 0  # bodies gone from cache/: pages left as they were
+    before: Counter[str] = field(default_factory=Counter)  # statuses
+    after: Counter[str] = field(default_factory=Counter)
+    changed: int = 0  # pages whose status changed
+    documents: Counter[str] = field(default_factory=Counter)  # updated, added, removed, reviewed
+    duplicates: int = 0
+
+
+def shard_pages(pages: list[CachedPage], cache: Path, rules: PageRules) -> list[CacheShard]:
+    """The pages by cache/ subfolder (first two hex digits of the SHA-1), in order."""
+    shards: dict[str, list[CachedPage]] = {}
+    for page in pages:
+        shards.setdefault(page.body_sha1[:2], []).append(page)
+    return [CacheShard(str(cache.resolve()), shards[k], rules) for k in sorted(shards)]
+
+
+def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
+    """Decode, extract, identify and fingerprint a shard's cached pages (on a worker)."""
+    cache = Path(shard.cache)
+    done = []
+    for page in shard.pages:
+        queued = QueuedPage(page.id, page.url, page.site, page.loop, page.source, page.depth)
+        body = read_body(cache, page.body_sha1)
+        if body is None:
+            done.append(Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING)))
+            continue
+        result = FetchResult(page.url, page.final_url or page.url, page.http_status,
+                             {"content-type": _content_type(page)}, body,
+                             fetched_at=page.fetched_at or 0.0)  # fmt: skip
+        examined = examine(queued, result, model, shard.rules)
+        examined.body = None  # already in cache/
+        done.append(examined)
+    return done
+
+
+def _content_type(page: CachedPage) -> str:
+    """As served; for pages recorded before content types were (migration 5), the
+    charset that decided their decoding when it came from the header."""
+    if page.content_type:
+        return page.content_type
+    if page.encoding_method == "http" and page.encoding:
+        return f"text/html; charset={page.encoding}"
+    return "text/html"
+
+
+def reprocess(ws: Workspace, model: LangModel, executor: Executor,
+              events: RunEvents | None = None) -> ReprocessReport:  # fmt: skip
+    """Reprocess every cached page of the workspace (see the module docstring); events
+    get the stage ("reprocess", with the page count) and each shard's pages as done."""
+    events = events or RunEvents()
+    settings = ws.settings
+    rules = PageRules.from_settings(ws.language.code, settings)
+    rewriter = Rewriter(ws, settings["dedup.max_distance"])
+    pages = rewriter.cached_pages()
+    report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
+    shards = shard_pages(pages, ws.root / "cache", rules)
+    events.stage(0, "reprocess", len(pages))
+    shared = executor.share(model)
+    short: list[Examined] = []
+    with rewriter.transaction():
+        for examined in executor.map_batches(examine_shard, shards, shared):
+            for one in examined:
+                if one.short_text is not None:
+                    short.append(one)  # its language is the vote of the pages linking to it
+                else:
+                    _rewrite(rewriter, one, report)
+            events.advance(len(examined))
+        for one in short:
+            decide_short(one, rewriter.vote(one.queued.url, settings["crawl.min_votes"]), rules)
+            _rewrite(rewriter, one, report)
+        report.duplicates = rewriter.redo_duplicates()
+        rewriter.recount_sites()
+    after = {p.id: p.status for p in rewriter.cached_pages()}
+    report.after = Counter(after.values())
+    report.changed = sum(after[p.id] != p.status for p in pages)
+    return report
+
+
+def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) -> None:
+    outcome = examined.outcome
+    if outcome.reason == MISSING:
+        report.missing += 1
+        return
+    rewriter.update_page(outcome)
+    if outcome.document is not None:
+        report.documents[rewriter.put_document(outcome.page_id, outcome.document)] += 1
+    else:
+        dropped = rewriter.drop_document(outcome.page_id)
+        if dropped is not None:
+            report.documents[dropped] += 1

@@ -1,0 +1,155 @@
+"""What `collie reprocess` reads and rewrites in collie.db, in one transaction.
+
+Rewritten, for every page whose raw body is in cache/: its outcome (status, reason),
+encoding, title, `lang` attribute, language, probability, target share and text length;
+its document (kind, language, text, paragraphs, words, fingerprints), updated in place
+so that document ids, and the review judgements that point at them, stay; a document for
+a page that now yields one (new id, after all existing ones); no document for a page
+that no longer does (kept, and counted, when a reviewer judged it). Then every
+near-duplicate decision again, in document-id order (an existing original stays the
+original of a newcomer), and the sites' page counts. Untouched: the frontier, links,
+fetch facts (URLs, HTTP status, times, bodies), queries, loops, robots.txt, sites
+already stopped, and pages without a cached body (dropped before their text was kept).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from collie.dedup import BlockIndex
+from collie.store import DocumentRow, PageOutcome, Store
+
+
+@dataclass(frozen=True)
+class CachedPage:
+    """A recorded page whose raw body is in cache/."""
+
+    id: int
+    url: str
+    site: str
+    loop: int
+    source: str
+    depth: int
+    final_url: str | None
+    http_status: int | None
+    fetched_at: float | None
+    content_type: str | None
+    encoding: str | None
+    encoding_method: str | None
+    body_sha1: str
+    status: str  # before reprocessing
+
+
+_SIGN = 1 << 63
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 64) if value >= _SIGN else value
+
+
+def _unsigned(value: int) -> int:
+    return value + (1 << 64) if value < 0 else value
+
+
+class Rewriter(Store):
+    """The reprocess writes; the caller wraps them in one transaction (`transaction`)."""
+
+    def cached_pages(self) -> list[CachedPage]:
+        rows = self.conn.execute(
+            "SELECT id, url, site, loop, source, depth, final_url, http_status, fetched_at, "
+            "content_type, encoding, encoding_method, body_sha1, status FROM pages "
+            "WHERE body_sha1 IS NOT NULL ORDER BY id"
+        )
+        return [CachedPage(*tuple(row)) for row in rows]
+
+    def transaction(self) -> sqlite3.Connection:
+        """Begin the one transaction (write lock taken now); `with` it to commit."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute("UPDATE documents SET duplicate_of = NULL")  # decided again
+        return self.conn
+
+    def update_page(self, o: PageOutcome) -> None:
+        self.conn.execute(
+            "UPDATE pages SET status = ?, reason = ?, encoding = ?, encoding_method = ?, "
+            "title = ?, lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, "
+            "text_chars = ? WHERE id = ?",
+            (o.status, o.reason, o.encoding, o.encoding_method, o.title, o.lang_attribute,
+             o.lang, o.lang_prob, o.target_share, o.text_chars, o.page_id),
+        )  # fmt: skip
+
+    def put_document(self, page_id: int, doc: DocumentRow) -> str:
+        """Update the page's document in place, or add one; "updated" or "added"."""
+        assert doc.exact_key is not None and doc.simhash is not None
+        values = (doc.kind, doc.lang, doc.text, json.dumps(doc.paragraphs, ensure_ascii=False),
+                  doc.words, doc.exact_key, _signed(doc.simhash))  # fmt: skip
+        cursor = self.conn.execute(
+            "UPDATE documents SET kind = ?, lang = ?, text = ?, paragraphs = ?, words = ?, "
+            "exact_key = ?, simhash = ? WHERE page_id = ?",
+            (*values, page_id),
+        )
+        if cursor.rowcount:
+            return "updated"
+        self.conn.execute(
+            "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
+            "exact_key, simhash) SELECT ?, loop, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            (page_id, *values, page_id),
+        )
+        return "added"
+
+    def drop_document(self, page_id: int) -> str | None:
+        """Remove the page's document: "removed", "reviewed" (kept: a reviewer judged
+        it) or None (it had none)."""
+        row = self.conn.execute(
+            "SELECT d.id, r.label FROM documents d LEFT JOIN reviews r ON r.doc_id = d.id "
+            "WHERE d.page_id = ?",
+            (page_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        if row[1] is not None:
+            return "reviewed"
+        self.conn.execute("DELETE FROM reviews WHERE doc_id = ?", (row[0],))  # unjudged
+        self.conn.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+        return "removed"
+
+    def redo_duplicates(self) -> int:
+        """Every target document against the earlier originals, in id order: the same
+        exact key, else a simhash within dedup.max_distance. Returns the duplicates."""
+        index, seen = BlockIndex(self.max_distance), dict[str, int]()
+        decisions: list[tuple[int | None, int]] = []
+        for doc_id, key, value in self._target_documents():
+            fingerprint = _unsigned(value)
+            duplicate_of = seen.get(key)
+            if duplicate_of is None:
+                match = index.find(fingerprint)
+                duplicate_of = match.doc_id if match is not None else None
+            if duplicate_of is None:
+                seen[key] = doc_id
+                index.add(doc_id, fingerprint)
+            else:
+                decisions.append((duplicate_of, doc_id))
+        self.conn.executemany("UPDATE documents SET duplicate_of = ? WHERE id = ?", decisions)
+        self.conn.execute(
+            "UPDATE pages SET status = 'duplicate', reason = 'near-duplicate:' || "
+            "(SELECT duplicate_of FROM documents d WHERE d.page_id = pages.id) WHERE id IN "
+            "(SELECT page_id FROM documents WHERE kind = 'target' AND duplicate_of IS NOT NULL)"
+        )
+        return len(decisions)
+
+    def _target_documents(self) -> Iterator[tuple[int, str, int]]:
+        yield from self.conn.execute(
+            "SELECT d.id, d.exact_key, d.simhash FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.kind = 'target' AND p.status IN ('kept', 'duplicate') "
+            "ORDER BY d.id"
+        )
+
+    def recount_sites(self) -> None:
+        """Pages kept, in other languages or near-duplicate, and target pages, per site."""
+        self.conn.execute(
+            "UPDATE sites SET pages = (SELECT COUNT(*) FROM pages p WHERE p.site = sites.site "
+            "AND p.status IN ('kept', 'wronglang', 'duplicate')), target = (SELECT COUNT(*) "
+            "FROM pages p WHERE p.site = sites.site AND p.status = 'kept')"
+        )
