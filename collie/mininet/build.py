@@ -24,39 +24,126 @@ from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
 from collie.mininet.texts import LanguageText, ParagraphPool, load_texts, split_seed
 from collie.mininet.worldfile import Trap, write_world
 
-BIG = ("eng", "afr", "fra", "por", "spa", "deu", "nld", "ita", "rus", "arb", "cmn", "hin",
-       "jpn", "kor", "tur", "pol", "ces", "vie", "ind", "swh", "hau", "yor", "ibo", "amh",
-       "som", "sna", "nya", "kin", "lug", "lin", "wol", "ell", "ukr", "bul", "heb", "tha")  # fmt: skip
+BIG = (
+    "eng",
+    "afr",
+    "fra",
+    "por",
+    "spa",
+    "deu",
+    "nld",
+    "ita",
+    "rus",
+    "arb",
+    "cmn",
+    "hin",
+    "jpn",
+    "kor",
+    "tur",
+    "pol",
+    "ces",
+    "vie",
+    "ind",
+    "swh",
+    "hau",
+    "yor",
+    "ibo",
+    "amh",
+    "som",
+    "sna",
+    "nya",
+    "kin",
+    "lug",
+    "lin",
+    "wol",
+    "ell",
+    "ukr",
+    "bul",
+    "heb",
+    "tha",
+)
 RELATIVES = {
-    "zul": ("xho", "nbl", "ssw"), "xho": ("zul", "nbl", "ssw"), "nbl": ("zul", "xho", "ssw"),
-    "ssw": ("zul", "xho", "nbl"), "sot": ("tsn", "nso"), "tsn": ("sot", "nso"),
-    "nso": ("sot", "tsn"), "swh": ("swb", "zdj"), "kin": ("run",), "run": ("kin",),
-}  # fmt: skip
-NEIGHBOURS = {"zul": ("nso", "sot", "tsn", "tso", "ven"), "xho": ("sot", "tsn", "afr"),
-              "swh": ("kik", "luo", "lug", "kin")}  # fmt: skip
+    "zul": ("xho", "nbl", "ssw"),
+    "xho": ("zul", "nbl", "ssw"),
+    "nbl": ("zul", "xho", "ssw"),
+    "ssw": ("zul", "xho", "nbl"),
+    "sot": ("tsn", "nso"),
+    "tsn": ("sot", "nso"),
+    "nso": ("sot", "tsn"),
+    "swh": ("swb", "zdj"),
+    "kin": ("run",),
+    "run": ("kin",),
+}
+NEIGHBOURS = {
+    "zul": ("nso", "sot", "tsn", "tso", "ven"),
+    "xho": ("sot", "tsn", "afr"),
+    "swh": ("kik", "luo", "lug", "kin"),
+}
 TLDS = {
-    "zul": ("co.za", "org.za", "co.za", "com"), "xho": ("co.za", "org.za"), "nbl": ("co.za",),
-    "ssw": ("co.sz", "org.sz", "co.za"), "sot": ("co.ls", "co.za"), "tsn": ("co.bw", "co.za"),
-    "nso": ("co.za",), "tso": ("co.za", "co.mz"), "ven": ("co.za",), "afr": ("co.za",),
-    "eng": ("com", "org", "co.uk", "net", "com"), "swh": ("co.ke", "co.tz", "or.tz"),
-    "fra": ("fr", "com"), "deu": ("de",), "nld": ("nl",), "por": ("pt", "co.mz"),
-    "spa": ("es", "com.mx"), "ita": ("it",), "rus": ("ru",), "jpn": ("jp",), "kor": ("kr",),
-    "cmn": ("cn",), "pol": ("pl",), "ces": ("cz",), "tur": ("com.tr",), "ukr": ("ua",),
-    "bul": ("bg",), "ell": ("gr",), "heb": ("co.il",), "tha": ("co.th",), "vie": ("vn",),
-    "ind": ("co.id",), "hin": ("in",), "hau": ("com.ng",), "yor": ("com.ng",), "ibo": ("com.ng",),
-    "amh": ("et",), "som": ("so",), "sna": ("co.zw",), "nya": ("mw",), "kin": ("rw",),
-    "lug": ("ug", "co.ug"), "lin": ("cd",), "wol": ("sn",),
-}  # fmt: skip
+    "zul": ("co.za", "org.za", "co.za", "com"),
+    "xho": ("co.za", "org.za"),
+    "nbl": ("co.za",),
+    "ssw": ("co.sz", "org.sz", "co.za"),
+    "sot": ("co.ls", "co.za"),
+    "tsn": ("co.bw", "co.za"),
+    "nso": ("co.za",),
+    "tso": ("co.za", "co.mz"),
+    "ven": ("co.za",),
+    "afr": ("co.za",),
+    "eng": ("com", "org", "co.uk", "net", "com"),
+    "swh": ("co.ke", "co.tz", "or.tz"),
+    "fra": ("fr", "com"),
+    "deu": ("de",),
+    "nld": ("nl",),
+    "por": ("pt", "co.mz"),
+    "spa": ("es", "com.mx"),
+    "ita": ("it",),
+    "rus": ("ru",),
+    "jpn": ("jp",),
+    "kor": ("kr",),
+    "cmn": ("cn",),
+    "pol": ("pl",),
+    "ces": ("cz",),
+    "tur": ("com.tr",),
+    "ukr": ("ua",),
+    "bul": ("bg",),
+    "ell": ("gr",),
+    "heb": ("co.il",),
+    "tha": ("co.th",),
+    "vie": ("vn",),
+    "ind": ("co.id",),
+    "hin": ("in",),
+    "hau": ("com.ng",),
+    "yor": ("com.ng",),
+    "ibo": ("com.ng",),
+    "amh": ("et",),
+    "som": ("so",),
+    "sna": ("co.zw",),
+    "nya": ("mw",),
+    "kin": ("rw",),
+    "lug": ("ug", "co.ug"),
+    "lin": ("cd",),
+    "wol": ("sn",),
+}
 LEGACY = {  # a language's pre-Unicode encoding: (Python codec, the label pages declare)
-    "fra": ("cp1252", "windows-1252"), "spa": ("cp1252", "iso-8859-1"),
-    "deu": ("cp1252", "iso-8859-1"), "ita": ("iso8859-15", "iso-8859-15"),
-    "pol": ("iso8859-2", "iso-8859-2"), "ces": ("cp1250", "windows-1250"),
-    "rus": ("cp1251", "windows-1251"), "ukr": ("koi8-u", "koi8-u"),
-    "bul": ("cp1251", "windows-1251"), "jpn": ("shift_jis", "shift_jis"),
-    "cmn": ("gb18030", "gb2312"), "kor": ("euc-kr", "euc-kr"), "ell": ("iso8859-7", "iso-8859-7"),
-    "heb": ("cp1255", "windows-1255"), "tur": ("cp1254", "windows-1254"),
-    "arb": ("cp1256", "windows-1256"), "afr": ("cp1252", "windows-1252"),
-}  # fmt: skip
+    "fra": ("cp1252", "windows-1252"),
+    "spa": ("cp1252", "iso-8859-1"),
+    "deu": ("cp1252", "iso-8859-1"),
+    "ita": ("iso8859-15", "iso-8859-15"),
+    "pol": ("iso8859-2", "iso-8859-2"),
+    "ces": ("cp1250", "windows-1250"),
+    "rus": ("cp1251", "windows-1251"),
+    "ukr": ("koi8-u", "koi8-u"),
+    "bul": ("cp1251", "windows-1251"),
+    "jpn": ("shift_jis", "shift_jis"),
+    "cmn": ("gb18030", "gb2312"),
+    "kor": ("euc-kr", "euc-kr"),
+    "ell": ("iso8859-7", "iso-8859-7"),
+    "heb": ("cp1255", "windows-1255"),
+    "tur": ("cp1254", "windows-1254"),
+    "arb": ("cp1256", "windows-1256"),
+    "afr": ("cp1252", "windows-1252"),
+}
 DECLARED = ("meta", "http", "both", "http-equiv", "none", "wrong-http")
 STEMS = ("daily", "news", "voice", "times", "online", "portal", "media", "press", "hub", "info")
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
@@ -96,10 +183,18 @@ def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]
     """(kind, language) of every site: target, mixed, bilingual, mirror, relative, other."""
     n, target = options.sites, options.target
     relatives = [c for c in RELATIVES.get(target, ()) if c in others]
-    counts = {"target": max(3, round(n * 0.06)), "mixed": max(1, round(n * 0.03)),
-              "bilingual": max(1, round(n * 0.015)), "mirror": 1}  # fmt: skip
+    counts = {
+        "target": max(7, round(n * 0.06)),
+        "mixed": max(1, round(n * 0.03)),
+        "bilingual": max(1, round(n * 0.015)),
+        "mirror": 1,
+    }
     plan = [(kind, target) for kind, k in counts.items() for _ in range(k)]
-    plan += [("relative", relatives[i % len(relatives)]) for i in range(round(n * 0.12))] if relatives else []
+    plan += (
+        [("relative", relatives[i % len(relatives)]) for i in range(round(n * 0.12))]
+        if relatives
+        else []
+    )
     rest = [c for c in others if c not in relatives] or others
     plan += [("other", rest[i % len(rest)]) for i in range(max(0, n - len(plan)))]
     return plan[: max(n, len(counts) + 2)]
@@ -112,15 +207,23 @@ def build_world(options: BuildOptions) -> World:
     texts = load_texts([options.target, *others], options.docs)
     texts[options.target], seed_docs = split_seed(texts[options.target])
     world = World(options, texts, seed_docs)
-    pools = {c: ParagraphPool(t, random.Random(f"{options.seed}-pool-{c}")) for c, t in texts.items()}
+    pools = {
+        c: ParagraphPool(t, random.Random(f"{options.seed}-pool-{c}")) for c, t in texts.items()
+    }
     hosts: set[str] = set()
     counters: dict[str, int] = {}
     for index, (kind, lang) in enumerate(plan_sites(options, others)):
         rng = random.Random(f"{options.seed}-site-{index}")
         number = counters[kind] = counters.get(kind, -1) + 1
         host = _host_name(rng, lang, texts[lang], hosts)
-        site = SiteBuilder(host, _site_name(rng, pools[lang]), lang,
-                           _style(rng, kind, texts[lang], number), pools[lang], rng)  # fmt: skip
+        site = SiteBuilder(
+            host,
+            _site_name(rng, pools[lang]),
+            lang,
+            _style(rng, kind, texts[lang], number),
+            pools[lang],
+            rng,
+        )
         _BUILD[kind](world, site, pools[national], number)
         _sprinkle(world, site, kind, index)
         world.pages.update(site.pages)
@@ -136,10 +239,14 @@ def build(options: BuildOptions, out: Path) -> World:
 
 
 def _host_name(rng: random.Random, lang: str, text: LanguageText, taken: set[str]) -> str:
-    words = [w for w in (slug(w, 12) for w in " ".join(text.paragraphs[:20]).split()) if len(w) >= 4]
+    words = [
+        w for w in (slug(w, 12) for w in " ".join(text.paragraphs[:20]).split()) if len(w) >= 4
+    ]
     stem = rng.choice(words) if words and rng.random() < 0.8 else f"{rng.choice(STEMS)}-{lang}"
     tld = rng.choice(TLDS.get(lang, ("com", "org", "net", "info")))
-    host = f"{rng.choice(['www.', '', 'www.'])}{stem}{rng.choice(['', '-news', 'online', '24'])}.{tld}"
+    host = (
+        f"{rng.choice(['www.', '', 'www.'])}{stem}{rng.choice(['', '-news', 'online', '24'])}.{tld}"
+    )
     while host in taken:
         host = host.replace(".", f"{rng.randint(2, 99)}.", 1)
     taken.add(host)
@@ -160,7 +267,11 @@ def _style(rng: random.Random, kind: str, text: LanguageText, number: int) -> St
     if legacy and rng.random() < 0.5:
         codec, label = legacy
         declaration = "both" if declaration == "wrong-http" else declaration
-    lang_attr = {3: "en", 4: ""}.get(number % 5, tag) if kind == "target" else rng.choice([tag, tag, "", "en"])
+    lang_attr = (
+        {3: "en", 4: ""}.get(number % 5, tag)
+        if kind == "target"
+        else rng.choice([tag, tag, "", "en"])
+    )
     return Style(template, codec, label, declaration, lang_attr)
 
 
@@ -176,7 +287,11 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
         world.robots[site.host] = "User-agent: *\nDisallow: /private/\n"
     if number == 2:  # a redirect, a broken link, a server error
         first = site.headlines[0]
-        extra += [("/old/story.html", first), ("/deleted.html", "Deleted"), ("/broken.html", "Broken")]
+        extra += [
+            ("/old/story.html", first),
+            ("/deleted.html", "Deleted"),
+            ("/broken.html", "Broken"),
+        ]
         site.add_raw("/old/story.html", _redirect(site.paths[first]))
         site.add_raw("/broken.html", WorldPage("", "", status=500, kind="error"))
     if number == 3:  # printer-friendly copies of every article
@@ -187,15 +302,28 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
         original = next(p for u, p in site.pages.items() if u.endswith("-1.html"))
         edited = original.main_text.split("\n")
         edited[-1] = " ".join(edited[-1].split()[:-3]) or edited[-1]
-        copy = site.add_page("/archive/copy-1.html", edited[0], [(site.lang, t) for t in edited[1:]],
-                             indexed=True, dup_group=original.url)  # fmt: skip
+        copy = site.add_page(
+            "/archive/copy-1.html",
+            edited[0],
+            [(site.lang, t) for t in edited[1:]],
+            indexed=True,
+            dup_group=original.url,
+        )
         extra.append(("/archive/copy-1.html", copy.title))
     if number == 5:  # a slow article
         next(p for u, p in site.pages.items() if u.endswith(".html")).delay = 1.5
     if number == 6:  # a PDF and an image
         extra += [("/files/report.pdf", "Report (PDF)"), ("/img/photo.jpg", "Photo")]
-        site.add_raw("/files/report.pdf", WorldPage("", "", headers=[("Content-Type", "application/pdf")], body=PDF, kind="binary"))
-        site.add_raw("/img/photo.jpg", WorldPage("", "", headers=[("Content-Type", "image/jpeg")], body=JPEG, kind="binary"))
+        site.add_raw(
+            "/files/report.pdf",
+            WorldPage(
+                "", "", headers=[("Content-Type", "application/pdf")], body=PDF, kind="binary"
+            ),
+        )
+        site.add_raw(
+            "/img/photo.jpg",
+            WorldPage("", "", headers=[("Content-Type", "image/jpeg")], body=JPEG, kind="binary"),
+        )
     site.add_about()
     site.add_home(site.name, [*extra, ("/about", "About us")])
 
@@ -205,8 +333,9 @@ def _mixed_site(world: World, site: SiteBuilder, national: ParagraphPool, number
     own_blocks = site.blocks
 
     def mixed(count: int) -> list[tuple[str, str]]:
-        ours = own_blocks(max(1, (count + 1) // 2))
-        theirs = [(national.text.code, p) for p in national.deal(max(1, count // 2))]
+        mine = site.rng.randint(1, max(1, count - 1))
+        ours = own_blocks(mine)
+        theirs = [(national.text.code, p) for p in national.deal(max(1, count - mine))]
         merged = ours + theirs
         site.rng.shuffle(merged)
         return merged
@@ -231,8 +360,11 @@ def _bilingual_site(world: World, site: SiteBuilder, national: ParagraphPool, nu
 
 def _mirror_site(world: World, site: SiteBuilder, national: ParagraphPool, number: int) -> None:
     """An aggregator that copies articles of the first target sites under its own template."""
-    originals = [p for u, p in sorted(world.pages.items()) if re.search(r"-1\.html$", u)
-                 and p.lang == site.lang and not p.dup_group][:3]  # fmt: skip
+    originals = [
+        p
+        for u, p in sorted(world.pages.items())
+        if re.search(r"-1\.html$", u) and p.lang == site.lang and not p.dup_group
+    ][:3]
     links = []
     for k, page in enumerate(originals):
         path = f"/copies/{k + 1}.html"
@@ -247,15 +379,27 @@ def _plain_site(world: World, site: SiteBuilder, national: ParagraphPool, number
     site.add_home(site.name, [("/about", "About us")])
 
 
-_BUILD = {"target": _target_site, "mixed": _mixed_site, "bilingual": _bilingual_site,
-          "mirror": _mirror_site, "relative": _plain_site, "other": _plain_site}  # fmt: skip
+_BUILD = {
+    "target": _target_site,
+    "mixed": _mixed_site,
+    "bilingual": _bilingual_site,
+    "mirror": _mirror_site,
+    "relative": _plain_site,
+    "other": _plain_site,
+}
 
 
 def _copy(site: SiteBuilder, page: WorldPage, url: str, template: str, indexed: bool) -> None:
     lines = page.main_text.split("\n")
     style = Style(template, "utf-8", "utf-8", "meta", site.style.lang_attr)
-    copy = site.add_page(url.split(site.host, 1)[-1], lines[0], [(page.lang, t) for t in lines[1:]],
-                         indexed=indexed, dup_group=page.dup_group or page.url, style=style)  # fmt: skip
+    copy = site.add_page(
+        url.split(site.host, 1)[-1],
+        lines[0],
+        [(page.lang, t) for t in lines[1:]],
+        indexed=indexed,
+        dup_group=page.dup_group or page.url,
+        style=style,
+    )
     copy.shares = dict(page.shares)
 
 
@@ -266,8 +410,13 @@ def _redirect(location: str) -> WorldPage:
 def _calendar(site: SiteBuilder, prefix: str) -> Trap:
     """An endless calendar: every month links to the next; the body has @@N@@ placeholders."""
     words = site.pool.words(3, 6)
-    page = site.add_page(f"{prefix}@@N@@", f"{words} @@N@@", site.blocks(1),
-                         [(f"{prefix}@@NEXT@@", "Next month"), ("/", "Home")], indexed=False)  # fmt: skip
+    page = site.add_page(
+        f"{prefix}@@N@@",
+        f"{words} @@N@@",
+        site.blocks(1),
+        [(f"{prefix}@@NEXT@@", "Next month"), ("/", "Home")],
+        indexed=False,
+    )
     del site.pages[page.url]
     return Trap(site.host, prefix, page.body, page.headers, site.lang, page.main_text)
 
@@ -298,6 +447,8 @@ def _sprinkle(world: World, site: SiteBuilder, kind: str, index: int) -> None:
 
 def _huge_page(site: SiteBuilder) -> None:
     """An article followed by over 5 MiB of comments."""
-    page = site.add_page("/forum/all-comments.html", site.pool.words(3, 5), site.blocks(3), indexed=True)
+    page = site.add_page(
+        "/forum/all-comments.html", site.pool.words(3, 5), site.blocks(3), indexed=True
+    )
     comments = "".join(f"<p>Comment {i}: {site.pool.words(8, 16)}</p>\n" for i in range(60_000))
     page.body = page.body.replace(b"</body>", comments.encode() + b"</body>", 1)

@@ -77,8 +77,9 @@ def write_seed_docs(world: WorldFile, folder: Path) -> int:
     return words
 
 
-def run_demo(world_file: Path, out: Path, *, delay: float, loops: int = 2,
-             echo: TextIO = sys.stderr) -> DemoResult:  # fmt: skip
+def run_demo(
+    world_file: Path, out: Path, *, delay: float, loops: int = 2, echo: TextIO = sys.stderr
+) -> DemoResult:
     """Mine the served world from a new workspace in `out`/workspace and score the corpus."""
     workspace, docs = out / "workspace", out / "seed-docs"
     if workspace.exists():
@@ -96,8 +97,24 @@ def run_demo(world_file: Path, out: Path, *, delay: float, loops: int = 2,
         env = _proxy_env(server.proxy_url)
         sets = [a for s in (*DEMO_SETTINGS, f"fetch.delay={delay}") for a in ("--set", s)]
         ws = str(workspace)
-        _collie(["init", "-w", ws, "--lang", world.target, "--docs", str(docs), "--search",
-                 "searxng", "--search-url", server.search_url, *sets], env, echo)  # fmt: skip
+        _collie(
+            [
+                "init",
+                "-w",
+                ws,
+                "--lang",
+                world.target,
+                "--docs",
+                str(docs),
+                "--search",
+                "searxng",
+                "--search-url",
+                server.search_url,
+                *sets,
+            ],
+            env,
+            echo,
+        )
         _collie(["-w", ws, "run", "--loops", str(loops)], env, echo)
         _collie(["-w", ws, "export", str(corpus)], env, echo)
         _collie(["-w", ws, "export", str(jsonl), "--format", "jsonl"], env, echo)
@@ -119,9 +136,16 @@ def _collie(args: list[str], env: dict[str, str], echo: TextIO) -> None:
     """Run `collie ARGS` in a child process; its stdout goes to `echo`, stderr is shared."""
     echo.write("$ collie " + " ".join(args) + "\n")
     echo.flush()
-    done = subprocess.run([sys.executable, "-m", "collie", *args], env=env,
-                          stdout=subprocess.PIPE, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "collie", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
     echo.write(done.stdout)
     if done.returncode != 0:
-        raise CollieError(f"`collie {args[0] if args[0] != '-w' else args[2]}` failed "
-                          f"(exit status {done.returncode}); see its message above.")  # fmt: skip
+        raise CollieError(
+            f"`collie {args[0] if args[0] != '-w' else args[2]}` failed "
+            f"(exit status {done.returncode}); see its message above."
+        )

@@ -33,10 +33,11 @@ def disallowed_prefixes(robots: str) -> list[str]:
 def is_disallowed(url: str, robots: Mapping[str, str]) -> bool:
     """Whether the robots.txt of `url`'s host forbids it (robots.txt itself never is)."""
     parts = urlsplit(url)
-    if parts.path == "/robots.txt" or parts.hostname not in robots:
+    rules = robots.get(parts.hostname or "")
+    if parts.path == "/robots.txt" or rules is None:
         return False
     target = parts.path + (f"?{parts.query}" if parts.query else "")
-    return any(target.startswith(p) for p in disallowed_prefixes(robots[parts.hostname]))
+    return any(target.startswith(p) for p in disallowed_prefixes(rules))
 
 
 def outlinks(page: WorldPage) -> list[str]:
@@ -62,7 +63,7 @@ def mark_reachable(pages: Mapping[str, WorldPage], robots: Mapping[str, str]) ->
         pages[url].reachable = True
     while queue:
         for target in outlinks(pages[queue.popleft()]):
-            page = pages.get(target)
-            if page is not None and not page.reachable and not page.disallowed:
-                page.reachable = True
+            found = pages.get(target)
+            if found is not None and not found.reachable and not found.disallowed:
+                found.reachable = True
                 queue.append(target)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from typing import Any
 
 from collie.mininet.pages import tokens
@@ -57,7 +58,9 @@ class Scores:
         return asdict(self)
 
 
-def _truth_of(world: WorldFile, truths: Mapping[str, Truth], doc: Mapping[str, Any]) -> Truth | None:
+def _truth_of(
+    world: WorldFile, truths: Mapping[str, Truth], doc: Mapping[str, Any]
+) -> Truth | None:
     for key in ("final_url", "url"):
         url = str(doc.get(key) or "")
         for candidate in (url, url.rstrip("/") if url.count("/") > 3 else url + "/"):
@@ -69,8 +72,12 @@ def _truth_of(world: WorldFile, truths: Mapping[str, Truth], doc: Mapping[str, A
     return None
 
 
-def score(world: WorldFile, docs: Iterable[Mapping[str, Any]],
-          log: Iterable[Mapping[str, Any]] | None = None, delay: float | None = None) -> Scores:  # fmt: skip
+def score(
+    world: WorldFile,
+    docs: Iterable[Mapping[str, Any]],
+    log: Iterable[Mapping[str, Any]] | None = None,
+    delay: float | None = None,
+) -> Scores:
     """Score exported documents (dicts with url, final_url, text) against `world`."""
     truths, target = world.truths(), world.target
     classes: Counter[str] = Counter()
@@ -95,21 +102,29 @@ def score(world: WorldFile, docs: Iterable[Mapping[str, Any]],
     exported = sum(classes.values())
     fetched, robots, impolite = _from_log(world, log, delay) if log is not None else (None,) * 3
     return Scores(
-        target=target, exported=exported, mainly=classes["mainly"], some=classes["some"],
-        no_target=classes["no"], unknown=classes["unknown"],
+        target=target,
+        exported=exported,
+        mainly=classes["mainly"],
+        some=classes["some"],
+        no_target=classes["no"],
+        unknown=classes["unknown"],
         precision_some=_ratio(classes["mainly"] + classes["some"], exported),
         precision_mainly=_ratio(classes["mainly"], exported),
-        target_pages=len(wanted), target_reachable=len(reachable),
-        found=len(found & set(wanted)), found_reachable=len(found & reachable),
+        target_pages=len(wanted),
+        target_reachable=len(reachable),
+        found=len(found & set(wanted)),
+        found_reachable=len(found & reachable),
         recall_all=_ratio(len(found & set(wanted)), len(wanted)),
         recall_reachable=_ratio(len(found & reachable), len(reachable)),
         near_duplicates_leaked=sum(n - 1 for n in groups.values()),
         boilerplate_leaked=_ratio(leaked, total),
         pages_fetched=fetched,
         pages_per_target_document=round(fetched / len(found), 2) if fetched and found else None,
-        robots_violations=robots, politeness_violations=impolite, delay=delay,
+        robots_violations=robots,
+        politeness_violations=impolite,
+        delay=delay,
         thresholds={"mainly": MAINLY, "some": SOME},
-    )  # fmt: skip
+    )
 
 
 def _ratio(part: int, whole: int) -> float:
@@ -124,8 +139,9 @@ def _target_groups(truths: Iterable[Truth], target: str) -> dict[str, list[Truth
     return groups
 
 
-def _from_log(world: WorldFile, log: Iterable[Mapping[str, Any]],
-              delay: float | None) -> tuple[int, int, int | None]:  # fmt: skip
+def _from_log(
+    world: WorldFile, log: Iterable[Mapping[str, Any]], delay: float | None
+) -> tuple[int, int, int | None]:
     """(pages fetched, robots.txt violations, too-close requests) from the request log."""
     robots = world.robots()
     fetched = disallowed = 0
@@ -144,7 +160,7 @@ def _from_log(world: WorldFile, log: Iterable[Mapping[str, Any]],
     impolite = 0
     for arrivals in times.values():
         arrivals.sort()
-        impolite += sum(b - a < delay * SLACK for a, b in zip(arrivals, arrivals[1:]))
+        impolite += sum(b - a < delay * SLACK for a, b in pairwise(arrivals))
     return fetched, disallowed, impolite
 
 
@@ -167,10 +183,14 @@ def format_scores(s: Scores) -> list[str]:
     ]
     if s.pages_fetched is not None:
         per = s.pages_per_target_document
-        lines.append(f"pages fetched              {s.pages_fetched}"
-                     + (f" ({per} per target page found)" if per is not None else ""))  # fmt: skip
+        lines.append(
+            f"pages fetched              {s.pages_fetched}"
+            + (f" ({per} per target page found)" if per is not None else "")
+        )
         lines.append(f"robots.txt violations      {s.robots_violations}")
     if s.politeness_violations is not None:
-        lines.append(f"politeness violations      {s.politeness_violations} (requests to one "
-                     f"host under {s.delay} s apart)")  # fmt: skip
+        lines.append(
+            f"politeness violations      {s.politeness_violations} (requests to one "
+            f"host under {s.delay} s apart)"
+        )
     return lines

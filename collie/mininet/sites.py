@@ -32,6 +32,7 @@ class WorldPage:
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: bytes = b""
     delay: float = 0.0
+    encoding: str = ""  # the codec the body is written in (pages)
     kind: str = "page"  # page, redirect, error, binary, robots
     lang: str = ""  # the language of most of the main text
     shares: dict[str, float] = field(default_factory=dict)  # language -> share of letters
@@ -73,8 +74,9 @@ def slug(text: str, limit: int = 30) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:limit].strip("-")
 
 
-def main_html(heading: str, blocks: Sequence[Block], links: Sequence[tuple[str, str]],
-              rng: random.Random) -> str:  # fmt: skip
+def main_html(
+    heading: str, blocks: Sequence[Block], links: Sequence[tuple[str, str]], rng: random.Random
+) -> str:
     """The main column: heading, paragraphs (one maybe with an in-text link), a link list."""
     lines = [f"<h1>{html.escape(heading)}</h1>"]
     for i, (_code, text) in enumerate(blocks):
@@ -85,7 +87,9 @@ def main_html(heading: str, blocks: Sequence[Block], links: Sequence[tuple[str, 
             words[k] = f'<a href="{html.escape(href)}">{words[k]}</a>'
         lines.append(f"<p>{' '.join(words)}</p>")
     if links:
-        items = "".join(f'<li><a href="{html.escape(h)}">{html.escape(t)}</a></li>' for h, t in links)
+        items = "".join(
+            f'<li><a href="{html.escape(h)}">{html.escape(t)}</a></li>' for h, t in links
+        )
         lines.append(f'<ul class="related">{items}</ul>')
     return "\n".join(lines)
 
@@ -93,8 +97,9 @@ def main_html(heading: str, blocks: Sequence[Block], links: Sequence[tuple[str, 
 class SiteBuilder:
     """Pages of one site; `add_page` renders and records one HTML page."""
 
-    def __init__(self, host: str, name: str, lang: str, style: Style, pool: ParagraphPool,
-                 rng: random.Random):  # fmt: skip
+    def __init__(
+        self, host: str, name: str, lang: str, style: Style, pool: ParagraphPool, rng: random.Random
+    ):
         self.host, self.name, self.lang, self.style = host, name, lang, style
         self.pool, self.rng = pool, rng
         self.pages: dict[str, WorldPage] = {}
@@ -110,28 +115,58 @@ class SiteBuilder:
         extra = [m for m in MENU_EN if m not in self.paths][:4]
         menu = ["Home", *self.sections, "About us", "Contact", *extra][:9]
         headlines = (self.headlines or self.sections or [self.name]) * 6
-        return Site(random.Random(seed), self.name, self.host, menu, headlines[:10], self.lang,
-                    dict(self.paths), fallback="/")  # fmt: skip
+        return Site(
+            random.Random(seed),
+            self.name,
+            self.host,
+            menu,
+            headlines[:10],
+            self.lang,
+            dict(self.paths),
+            fallback="/",
+        )
 
-    def add_page(self, path: str, heading: str, blocks: Sequence[Block],
-                 links: Sequence[tuple[str, str]] = (), *, indexed: bool,
-                 dup_group: str = "", style: Style | None = None) -> WorldPage:  # fmt: skip
+    def add_page(
+        self,
+        path: str,
+        heading: str,
+        blocks: Sequence[Block],
+        links: Sequence[tuple[str, str]] = (),
+        *,
+        indexed: bool,
+        dup_group: str = "",
+        style: Style | None = None,
+    ) -> WorldPage:
         """Render `blocks` as the main text of a page at `path` and record it."""
         style = style or self.style
         url = self.url(path)
         frame = self.frame(f"{url}-{style.template}")
         main = main_html(heading, blocks, links, frame.rng)
-        text, ctype = render_page(frame, style.template, heading, main, lang=style.lang_attr,
-                                  declaration=style.declaration, label=style.label,
-                                  padding_kb=self.rng.randint(2, 8))  # fmt: skip
+        text, ctype = render_page(
+            frame,
+            style.template,
+            heading,
+            main,
+            lang=style.lang_attr,
+            declaration=style.declaration,
+            label=style.label,
+            padding_kb=self.rng.randint(2, 8),
+        )
         shares = letter_shares(blocks)
         page = WorldPage(
-            url=url, site=self.host, headers=[("Content-Type", ctype)],
+            url=url,
+            site=self.host,
+            headers=[("Content-Type", ctype)],
+            encoding=style.codec,
             body=text.encode(style.codec, errors="xmlcharrefreplace"),
-            lang=max(shares, key=lambda c: shares[c]) if shares else "", shares=shares,
-            title=heading, main_text="\n".join([heading, *(t for _, t in blocks)]),
-            dup_group=dup_group, indexed=indexed, links=re.findall(r'href="([^"#]+)"', text),
-        )  # fmt: skip
+            lang=max(shares, key=lambda c: shares[c]) if shares else "",
+            shares=shares,
+            title=heading,
+            main_text="\n".join([heading, *(t for _, t in blocks)]),
+            dup_group=dup_group,
+            indexed=indexed,
+            links=re.findall(r'href="([^"#]+)"', text),
+        )
         self.pages[url] = page
         return page
 
@@ -144,8 +179,9 @@ class SiteBuilder:
     def blocks(self, count: int) -> list[Block]:
         return [(self.lang, p) for p in self.pool.deal(count)]
 
-    def lay_out(self, sections: int, articles: tuple[int, int], prefix: str = "",
-                index_share: float = 0.7) -> list[str]:  # fmt: skip
+    def lay_out(
+        self, sections: int, articles: tuple[int, int], prefix: str = "", index_share: float = 0.7
+    ) -> list[str]:
         """Section pages and their articles under `prefix`; returns the article paths."""
         rng, done = self.rng, []
         for _ in range(sections):
@@ -164,21 +200,27 @@ class SiteBuilder:
                 paths.append((path, headline))
             for i, (path, headline) in enumerate(paths):
                 nxt = paths[(i + 1) % len(paths)]
-                self.add_page(path, headline, self.blocks(rng.randint(3, 5)),
-                              [(nxt[0], nxt[1]), (base, title)],
-                              indexed=rng.random() < index_share)  # fmt: skip
-            self.add_page(base, title, self.blocks(rng.randint(1, 2)), paths,
-                          indexed=rng.random() < 0.5)  # fmt: skip
+                self.add_page(
+                    path,
+                    headline,
+                    self.blocks(rng.randint(3, 5)),
+                    [(nxt[0], nxt[1]), (base, title)],
+                    indexed=rng.random() < index_share,
+                )
+            self.add_page(
+                base, title, self.blocks(rng.randint(2, 3)), paths, indexed=rng.random() < 0.5
+            )
             done += [p for p, _ in paths]
         return done
 
     def add_home(self, heading: str, extra_links: Sequence[tuple[str, str]] = ()) -> WorldPage:
         links = [(self.paths[s], s) for s in self.sections]
         links += [(self.paths[h], h) for h in self.headlines[:3]] + list(extra_links)
-        return self.add_page("/", heading, self.blocks(2), links, indexed=True)
+        return self.add_page("/", heading, self.blocks(3), links, indexed=True)
 
     def add_about(self) -> WorldPage:
         """A short page (under 200 characters of text): language by the pages linking to it."""
         words = self.pool.words(6, 12)
-        return self.add_page("/about", self.name, [(self.lang, words + ".")], [("/", "Home")],
-                             indexed=False)  # fmt: skip
+        return self.add_page(
+            "/about", self.name, [(self.lang, words + ".")], [("/", "Home")], indexed=False
+        )

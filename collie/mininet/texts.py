@@ -53,7 +53,9 @@ def read_docs(code: str, folder: Path) -> LanguageText:
     """Paragraphs (blocks separated by blank lines) of every `*.txt` file under `folder`."""
     files = sorted(folder.rglob("*.txt")) if folder.is_dir() else []
     if not files:
-        raise UsageProblem(f"--docs {code}={folder}: no .txt files there; give a folder of UTF-8 text.")
+        raise UsageProblem(
+            f"--docs {code}={folder}: no .txt files there; give a folder of UTF-8 text."
+        )
     paragraphs: list[str] = []
     for path in files:
         try:
@@ -63,7 +65,9 @@ def read_docs(code: str, folder: Path) -> LanguageText:
         blocks = re.split(r"\n\s*\n", text) if "\n\n" in text else text.splitlines()
         paragraphs += [p for p in (_clean(b) for b in blocks) if len(p) >= MIN_PARAGRAPH]
     if len(paragraphs) < 8:
-        raise UsageProblem(f"--docs {code}={folder}: {len(paragraphs)} paragraphs; give at least 8.")
+        raise UsageProblem(
+            f"--docs {code}={folder}: {len(paragraphs)} paragraphs; give at least 8."
+        )
     return LanguageText(code, code, tuple(paragraphs), f"docs:{folder.name}")
 
 
@@ -111,7 +115,7 @@ class ParagraphPool:
         for _ in range(self.tries):
             chosen = sorted(self.rng.sample(range(size), count))
             pairs = set(combinations(chosen, 2))
-            if count == 1 and chosen[0] in self._singles or pairs & self._pairs:
+            if (count == 1 and chosen[0] in self._singles) or pairs & self._pairs:
                 continue
             break
         self._pairs |= pairs

@@ -32,8 +32,9 @@ SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE pages (
     url TEXT PRIMARY KEY, site TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL,
-    body BLOB NOT NULL, delay REAL NOT NULL, kind TEXT NOT NULL, lang TEXT NOT NULL,
-    shares TEXT NOT NULL, title TEXT NOT NULL, main_text TEXT NOT NULL, dup_group TEXT NOT NULL,
+    body BLOB NOT NULL, delay REAL NOT NULL, encoding TEXT NOT NULL, kind TEXT NOT NULL,
+    lang TEXT NOT NULL, shares TEXT NOT NULL, title TEXT NOT NULL, main_text TEXT NOT NULL,
+    dup_group TEXT NOT NULL,
     indexed INTEGER NOT NULL, disallowed INTEGER NOT NULL, reachable INTEGER NOT NULL);
 CREATE TABLE traps (site TEXT NOT NULL, prefix TEXT NOT NULL, headers TEXT NOT NULL,
     body BLOB NOT NULL, lang TEXT NOT NULL, main_text TEXT NOT NULL, PRIMARY KEY (site, prefix));
@@ -70,6 +71,7 @@ class Truth:
     site: str
     status: int
     kind: str  # page, redirect, error, binary, robots, trap
+    encoding: str  # the codec of the body
     lang: str
     shares: dict[str, float]
     main_text: str
@@ -99,35 +101,77 @@ def write_world(out: Path, world: World) -> None:
 
 def _write_rows(db: sqlite3.Connection, world: World) -> None:
     opts = world.options
-    meta = {"format": FORMAT, "target": opts.target, "languages": _json(sorted(world.texts)),
-            "sites": str(opts.sites), "seed": str(opts.seed),
-            "sources": _json({c: t.source for c, t in sorted(world.texts.items())})}  # fmt: skip
+    meta = {
+        "format": FORMAT,
+        "target": opts.target,
+        "languages": _json(sorted(world.texts)),
+        "sites": str(opts.sites),
+        "seed": str(opts.seed),
+        "sources": _json({c: t.source for c, t in sorted(world.texts.items())}),
+    }
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     robots = [_robots_row(host, text) for host, text in sorted(world.robots.items())]
-    db.executemany("INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", robots)
+    db.executemany("INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", robots)
     for url, p in sorted(world.pages.items()):
         db.execute(
-            "INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (url, p.site, p.status, _json(p.headers), p.body, p.delay, p.kind, p.lang,
-             _json(p.shares), p.title, p.main_text, p.dup_group or url, int(p.indexed),
-             int(p.disallowed), int(p.reachable)),
-        )  # fmt: skip
+            "INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                url,
+                p.site,
+                p.status,
+                _json(p.headers),
+                p.body,
+                p.delay,
+                p.encoding,
+                p.kind,
+                p.lang,
+                _json(p.shares),
+                p.title,
+                p.main_text,
+                p.dup_group or url,
+                int(p.indexed),
+                int(p.disallowed),
+                int(p.reachable),
+            ),
+        )
         if p.indexed and p.status == 200 and p.kind == "page":
             db.execute("INSERT INTO search VALUES (?, ?, ?)", (url, p.title, p.main_text))
     for t in sorted(world.traps, key=lambda t: (t.site, t.prefix)):
-        db.execute("INSERT INTO traps VALUES (?,?,?,?,?,?)",
-                   (t.site, t.prefix, _json(t.headers), t.body, t.lang, t.main_text))  # fmt: skip
-    db.executemany("INSERT INTO seed_docs VALUES (?, ?, ?)",
-                   [(f"seed-{i + 1:03d}.txt", opts.target, text)
-                    for i, text in enumerate(_seed_files(world.seed_docs))])  # fmt: skip
+        db.execute(
+            "INSERT INTO traps VALUES (?,?,?,?,?,?)",
+            (t.site, t.prefix, _json(t.headers), t.body, t.lang, t.main_text),
+        )
+    db.executemany(
+        "INSERT INTO seed_docs VALUES (?, ?, ?)",
+        [
+            (f"seed-{i + 1:03d}.txt", opts.target, text)
+            for i, text in enumerate(_seed_files(world.seed_docs))
+        ],
+    )
     db.execute("INSERT INTO search(search) VALUES ('optimize')")
 
 
 def _robots_row(host: str, text: str) -> tuple[Any, ...]:
     status = 200 if text else 500
     headers = [("Content-Type", "text/plain")]
-    return (f"http://{host}/robots.txt", host, status, _json(headers), text.encode(), 0.0,
-            "robots", "", "{}", "", "", f"http://{host}/robots.txt", 0, 0, 0)  # fmt: skip
+    return (
+        f"http://{host}/robots.txt",
+        host,
+        status,
+        _json(headers),
+        text.encode(),
+        0.0,
+        "utf-8",
+        "robots",
+        "",
+        "{}",
+        "",
+        "",
+        f"http://{host}/robots.txt",
+        0,
+        0,
+        0,
+    )
 
 
 def _seed_files(paragraphs: list[str], per_file: int = 6) -> Iterator[str]:
@@ -140,7 +184,9 @@ class WorldFile:
 
     def __init__(self, path: Path):
         if not path.is_file():
-            raise InputError(f"{path}: no such world file.", "Build one with `collie mininet build`.")
+            raise InputError(
+                f"{path}: no such world file.", "Build one with `collie mininet build`."
+            )
         self.path = path
         self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         self._lock = threading.Lock()
@@ -149,11 +195,15 @@ class WorldFile:
         except sqlite3.DatabaseError as exc:
             raise InputError(f"{path}: not a collie world file ({exc}).") from exc
         if self.meta.get("format") != FORMAT:
-            raise InputError(f"{path}: world format {self.meta.get('format')!r}, not {FORMAT}.",
-                             "Rebuild it with this version's `collie mininet build`.")  # fmt: skip
+            raise InputError(
+                f"{path}: world format {self.meta.get('format')!r}, not {FORMAT}.",
+                "Rebuild it with this version's `collie mininet build`.",
+            )
         self.target = self.meta["target"]
-        self.traps = [Trap(r[0], r[1], r[3], [tuple(h) for h in json.loads(r[2])], r[4], r[5])
-                      for r in self._query("SELECT * FROM traps ORDER BY site, prefix")]  # fmt: skip
+        self.traps = [
+            Trap(r[0], r[1], r[3], [tuple(h) for h in json.loads(r[2])], r[4], r[5])
+            for r in self._query("SELECT * FROM traps ORDER BY site, prefix")
+        ]
         self.hosts = {h for (h,) in self._query("SELECT DISTINCT site FROM pages")}
         self.hosts |= {t.site for t in self.traps}
 
@@ -166,10 +216,27 @@ class WorldFile:
 
     def truths(self) -> dict[str, Truth]:
         """The ground truth of every stored URL."""
-        rows = self._query("SELECT url, site, status, kind, lang, shares, main_text, dup_group, "
-                           "indexed, disallowed, reachable FROM pages ORDER BY url")  # fmt: skip
-        return {r[0]: Truth(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7],
-                            bool(r[8]), bool(r[9]), bool(r[10])) for r in rows}  # fmt: skip
+        rows = self._query(
+            "SELECT url, site, status, kind, encoding, lang, shares, main_text, "
+            "dup_group, indexed, disallowed, reachable FROM pages ORDER BY url"
+        )
+        return {
+            r[0]: Truth(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                json.loads(r[6]),
+                r[7],
+                r[8],
+                bool(r[9]),
+                bool(r[10]),
+                bool(r[11]),
+            )
+            for r in rows
+        }
 
     def trap_truth(self, url: str) -> Truth | None:
         """The truth of a URL inside an endless space, or None."""
@@ -178,8 +245,20 @@ class WorldFile:
             return None
         trap, number = found
         text = trap.page(number)[1]
-        return Truth(url, trap.site, 200, "trap", trap.lang, {trap.lang: 1.0}, text,
-                     f"http://{trap.site}{trap.prefix}", False, False, True)  # fmt: skip
+        return Truth(
+            url,
+            trap.site,
+            200,
+            "trap",
+            "utf-8",
+            trap.lang,
+            {trap.lang: 1.0},
+            text,
+            f"http://{trap.site}{trap.prefix}",
+            False,
+            False,
+            True,
+        )
 
     def _trap_for(self, url: str) -> tuple[Trap, int] | None:
         for trap in self.traps:
@@ -212,8 +291,9 @@ class StoredWorld(WorldFile):
         """The stored answer for `host` + `path` (query string optional), a trap page, or None."""
         url = f"http://{normalise_host(host)}{path}"
         for candidate in dict.fromkeys([url, url.partition("?")[0]]):
-            rows = self._query("SELECT status, headers, body, delay FROM pages WHERE url = ?",
-                               (candidate,))  # fmt: skip
+            rows = self._query(
+                "SELECT status, headers, body, delay FROM pages WHERE url = ?", (candidate,)
+            )
             if rows:
                 status, headers, body, delay = rows[0]
                 pairs = [(str(k), str(v)) for k, v in json.loads(headers)]

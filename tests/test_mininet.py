@@ -1,0 +1,267 @@
+"""The closed-world web on disk: build, serve, search, score (issue 8)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from collie.mininet.build import BuildOptions, build
+from collie.mininet.score import MAINLY, SOME, score
+from collie.mininet.server import MiniWebServer
+from collie.mininet.worldfile import StoredWorld, Truth
+
+from .clihelp import run_collie
+
+SMALL = BuildOptions(sites=40, seed=3)
+
+
+@pytest.fixture(scope="module")
+def world_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("world") / "world.db"
+    build(SMALL, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def stored(world_file: Path) -> Iterator[StoredWorld]:
+    world = StoredWorld(world_file)
+    yield world
+    world.close()
+
+
+@pytest.fixture
+def served(stored: StoredWorld, monkeypatch: pytest.MonkeyPatch) -> Iterator[MiniWebServer]:
+    with MiniWebServer(stored) as server:
+        monkeypatch.setenv("HTTP_PROXY", server.proxy_url)
+        for name in ("NO_PROXY", "no_proxy", "http_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        yield server
+
+
+def target_truths(world: StoredWorld) -> list[Truth]:
+    return [
+        t
+        for t in world.truths().values()
+        if t.kind == "page" and t.shares.get(world.target, 0) >= SOME
+    ]
+
+
+def test_same_seed_same_bytes_other_seed_other_world(world_file: Path, tmp_path: Path) -> None:
+    again, other = tmp_path / "again.db", tmp_path / "other.db"
+    build(SMALL, again)
+    assert again.read_bytes() == world_file.read_bytes()
+    build(BuildOptions(sites=40, seed=4), other)
+    assert other.read_bytes() != world_file.read_bytes()
+
+
+def test_world_holds_the_planted_mix(stored: StoredWorld) -> None:
+    truths = stored.truths().values()
+    kinds = Counter(t.kind for t in truths)
+    assert kinds["robots"] >= 20 and kinds["redirect"] >= 1 and kinds["binary"] == 2
+    assert any(t.status == 500 for t in truths)
+    langs = {t.lang for t in truths if t.kind == "page"}
+    assert {"zul", "xho", "nbl", "ssw", "eng"} <= langs
+    mixed = [t for t in truths if 0.05 <= t.shares.get("zul", 0) < 1]
+    assert mixed and all(set(t.shares) == {"zul", "eng"} for t in mixed)
+    assert any(t.disallowed and t.lang == "zul" for t in truths)
+    copies = Counter(t.dup_group for t in target_truths(stored))
+    assert max(copies.values()) >= 2  # mirrors, printer versions, edited copies
+    assert stored.traps and stored.seed_docs()
+    seed_text = " ".join(text for _, text in stored.seed_docs())
+    for truth in target_truths(stored):  # seed paragraphs never appear in the world's pages
+        assert not any(
+            line in seed_text for line in truth.main_text.split("\n")[1:] if len(line) > 40
+        )
+
+
+def test_manifest_agrees_with_what_the_server_serves(
+    stored: StoredWorld, served: MiniWebServer
+) -> None:
+    truths = stored.truths()
+    for url, truth in list(truths.items())[::7]:
+        if "/forum/" in url:
+            continue  # the 6 MB page is checked below
+        answer = requests.get(url, timeout=10, allow_redirects=False)
+        assert answer.status_code == truth.status, url
+        if truth.kind == "page":
+            assert answer.content == stored.lookup(truth.site, url.split(truth.site, 1)[1]).body
+            text = " ".join(
+                html.unescape(
+                    re.sub(r"<[^>]+>", " ", answer.content.decode(truth.encoding))
+                ).split()
+            )
+            for paragraph in truth.main_text.split("\n"):
+                assert paragraph in text, url
+        if truth.kind == "redirect":
+            assert answer.headers["Location"]
+    trap = stored.traps[0]
+    page = requests.get(f"http://{trap.site}{trap.prefix}41", timeout=10)
+    assert page.status_code == 200 and f"{trap.prefix}42".encode() in page.content
+    assert stored.trap_truth(f"http://{trap.site}{trap.prefix}41") is not None
+    assert requests.get(f"http://{trap.site}{trap.prefix}x", timeout=10).status_code == 404
+
+
+def test_search_finds_a_page_by_three_of_its_words(
+    stored: StoredWorld, served: MiniWebServer
+) -> None:
+    indexed = [t for t in target_truths(stored) if t.indexed and t.dup_group == t.url]
+    frequency: Counter[str] = Counter()
+    for truth in stored.truths().values():
+        frequency.update(set(truth.main_text.lower().split()))
+    for truth in indexed[:5]:
+        words = sorted(set(truth.main_text.lower().split()), key=lambda w: (frequency[w], w))
+        query = " ".join(w.strip(".,;:") for w in words[:3])
+        answer = requests.get(
+            f"{served.search_url}/search", params={"q": query, "format": "json"}, timeout=10
+        ).json()
+        assert truth.url in [r["url"] for r in answer["results"][:10]], query
+        assert answer["results"][0]["content"]
+
+
+def test_search_pages_and_site_filter(stored: StoredWorld) -> None:
+    query = "umuntu wonke ilungelo"
+    first, second = stored.search(query, 1), stored.search(query, 2)
+    assert first.total > 10 and len(first.hits) == 10
+    assert not {h.url for h in first.hits} & {h.url for h in second.hits}
+    assert [h.score for h in first.hits] == sorted((h.score for h in first.hits), reverse=True)
+    only = stored.search(f"{query} (site:.za OR site:.sz)")
+    assert only.total and all(h.url.split("/")[2].endswith((".za", ".sz")) for h in only.hits)
+
+
+def oracle(stored: StoredWorld) -> list[dict[str, str]]:
+    """One document per target duplicate group, its main text exactly."""
+    groups: dict[str, Truth] = {}
+    for truth in target_truths(stored):
+        groups.setdefault(truth.dup_group, truth)
+    return [{"url": t.url, "final_url": t.url, "text": t.main_text} for t in groups.values()]
+
+
+def test_oracle_export_scores_one(stored: StoredWorld) -> None:
+    s = score(stored, oracle(stored))
+    assert (s.precision_some, s.recall_all, s.recall_reachable) == (1.0, 1.0, 1.0)
+    assert s.near_duplicates_leaked == 0 and s.boilerplate_leaked == 0.0
+    assert s.pages_fetched is None  # no log given
+
+
+def test_bad_export_scores_what_it_holds(stored: StoredWorld) -> None:
+    good = oracle(stored)[:10]
+    truths = stored.truths().values()
+    xhosa = next(t for t in truths if t.kind == "page" and t.lang == "xho")
+    mixed = next(t for t in truths if 0.05 <= t.shares.get("zul", 0) < MAINLY)
+    docs = [
+        *good,
+        good[0],
+        {"url": xhosa.url, "text": xhosa.main_text},
+        {"url": mixed.url, "text": mixed.main_text},
+        {"url": "http://nowhere.example/", "text": "x"},
+        {"url": good[1]["url"], "text": good[1]["text"] + "\nPrivacy Policy Terms of Use"},
+    ]
+    s = score(stored, docs)
+    assert (s.exported, s.mainly, s.some, s.no_target, s.unknown) == (15, 12, 1, 1, 1)
+    assert s.precision_some == round(13 / 15, 4)
+    assert s.near_duplicates_leaked == 2  # good[0] and good[1] exported twice
+    assert s.found == 11 and s.recall_all == round(11 / s.target_pages, 4)
+    assert s.boilerplate_leaked > 0
+
+
+def test_log_gives_fetches_robots_and_politeness(stored: StoredWorld) -> None:
+    truths = stored.truths()
+    banned = next(t for t in truths.values() if t.disallowed)
+    page = next(
+        t
+        for t in truths.values()
+        if t.kind == "page" and t.site == banned.site and not t.disallowed
+    )
+    log = [
+        {
+            "host": banned.site,
+            "path": "/robots.txt",
+            "url": f"http://{banned.site}/robots.txt",
+            "monotonic": 10.0,
+        },
+        {"host": page.site, "path": "/", "url": page.url, "monotonic": 11.0},
+        {"host": banned.site, "path": "/private/", "url": banned.url, "monotonic": 11.2},
+        {
+            "host": "127.0.0.1:9",
+            "path": "/search",
+            "url": "http://127.0.0.1:9/search",
+            "monotonic": 11.3,
+        },
+    ]
+    s = score(stored, oracle(stored), log, delay=1.0)
+    assert (s.pages_fetched, s.robots_violations, s.politeness_violations) == (2, 1, 1)
+
+
+def test_cli_build_refuses_existing_file_and_bad_docs(
+    world_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exists = run_collie(capsys, "mininet", "build", str(world_file))
+    assert exists.code == 1 and "exists" in exists.err
+    bad = run_collie(capsys, "mininet", "build", str(tmp_path / "w.db"), "--docs", "luo")
+    assert bad.code == 2 and "LANG=DIR" in bad.err
+    empty = run_collie(
+        capsys,
+        "mininet",
+        "build",
+        str(tmp_path / "w.db"),
+        "--target",
+        "luo",
+        "--docs",
+        f"luo={tmp_path}",
+    )
+    assert empty.code == 2 and "no .txt files" in empty.err
+    assert not (tmp_path / "w.db").exists()
+
+
+def test_cli_builds_a_world_around_the_users_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "luo"
+    docs.mkdir()
+    paragraphs = [
+        f"Jo-Luo {i} ne odak e dala machiegni gi nam Lolwe, kendo ne gipuro puothe "
+        f"ma gichwoyo bel gi rabuon e higa {1900 + i}."
+        for i in range(40)
+    ]
+    (docs / "luo.txt").write_text("\n\n".join(paragraphs), encoding="utf-8")
+    out = tmp_path / "luo.db"
+    result = run_collie(
+        capsys,
+        "mininet",
+        "build",
+        str(out),
+        "--target",
+        "Dholuo",
+        "--docs",
+        f"luo={docs}",
+        "--langs",
+        "eng,swh",
+        "--sites",
+        "12",
+    )
+    assert result.code == 0, result.err
+    world = StoredWorld(out)
+    assert world.target == "luo" and json.loads(world.meta["sources"])["luo"] == "docs:luo"
+    assert target_truths(world)
+    seeds = run_collie(capsys, "mininet", "docs", str(out), str(tmp_path / "seed"))
+    assert seeds.code == 0 and list((tmp_path / "seed").glob("*.txt"))
+
+
+def test_cli_score_json_from_a_corpus_file(
+    world_file: Path, stored: StoredWorld, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(d) + "\n" for d in oracle(stored)), encoding="utf-8")
+    result = run_collie(
+        capsys, "mininet", "score", str(world_file), "--corpus", str(corpus), "--json"
+    )
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["precision_some"] == 1.0 and data["recall_reachable"] == 1.0
