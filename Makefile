@@ -35,15 +35,8 @@ test: install lint /usr/bin/chromium /usr/bin/chromedriver
 
 demo: install
 	rm -rf $(DEMO)
-	$(BIN)/python examples/udhr_docs.py zul $(DEMO)/docs/zulu
-	$(BIN)/python examples/udhr_docs.py xho $(DEMO)/docs/xhosa
-	$(BIN)/collie init -w $(DEMO)/workspace --lang Zulu --docs $(DEMO)/docs/zulu \
-		--wronglang xho=$(DEMO)/docs/xhosa
+	$(BIN)/collie demo --out $(DEMO)
 	$(BIN)/collie -w $(DEMO)/workspace status
-	$(BIN)/collie language Zulu
-	$(BIN)/collie -w $(DEMO)/workspace seeds --explain
-	$(BIN)/collie -w $(DEMO)/workspace --set queries.count=10 queries --dry-run --tld auto
-	$(BIN)/python examples/demo_run.py $(DEMO)/mined
 
 bench: install
 	$(BIN)/python -m pip install --quiet '.[bench]'

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -265,3 +268,19 @@ def test_cli_score_json_from_a_corpus_file(
     assert result.code == 0, result.err
     data = json.loads(result.out)
     assert data["precision_some"] == 1.0 and data["recall_reachable"] == 1.0
+
+
+def test_demo_mines_a_small_world_end_to_end(tmp_path: Path) -> None:
+    """`collie demo`, as `make demo` runs it, on a 40-site world with no delay."""
+    out = tmp_path / "demo"
+    args = [sys.executable, "-m", "collie", "demo", "--out", str(out), "--sites", "40",
+            "--delay", "0", "--json"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    scores = json.loads(done.stdout)
+    assert scores["precision_some"] >= 0.99 and scores["recall_reachable"] >= 0.8
+    assert scores["robots_violations"] == 0 and scores["exported"] > 50
+    assert (out / "corpus.txt").stat().st_size > 10_000 and (out / "requests.jsonl").exists()
+    again = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=60)
+    assert again.returncode == 1 and "exists" in again.stderr

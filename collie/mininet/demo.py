@@ -33,7 +33,7 @@ from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.udhr import cache_dir
 
 GENERATOR = ("build.py", "sites.py", "texts.py", "pages.py", "worldfile.py", "reach.py")
-DEMO_SETTINGS = ("search.rate_limit=0", "queries.count=10", "search.results=20", "run.seed=7")
+DEMO_SETTINGS = ("search.rate_limit=0", "queries.count=20", "search.results=20", "run.seed=7")
 
 
 @dataclass(frozen=True)
