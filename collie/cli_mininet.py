@@ -108,6 +108,7 @@ def build_command(
     if out.exists() and not force:
         raise InputError(f"{out} exists.", "Give another path, or --force to replace it.")
     started = time.monotonic()
+    note(f"Building {out} ({sites} sites; the UDHR is fetched once, then cached)...")
     options = BuildOptions(
         resolve_language(target).language.code, _codes(langs or ""), sites, seed, _docs(docs)
     )
@@ -268,6 +269,7 @@ def demo(out: Path, sites: int, seed: int, delay: float, as_json: bool) -> None:
       collie demo --out /tmp/demo --json | jq .recall_reachable
     """
     started = time.monotonic()
+    note("The closed world: built once, then taken from the cache...")
     world, built = ensure_world(BuildOptions(sites=sites, seed=seed))
     note(f"{'built' if built else 'cached'} world: {world}")
     result = run_demo(world, out, delay=delay)

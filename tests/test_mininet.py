@@ -6,6 +6,7 @@ import html
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -284,3 +285,28 @@ def test_demo_mines_a_small_world_end_to_end(tmp_path: Path) -> None:
     assert (out / "corpus.txt").stat().st_size > 10_000 and (out / "requests.jsonl").exists()
     again = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=60)
     assert again.returncode == 1 and "exists" in again.stderr
+
+
+def test_cli_serve_prints_addresses_logs_requests_and_stops_on_ctrl_c(
+    world_file: Path, stored: StoredWorld, tmp_path: Path
+) -> None:
+    log = tmp_path / "requests.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    args = [sys.executable, "-m", "collie", "mininet", "serve", str(world_file), "--log", str(log)]
+    server = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        proxy = server.stdout.readline().split()[1]
+        search = server.stdout.readline().split()[1].split("/search")[0]
+        home = next(t for t in stored.truths().values() if t.kind == "page" and t.indexed)
+        page = requests.get(home.url, proxies={"http": proxy}, timeout=10)
+        assert page.status_code == 200
+        found = requests.get(f"{search}/search", params={"q": "umuntu", "format": "json"},
+                             timeout=10, proxies={"http": ""})  # fmt: skip
+        assert found.json()["results"]
+    finally:
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=10) == 0
+    logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert logged[0]["url"] == home.url
+    assert logged[1]["path"].startswith("/search")
