@@ -261,7 +261,7 @@ def start_cluster(name: str, options: dict[str, Any]) -> Any:
         if workers < 1:
             raise ConfigError(f"dask.cluster = {name!r}: expected local:N with N >= 1.")
         settings = {"n_workers": workers, "threads_per_worker": 1, "processes": True,
-                    "dashboard_address": None, **options}  # fmt: skip
+                    "dashboard_address": ":0", **options}  # fmt: skip
         return LocalCluster(**settings)
     if kind == "slurm":
         return _start_slurm(options)

@@ -27,6 +27,7 @@ from collie.store import PageOutcome, QueuedPage
 from collie.workspace import Workspace
 
 MISSING = "cache-missing"
+SHARD_PAGES = 200  # pages of a task at least, when there are enough
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,21 @@ class ReprocessReport:
     duplicates: int = 0
 
 
-def shard_pages(pages: list[CachedPage], cache: Path, rules: PageRules) -> list[CacheShard]:
-    """The pages by cache/ subfolder (first two hex digits of the SHA-1), in order."""
-    shards: dict[str, list[CachedPage]] = {}
+def shard_pages(
+    pages: list[CachedPage], cache: Path, rules: PageRules, min_pages: int = 1
+) -> list[CacheShard]:
+    """The pages by cache/ subfolder (first two hex digits of the SHA-1), in order;
+    neighbouring subfolders share a shard until it has `min_pages` pages (a task per
+    handful of pages costs more than the pages)."""
+    folders: dict[str, list[CachedPage]] = {}
     for page in pages:
-        shards.setdefault(page.body_sha1[:2], []).append(page)
-    return [CacheShard(str(cache.resolve()), shards[k], rules) for k in sorted(shards)]
+        folders.setdefault(page.body_sha1[:2], []).append(page)
+    shards: list[list[CachedPage]] = [[]]
+    for key in sorted(folders):
+        if len(shards[-1]) >= min_pages:
+            shards.append([])
+        shards[-1].extend(folders[key])
+    return [CacheShard(str(cache.resolve()), shard, rules) for shard in shards if shard]
 
 
 def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
@@ -96,7 +106,8 @@ def reprocess(ws: Workspace, model: LangModel, executor: Executor,
     rewriter = Rewriter(ws, settings["dedup.max_distance"])
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
-    shards = shard_pages(pages, ws.root / "cache", rules)
+    per_task = min(SHARD_PAGES, len(pages) // (8 * executor.slots) + 1)  # 8+ tasks a slot
+    shards = shard_pages(pages, ws.root / "cache", rules, per_task)
     events.stage(0, "reprocess", len(pages))
     shared = executor.share(model)
     short: list[Examined] = []
