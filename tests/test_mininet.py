@@ -78,6 +78,10 @@ def test_world_holds_the_planted_mix(stored: StoredWorld) -> None:
     copies = Counter(t.dup_group for t in target_truths(stored))
     assert max(copies.values()) >= 2  # mirrors, printer versions, edited copies
     assert stored.traps and stored.seed_docs()
+    robots = stored.robots()
+    assert "" in robots.values() and any("Crawl-delay" in r for r in robots.values())
+    sizes = stored._query("SELECT MAX(LENGTH(body)), MAX(delay) FROM pages")[0]
+    assert sizes[0] > 5 * 2**20 and sizes[1] > 1  # a page over 5 MiB, a slow page
     seed_text = " ".join(text for _, text in stored.seed_docs())
     for truth in target_truths(stored):  # seed paragraphs never appear in the world's pages
         assert not any(

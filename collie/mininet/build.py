@@ -225,7 +225,7 @@ def build_world(options: BuildOptions) -> World:
             rng,
         )
         _BUILD[kind](world, site, pools[national], number)
-        _sprinkle(world, site, kind, index)
+        _sprinkle(world, site, kind, index, number)
         world.pages.update(site.pages)
     mark_reachable(world.pages, world.robots)
     return world
@@ -421,8 +421,8 @@ def _calendar(site: SiteBuilder, prefix: str) -> Trap:
     return Trap(site.host, prefix, page.body, page.headers, site.lang, page.main_text)
 
 
-def _sprinkle(world: World, site: SiteBuilder, kind: str, index: int) -> None:
-    """The oddities of other sites: robots.txt rules, broken links, slow and huge pages."""
+def _sprinkle(world: World, site: SiteBuilder, kind: str, index: int, number: int) -> None:
+    """The oddities of other sites: robots.txt rules, slow and huge pages, a trap."""
     if kind in ("target", "mixed", "bilingual", "mirror"):
         world.robots.setdefault(site.host, "User-agent: *\nDisallow: /cgi-bin/\n")
         return
@@ -433,15 +433,17 @@ def _sprinkle(world: World, site: SiteBuilder, kind: str, index: int) -> None:
         site.add_page("/private/index.html", site.pool.words(2, 4), site.blocks(2), indexed=False)
     elif roll < 0.6:
         world.robots[site.host] = "User-agent: *\nAllow: /\n"
-    if index % 97 == 13:
-        world.robots[site.host] = ""  # robots.txt answers 500: the whole site is off limits
-    if index % 89 == 21:
-        world.robots[site.host] = "User-agent: *\nCrawl-delay: 2\n"
-    if index % 53 == 7:
+    if number % 40 == 7:
         next(iter(site.pages.values())).delay = 2.0
-    if index % 101 == 30 and site.lang == "eng":
+    if kind != "other":
+        return
+    if number == 0:
         _huge_page(site)
-    if index % 131 == 40:
+    elif number == 1:
+        world.robots[site.host] = ""  # robots.txt answers 500: the whole site is off limits
+    elif number == 2:
+        world.robots[site.host] = "User-agent: *\nCrawl-delay: 2\n"
+    elif number % 80 == 3:
         world.traps.append(_calendar(site, "/events/"))
 
 
@@ -450,5 +452,5 @@ def _huge_page(site: SiteBuilder) -> None:
     page = site.add_page(
         "/forum/all-comments.html", site.pool.words(3, 5), site.blocks(3), indexed=True
     )
-    comments = "".join(f"<p>Comment {i}: {site.pool.words(8, 16)}</p>\n" for i in range(60_000))
+    comments = "".join(f"<p>Comment {i}: {site.pool.words(8, 16)}</p>\n" for i in range(70_000))
     page.body = page.body.replace(b"</body>", comments.encode() + b"</body>", 1)
