@@ -26,9 +26,13 @@ sys.path.insert(0, str(ROOT))
 
 from collie import udhr  # noqa: E402
 from collie.errors import LanguageNotFound  # noqa: E402
-from collie.langid.corpus import class_plan, udhr_training_texts  # noqa: E402
+from collie.langid.corpus import (  # noqa: E402
+    class_plan,
+    udhr_training_articles,
+    udhr_training_texts,
+)
 from collie.langid.model import save_model  # noqa: E402
-from collie.langid.train import train_model  # noqa: E402
+from collie.langid.train import train_model, train_stacked  # noqa: E402
 from collie.languages import resolve_language  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
@@ -62,17 +66,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help=f"model file (default: {OUTPUT})")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    texts = udhr_training_texts()
     plan = class_plan()
     meta = {
         "source": f"npm {udhr.PACKAGE}@{udhr.VERSION} {udhr.INTEGRITY}",
         "part": "heading, preamble, articles 1-20 (21-30 held out)",
         "numpy": version("numpy"),
         "scipy": version("scipy"),
+        "scikit-learn": version("scikit-learn"),
         "dropped": {name: reason for name, reason in sorted(plan.dropped.items())},
     }
-    variant = "paper" if args.paper else "default"
-    model = train_model(texts, variant=variant, meta=meta)
+    if args.paper:
+        model = train_model(udhr_training_texts(), variant="paper", meta=meta)
+    else:
+        model = train_stacked(udhr_training_articles(), meta=meta)
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:

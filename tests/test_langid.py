@@ -14,6 +14,7 @@ from collie.errors import InputError
 from collie.langid import LangModel, corpus, load_model, read_model, save_model, summarise_languages
 from collie.langid.features import FeatureIndex, count_matrix, hash_ngrams, prepare_texts
 from collie.langid.learn import learn_language
+from collie.langid.maxent import article_folds
 from collie.langid.train import add_language, train_model
 
 
@@ -25,7 +26,10 @@ def test_training_texts_never_read_the_heldout_articles(monkeypatch: pytest.Monk
     with monkeypatch.context() as patch:
         patch.setattr(udhr.Declaration, "heldout_paragraphs", forbidden)
         training = corpus.udhr_training_texts()
+        articles = corpus.udhr_training_articles()
     corpus._plan_and_declarations.cache_clear()
+    assert {c: [p for _, p in numbered] for c, numbered in articles.items()} == training
+    assert {n for numbered in articles.values() for n, _ in numbered} == set(range(21))
     heldout = corpus.udhr_heldout_texts()
     assert training.keys() == heldout.keys()
     for code, paragraphs in heldout.items():
@@ -48,6 +52,15 @@ def test_one_class_per_code_with_mislabelled_copies_dropped() -> None:
     assert sorted(plan.members["uzn"]) == ["uzn_cyrl", "uzn_latn"]
     members = [n for names in plan.members.values() for n in names]
     assert len(members) == len(set(members))
+
+
+def test_dev_folds_split_by_article_for_every_language() -> None:
+    articles = {"aaa": [(0, "head"), (1, "a1"), (5, "a5"), (6, "a6")], "bbb": [(1, "b1")]}
+    folds = article_folds(articles, folds=5)
+    fit, held = folds[1]
+    assert fit == {"aaa": ["head", "a5"], "bbb": []}
+    assert held == {"aaa": ["a1", "a6"], "bbb": ["b1"]}
+    assert all("head" in fit["aaa"] for fit, _ in folds)  # heading and preamble: training
 
 
 # --- features ---------------------------------------------------------------------------
@@ -121,6 +134,8 @@ def test_model_round_trips_through_its_array_file(bundled: LangModel, tmp_path: 
     again = read_model(path)
     texts = ["Kila mtu ana haki ya kupumzika", "Tout individu a droit au repos et aux loisirs"]
     assert again.codes == bundled.codes and again.temperature == bundled.temperature
+    assert bundled.stacker is not None and again.stacker is not None
+    assert np.array_equal(again.stacker.weights, bundled.stacker.weights)
     assert np.allclose(again.predict_proba(texts), bundled.predict_proba(texts))
     with zipfile.ZipFile(path) as archive:
         assert all(not name.endswith(".pkl") for name in archive.namelist())
@@ -169,6 +184,20 @@ def test_a_language_learnt_from_documents_is_recognised(small_texts: dict[str, l
     taken = sum(code == "zul" for code, _ in model.identify_batch(relative))
     assert taken <= 0.1 * len(relative)
     assert "mis" in model.codes and all(code != "mis" for code, _ in labels)
+
+
+def test_a_language_added_to_a_stacked_model_gets_a_maxent_row(bundled: LangModel) -> None:
+    assert bundled.stacker is not None
+    texts = corpus.udhr_training_texts()["zul"]
+    added = add_language(bundled, "luo", texts)
+    assert added.stacker is not None and added.stacker.weights.shape == (444, 444)
+    old, new = bundled.codes.index("zul"), added.codes.index("zul")
+    assert added.stacker.weights[new, new] == bundled.stacker.weights[old, old]
+    luo = added.codes.index("luo")
+    assert added.stacker.weights[luo, luo] == np.median(np.diag(bundled.stacker.weights))
+    text = "Abantu bonke bazalwa bekhululekile futhi balingana ngesithunzi"
+    top = {code for code, _ in added.top([text], 2)[0]}
+    assert top == {"luo", "zul"}
 
 
 def test_retraining_a_language_replaces_its_counts(small_texts: dict[str, list[str]]) -> None:

@@ -138,6 +138,23 @@ def udhr_training_texts() -> dict[str, list[str]]:
     }
 
 
+def udhr_training_articles() -> dict[str, list[tuple[int, str]]]:
+    """code -> (article number, paragraph) of its training part; 0 for the heading and
+    preamble. Dev splits by article (collie.langid.devsplit) keep one article's
+    translations on one side for every language, as the held-out split does."""
+    plan, declarations = _plan_and_declarations()
+    result: dict[str, list[tuple[int, str]]] = {}
+    for code, names in sorted(plan.members.items()):
+        numbered: list[tuple[int, str]] = []
+        for name in names:
+            decl = declarations[name]
+            numbered += [(0, p) for p in [decl.heading, *decl.preamble] if p]
+            for number in udhr.TRAINING_ARTICLES:
+                numbered += [(number, p) for p in decl.articles.get(number, []) if p]
+        result[code] = numbered
+    return result
+
+
 def udhr_heldout_texts() -> dict[str, list[str]]:
     """code -> held-out paragraphs (articles 21-30); for evaluation only, never training."""
     plan, declarations = _plan_and_declarations()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import scipy.sparse as sp
@@ -153,7 +153,11 @@ def _rolling_prefix(codes: np.ndarray) -> np.ndarray:
 
 @dataclass
 class FeatureIndex:
-    """Selected n-gram hashes -> column numbers, through an open-addressing table."""
+    """Selected n-gram hashes -> column numbers, through an open-addressing table.
+
+    The table has >= 8 slots per key, so nearly every lookup ends at its first slot: one
+    gather into the table and one into the keys (appended with a sentinel for empty
+    slots), then a few probes for the rare hashes whose slot holds another key."""
 
     keys: np.ndarray  # uint64, one per column
     bits: int
@@ -161,9 +165,9 @@ class FeatureIndex:
 
     @classmethod
     def build(cls, keys: np.ndarray) -> FeatureIndex:
-        """An index over `keys` (distinct); the table has >= 4 slots per key."""
+        """An index over `keys` (distinct)."""
         keys = np.asarray(keys, np.uint64)
-        bits = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 4))))
+        bits = max(10, int(np.ceil(np.log2(max(len(keys), 1) * 8))))
         table = np.full(1 << bits, -1, np.int32)
         slots = _slots(keys, bits)
         pending = np.arange(len(keys))
@@ -177,7 +181,7 @@ class FeatureIndex:
             pending = np.setdiff1d(pending, winners, assume_unique=True)
             if not pending.size:
                 break
-        if pending.size:  # pragma: no cover - 64 probes at load factor 1/4
+        if pending.size:  # pragma: no cover - 64 probes at load factor 1/8
             raise RuntimeError("feature table is too full")
         return cls(keys, bits, table)
 
@@ -185,18 +189,26 @@ class FeatureIndex:
         """Column number of each hash, -1 where it is not a selected n-gram."""
         mask = (1 << self.bits) - 1
         slots = _slots(hashes, self.bits)
-        result = np.full(hashes.size, -1, np.int64)
-        todo = np.arange(hashes.size)
-        for probe in range(64):
-            where = (slots[todo] + probe) & mask
-            column = self.table[where]
-            found = column >= 0
-            hit = found & (self.keys[np.maximum(column, 0)] == hashes[todo])
-            result[todo[hit]] = column[hit]
-            todo = todo[found & ~hit]
+        keys = self._probe_keys
+        column = self.table[slots]
+        hit = keys[column] == hashes
+        occupied = column >= 0
+        result = np.where(hit & occupied, column, -1)
+        todo = np.flatnonzero(occupied & ~hit)
+        for probe in range(1, 64):
             if not todo.size:
                 break
+            column = self.table[(slots[todo] + probe) & mask]
+            occupied = column >= 0
+            hit = occupied & (keys[column] == hashes[todo])
+            result[todo[hit]] = column[hit]
+            todo = todo[occupied & ~hit]
         return result
+
+    @cached_property
+    def _probe_keys(self) -> np.ndarray:
+        """The keys and a sentinel at index -1 (an empty slot), for branch-free gathers."""
+        return np.concatenate([self.keys, np.zeros(1, np.uint64)])
 
     def __len__(self) -> int:
         return len(self.keys)

@@ -41,6 +41,7 @@ from collie.langid.features import (
     prepare_texts,
     use_letter_table,
 )
+from collie.langid.maxent import Stacker, closeness
 
 UNDETERMINED = "und"
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
@@ -49,7 +50,7 @@ DEFAULT_MIN_CHARS = 20
 FORMAT = "collie-langid-nb-2"
 BUNDLED = "data/langid/model.npz"
 BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
-DENSE_MIN_COLUMNS = 32  # n-grams counted in at least this many columns are weighted densely
+DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 
 
 @dataclass
@@ -67,6 +68,7 @@ class LangModel:
     meta: dict[str, Any] = field(default_factory=dict)
     threshold: float = DEFAULT_THRESHOLD
     min_chars: int = DEFAULT_MIN_CHARS
+    stacker: Stacker | None = None  # the maxent layer over the codes (collie.langid.maxent)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -88,6 +90,13 @@ class LangModel:
         order = np.argsort(owner, kind="stable")
         starts = np.searchsorted(owner[order], np.arange(len(self.codes)))
         return order, starts
+
+    def code_scores(self, scores: np.ndarray) -> np.ndarray:
+        """Column scores (n, columns) -> each code's best column score (n, codes)."""
+        order, starts = self._merge_order
+        if len(order) == len(starts):
+            return scores[:, order]
+        return np.maximum.reduceat(scores[:, order], starts, axis=1)
 
     def merge_columns(self, proba: np.ndarray) -> np.ndarray:
         """Column probabilities (n, columns) summed into code probabilities (n, codes)."""
@@ -191,19 +200,19 @@ class LangModel:
         return proba, letters
 
     def _proba_margins(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(probabilities, letters, margin per n-gram between the best two codes)."""
+        """(probabilities, letters, score margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
+        scores = self._scores(matrix, hits)
+        best_two = -np.partition(-self.code_scores(scores), 1, axis=1)[:, :2]
+        if best_two.shape[1] > 1:
+            margins = (best_two[:, 0] - best_two[:, 1]) / np.maximum(hits, 1)
+        else:
+            margins = np.full(len(texts), np.inf)
+        if self.stacker is not None:
+            logits = self.stacker.logits(closeness(self.code_scores(scores), hits))
+            return _softmax(logits), letters, margins
         root = np.maximum(hits, 1).astype(np.float64) ** self.power
-        logits = self._scores(matrix, hits) / (self.temperature * root[:, None])
-        logits -= logits.max(axis=1, keepdims=True)
-        np.exp(logits, out=logits)
-        logits /= logits.sum(axis=1, keepdims=True)
-        proba = self.merge_columns(logits)
-        margins = np.zeros(len(texts))
-        if proba.shape[1] > 1:
-            two = -np.partition(-proba, 1, axis=1)[:, :2]
-            ratio = np.log(np.maximum(two[:, 0], 1e-300) / np.maximum(two[:, 1], 1e-300))
-            margins = ratio * self.temperature * root / np.maximum(hits, 1)
+        proba = self.merge_columns(_softmax(scores / (self.temperature * root[:, None])))
         return proba, letters, margins
 
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
@@ -248,6 +257,13 @@ class LangModel:
         other = copy.copy(self)
         other.threshold, other.min_chars = threshold, min_chars
         return other
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    logits = logits - logits.max(axis=1, keepdims=True)
+    np.exp(logits, out=logits)
+    logits /= logits.sum(axis=1, keepdims=True)
+    return logits
 
 
 @dataclass
@@ -315,17 +331,22 @@ def save_model(model: LangModel, path: Path) -> None:
         "orders": list(model.orders),
         "meta": model.meta,
     }
+    if model.stacker is not None:
+        header["stack_margin"] = model.stacker.margin
+    arrays: dict[str, Any] = {  # (Any: numpy's stub would match allow_pickle)
+        "keys": model.keys.astype(np.uint64),
+        "data": np.minimum(counts.data, 65535).astype(np.uint16),
+        "indices": counts.indices.astype(np.int16),
+        "indptr": counts.indptr.astype(np.int32),
+        "letters": np.packbits(letter_table()),
+    }
+    if model.stacker is not None:
+        arrays["stack_weights"] = model.stacker.weights.astype(np.float32)
+        arrays["stack_bias"] = model.stacker.bias.astype(np.float32)
+    header_bytes = np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
-        np.savez_compressed(
-            out,
-            header=np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8),
-            keys=model.keys.astype(np.uint64),
-            data=np.minimum(counts.data, 65535).astype(np.uint16),
-            indices=counts.indices.astype(np.int16),
-            indptr=counts.indptr.astype(np.int32),
-            letters=np.packbits(letter_table()),
-        )
+        np.savez_compressed(out, header=header_bytes, **arrays)
 
 
 def read_model(path: Path | Any) -> LangModel:
@@ -337,6 +358,13 @@ def read_model(path: Path | Any) -> LangModel:
             indices, indptr = arrays["indices"], arrays["indptr"]
             if "letters" in arrays.files:
                 use_letter_table(arrays["letters"])
+            stacker = None
+            if "stack_weights" in arrays.files:
+                stacker = Stacker(
+                    arrays["stack_weights"].astype(np.float32),
+                    arrays["stack_bias"].astype(np.float32),
+                    float(header["stack_margin"]),
+                )
     except (OSError, KeyError, ValueError) as exc:
         raise InputError(
             f"{path} is not a collie language model ({exc}).",
@@ -358,6 +386,7 @@ def read_model(path: Path | Any) -> LangModel:
         power=float(header.get("power", 0.5)),
         orders=tuple(header["orders"]),
         meta=dict(header.get("meta", {})),
+        stacker=stacker,
     )
 
 

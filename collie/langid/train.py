@@ -23,6 +23,13 @@ import scipy.sparse as sp
 
 from collie.errors import InputError
 from collie.langid.features import ORDERS, hash_ngrams, prepare_texts
+from collie.langid.maxent import (
+    MARGIN,
+    REGULARISATION,
+    closeness,
+    fold_evidence,
+    train_stacker,
+)
 from collie.langid.model import LangModel, column_code
 
 PAPER_TOP = 400
@@ -129,6 +136,32 @@ def train_model(
         model.temperature, model.power = fit_temperature(
             texts, variant=variant, alpha=alpha, orders=orders
         )
+    return model
+
+
+def train_stacked(
+    articles: Mapping[str, Sequence[tuple[int, str]]],
+    *,
+    meta: Mapping[str, object] | None = None,
+    regularisation: float = REGULARISATION,
+    margin: float = MARGIN,
+) -> LangModel:
+    """Naive Bayes counts of all the training text (code -> (article, paragraph)), with
+    the maxent layer fitted on held-out evidence of article folds (collie.langid.maxent)."""
+    texts = {code: [p for _, p in numbered] for code, numbered in articles.items()}
+    model = train_model(texts, meta=meta)
+
+    def evidence(
+        fit: Mapping[str, Sequence[str]], snippets: Sequence[str]
+    ) -> tuple[np.ndarray, list[str]]:
+        fold = train_model(fit, calibrate=False)
+        scores, hits, _ = fold.scores(snippets)
+        return closeness(fold.code_scores(scores), hits), fold.codes
+
+    found, gold = fold_evidence(articles, model.codes, evidence)
+    model.stacker = train_stacker(
+        found, gold, len(model.codes), margin=margin, regularisation=regularisation
+    )
     return model
 
 
@@ -245,7 +278,7 @@ def add_language(
     matrix.eliminate_zeros()
     meta = dict(model.meta)
     meta["added"] = [*meta.get("added", []), code]
-    return LangModel(
+    new = LangModel(
         columns=[columns[i] for i in keep_columns],
         keys=merged,
         counts=matrix,
@@ -258,3 +291,28 @@ def add_language(
         threshold=model.threshold,
         min_chars=model.min_chars,
     )
+    if model.stacker is not None:
+        new.stacker = model.stacker.remapped(model.codes, new.codes)
+    return new
+
+
+def remove_languages(model: LangModel, codes: set[str]) -> LangModel:
+    """`model` without the columns (and maxent rows) of `codes`: for measuring how a
+    language it does not know is learnt, and how its unseen relatives are treated."""
+    keep = [i for i, column in enumerate(model.columns) if column_code(column) not in codes]
+    new = LangModel(
+        columns=[model.columns[i] for i in keep],
+        keys=model.keys,
+        counts=model.counts.tocsc()[:, keep].tocsr(),
+        sizes=[model.sizes[i] for i in keep],
+        alpha=model.alpha,
+        temperature=model.temperature,
+        power=model.power,
+        orders=model.orders,
+        meta=dict(model.meta),
+        threshold=model.threshold,
+        min_chars=model.min_chars,
+    )
+    if model.stacker is not None:
+        new.stacker = model.stacker.remapped(model.codes, new.codes)
+    return new
