@@ -29,6 +29,7 @@ from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.model import LangModel
 from collie.queries import generate_combinations, loop_rng, query_domains
+from collie.reprocess_store import short_pages
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
@@ -40,6 +41,7 @@ from collie.sitework import (
     SiteResult,
     WorkerContext,
     decide_short,
+    examine_cached,
     fetch_and_examine,
     host_in_sites,
     origins_and_hosts,
@@ -294,6 +296,8 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         room = limits.max_pages - fetched if limits.max_pages else batch_size
         batch = store.next_batch(min(batch_size, room))
         if not batch:
+            if _revote_short(miner, report):
+                continue  # their links may have joined the frontier
             return None
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
@@ -306,6 +310,37 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
                 report.reasons[o.reason.split(":")[0]] += 1
         fetched += len(batch)
         miner.events.advance(len(batch))
+
+
+def _revote_short(miner: _Miner, report: LoopReport) -> int:
+    """Hayati's vote again for this loop's short pages that too few linking pages had
+    voted on when they were fetched (a site's about page comes in the batch that brings
+    the articles linking to it): read from cache/, no request. Returns how many the
+    vote decided now; they are recorded, and crawled out, like any page."""
+    min_votes = miner.ws.settings["crawl.min_votes"]
+    decided = []
+    for page in short_pages(miner.store, report.number):
+        voted = miner.store.vote(page.url, min_votes)
+        if voted is None:
+            continue
+        examined = examine_cached(page, miner.store.cache, miner.model, miner.rules)
+        if examined.short_text is not None:
+            decide_short(examined, voted, miner.rules)
+            decided.append(examined)
+    if not decided:
+        return 0
+    by_id = {e.queued.id: e.queued for e in decided}
+    outcomes = [e.outcome for e in decided]
+    miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+    for outcome in outcomes:
+        if report.reasons["too-short"] > 0:  # counted by this run (not before a resume)
+            report.pages.subtract(["dropped"])
+            report.reasons.subtract(["too-short"])
+        report.pages[outcome.status] += 1
+        if outcome.reason and outcome.status != "kept":
+            report.reasons[outcome.reason.split(":")[0]] += 1
+    report.pages, report.reasons = +report.pages, +report.reasons  # no zero counts
+    return len(outcomes)
 
 
 def _examine_batch(miner: _Miner, batch: list[QueuedPage]) -> list[PageOutcome]:

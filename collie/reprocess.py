@@ -16,17 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.bodycache import read_body
 from collie.executor import Executor
-from collie.fetch import FetchResult
 from collie.langid.model import LangModel
 from collie.pipeline import RunEvents
 from collie.reprocess_store import CachedPage, Rewriter
-from collie.sitework import Examined, PageRules, decide_short, examine
-from collie.store import PageOutcome, QueuedPage
+from collie.sitework import MISSING, Examined, PageRules, decide_short, examine_cached
 from collie.workspace import Workspace
 
-MISSING = "cache-missing"
 SHARD_PAGES = 200  # pages of a task at least, when there are enough
 
 
@@ -70,30 +66,7 @@ def shard_pages(
 def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
     """Decode, extract, identify and fingerprint a shard's cached pages (on a worker)."""
     cache = Path(shard.cache)
-    done = []
-    for page in shard.pages:
-        queued = QueuedPage(page.id, page.url, page.site, page.loop, page.source, page.depth)
-        body = read_body(cache, page.body_sha1)
-        if body is None:
-            done.append(Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING)))
-            continue
-        result = FetchResult(page.url, page.final_url or page.url, page.http_status,
-                             {"content-type": _content_type(page)}, body,
-                             fetched_at=page.fetched_at or 0.0)  # fmt: skip
-        examined = examine(queued, result, model, shard.rules)
-        examined.body = None  # already in cache/
-        done.append(examined)
-    return done
-
-
-def _content_type(page: CachedPage) -> str:
-    """As served; for pages recorded before content types were (migration 5), the
-    charset that decided their decoding when it came from the header."""
-    if page.content_type:
-        return page.content_type
-    if page.encoding_method == "http" and page.encoding:
-        return f"text/html; charset={page.encoding}"
-    return "text/html"
+    return [examine_cached(page, cache, model, shard.rules) for page in shard.pages]
 
 
 def reprocess(ws: Workspace, model: LangModel, executor: Executor,

@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from collie.dedup import BlockIndex
 from collie.store import DocumentRow, PageOutcome, Store
@@ -54,16 +55,28 @@ def _unsigned(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
 
 
+def select_cached(store: Store, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
+    """Recorded pages whose raw body is in cache/ (and `where`), in id order."""
+    rows = store.conn.execute(
+        "SELECT id, url, site, loop, source, depth, final_url, http_status, fetched_at, "
+        "content_type, encoding, encoding_method, body_sha1, status FROM pages "
+        f"WHERE body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY id",
+        params,
+    )
+    return [CachedPage(*tuple(row)) for row in rows]
+
+
+def short_pages(store: Store, loop: int) -> list[CachedPage]:
+    """The loop's pages dropped as too short (too few linking pages had voted yet)."""
+    return select_cached(store, "loop = ? AND status = 'dropped' AND reason = 'too-short'",
+                         (loop,))  # fmt: skip
+
+
 class Rewriter(Store):
     """The reprocess writes; the caller wraps them in one transaction (`transaction`)."""
 
     def cached_pages(self) -> list[CachedPage]:
-        rows = self.conn.execute(
-            "SELECT id, url, site, loop, source, depth, final_url, http_status, fetched_at, "
-            "content_type, encoding, encoding_method, body_sha1, status FROM pages "
-            "WHERE body_sha1 IS NOT NULL ORDER BY id"
-        )
-        return [CachedPage(*tuple(row)) for row in rows]
+        return select_cached(self)
 
     def transaction(self) -> sqlite3.Connection:
         """Begin the one transaction (write lock taken now); `with` it to commit."""

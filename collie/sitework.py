@@ -20,17 +20,20 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from collie.bodycache import CompressedBody, compress_body
+from collie.bodycache import CompressedBody, compress_body, read_body
 from collie.dedup import exact_key, simhash_text
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
 from collie.langid.model import LangModel
 from collie.process import process
+from collie.reprocess_store import CachedPage
 from collie.robots import MemoryRobotsStore, RobotsRecord
 from collie.seeds import count_words
 from collie.store import DocumentRow, PageOutcome, QueuedPage
 
+MISSING = "cache-missing"  # a recorded body gone from cache/
 log = logging.getLogger("collie.sitework")
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
@@ -122,6 +125,30 @@ def examine(
         log.exception("processing %s failed", queued.url)
         reason = f"error:{type(exc).__name__}"
         return Examined(queued, PageOutcome(queued.id, queued.site, "dropped", reason))
+
+
+def examine_cached(page: CachedPage, cache: Path, model: LangModel, rules: PageRules) -> Examined:
+    """`examine` a recorded page again from its raw body in cache/ (no network)."""
+    queued = QueuedPage(page.id, page.url, page.site, page.loop, page.source, page.depth)
+    body = read_body(cache, page.body_sha1)
+    if body is None:
+        return Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING))
+    result = FetchResult(page.url, page.final_url or page.url, page.http_status,
+                         {"content-type": _content_type(page)}, body,
+                         fetched_at=page.fetched_at or 0.0)  # fmt: skip
+    examined = examine(queued, result, model, rules)
+    examined.body = None  # already in cache/
+    return examined
+
+
+def _content_type(page: CachedPage) -> str:
+    """As served; for pages recorded before content types were (migration 5), the
+    charset that decided their decoding when it came from the header."""
+    if page.content_type:
+        return page.content_type
+    if page.encoding_method == "http" and page.encoding:
+        return f"text/html; charset={page.encoding}"
+    return "text/html"
 
 
 def examine_page(queued: QueuedPage, result: FetchResult, model: LangModel,

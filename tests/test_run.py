@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from collie.mininet.demo_world import ZuluWorld, build_zulu_world
-from collie.mininet.server import MiniWebServer, World
+from collie.mininet.server import MiniWebServer, Response, World
 
 from .clihelp import run_collie
 
@@ -181,3 +181,35 @@ def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world:
     assert limited.code == 0, limited.err
     loop = json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]
     assert loop["finished_at"] and loop["fetched"] == 3 and loop["pages"]["queued"] > 0
+
+
+def test_short_page_is_decided_by_referrers_fetched_with_it(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    """The about page comes in the same batch as the articles linking to it: only the
+    home page had voted when it arrived, the articles' votes decide it at the loop's end."""
+    from collie.mininet.demo_world import hidden, page
+    from collie.udhr import load_declarations
+
+    zul = load_declarations()["zul"].training_paragraphs()
+    site = "http://www.ikhaya.co.za"
+    articles = [(f"/a/{i}", f"Indaba {i}") for i in range(3)]
+    world.add(
+        f"{site}/", Response.html(page("Ikhaya", zul[0:8], [*articles, ("/about", "Mayelana")]))
+    )
+    for i, (path, title) in enumerate(articles):
+        world.add(
+            f"{site}{path}",
+            hidden(page(title, zul[8 + 6 * i : 14 + 6 * i], [("/about", "Mayelana")])),
+        )
+    world.add(f"{site}/about", hidden(page("Mayelana", ["Sawubona, mngane wami!"])))
+    docs = tmp_path / "zulu.txt"
+    docs.write_text("\n\n".join(zul[30:]), encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    monkeypatch.chdir(tmp_path / "ws")
+    result = run_collie(capsys, "run", "--loops", "1")
+    assert result.code == 0, result.err
+    got = pages(tmp_path / "ws")
+    assert got[f"{site}/about"][:2] == ("kept", None)
+    assert "too-short" not in result.err
+    assert len([e for e in web.log if e.path == "/about"]) == 1  # decided from cache/
