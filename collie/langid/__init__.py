@@ -1,4 +1,5 @@
-"""Language identification: character n-grams, a naive Bayes model over 443 languages.
+"""Language identification: character n-grams, naive Bayes evidence and a maxent layer
+over 443 languages.
 
 from collie.langid import load_model
 model = load_model()                  # the bundled model; load_model(path) for another

@@ -9,9 +9,10 @@ written so that only the non-zero counts are stored:
 
 so the score of a text is `X @ log1p(counts / alpha) + hits * base` (X: the text's n-gram
 counts, hits: its number of known n-grams). Probabilities are a softmax of the scores
-divided by `temperature * hits ** power` (a calibration fitted on held-back paragraphs of
-the training text, see collie.langid.train). Keeping counts rather than weights makes adding
-or retraining a language one column (collie.langid.train).
+divided by `temperature * hits ** power`, or, when the model has one (the bundled model
+does), the output of the maxent layer over each code's score (collie.langid.maxent, a
+scikit-learn LogisticRegression stored as two arrays). Keeping counts rather than weights
+makes adding or retraining a language one column (collie.langid.train).
 
 Open set: a text whose best probability is under the threshold, that has fewer than
 `min_chars` letters, or that has no letters at all, is `und`; so is the anonymous class
