@@ -249,7 +249,8 @@ def train(
 @click.option("--heldout", is_flag=True,
               help="Test on the held-out UDHR snippets (articles 21-30), not a file.")  # fmt: skip
 @click.option("--method", type=click.Choice(METHODS), default="maxent", show_default=True,
-              help="maxent: collie's model (for now naive Bayes, see langmodel/README.md); "
+              help="maxent: collie's model (naive Bayes scores, a maxent layer on top; see "
+              "langmodel/README.md); "
               "or a comparison method trained on the same UDHR training text.")  # fmt: skip
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               help=MODEL_HELP)  # fmt: skip
