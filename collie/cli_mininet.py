@@ -237,8 +237,7 @@ def score_command(
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("demo"),
     show_default=True,
-    help="Folder for the workspace, seed documents, corpus and "
-    "request log (its workspace/ must not exist).",
+    help="Folder for the workspace, seed documents, corpus and request log (new or empty).",
 )
 @click.option(
     "--sites",

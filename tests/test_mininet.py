@@ -288,7 +288,7 @@ def test_demo_mines_a_small_world_end_to_end(tmp_path: Path) -> None:
     assert scores["robots_violations"] == 0 and scores["exported"] > 50
     assert (out / "corpus.txt").stat().st_size > 10_000 and (out / "requests.jsonl").exists()
     again = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=60)
-    assert again.returncode == 1 and "exists" in again.stderr
+    assert again.returncode == 1 and "not empty" in again.stderr
 
 
 def test_cli_serve_prints_addresses_logs_requests_and_stops_on_ctrl_c(
@@ -314,3 +314,9 @@ def test_cli_serve_prints_addresses_logs_requests_and_stops_on_ctrl_c(
     logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert logged[0]["url"] == home.url
     assert logged[1]["path"].startswith("/search")
+
+
+def test_a_swahili_world_leaves_out_neighbours_without_a_udhr_text(tmp_path: Path) -> None:
+    world = build(BuildOptions(target="swh", sites=20, seed=2), tmp_path / "swh.db")
+    assert {"swh", "swb", "zdj"} <= set(world.texts) and "luo" not in world.texts
+    assert any(p.lang == "swb" for p in world.pages.values())

@@ -204,7 +204,9 @@ def build_world(options: BuildOptions) -> World:
     """The whole world in memory (deterministic for the same options)."""
     others = options.other_languages()
     national = "eng" if "eng" in others else others[0]
-    texts = load_texts([options.target, *others], options.docs)
+    optional = frozenset() if options.langs else frozenset(others)
+    texts = load_texts([options.target, *others], options.docs, optional)
+    others = [c for c in others if c in texts]
     texts[options.target], seed_docs = split_seed(texts[options.target])
     world = World(options, texts, seed_docs)
     pools = {

@@ -80,10 +80,12 @@ def write_seed_docs(world: WorldFile, folder: Path) -> int:
 def run_demo(
     world_file: Path, out: Path, *, delay: float, loops: int = 2, echo: TextIO = sys.stderr
 ) -> DemoResult:
-    """Mine the served world from a new workspace in `out`/workspace and score the corpus."""
+    """Mine the served world from a new workspace in `out`/workspace and score the corpus
+    (`out` must be new or empty: the demo writes its workspace, seed documents, corpus
+    and request log there)."""
     workspace, docs = out / "workspace", out / "seed-docs"
-    if workspace.exists():
-        raise WorkspaceError(f"{workspace} exists.", "Give another --out, or delete it first.")
+    if out.exists() and any(out.iterdir()):
+        raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     world = StoredWorld(world_file)

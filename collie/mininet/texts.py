@@ -71,7 +71,9 @@ def read_docs(code: str, folder: Path) -> LanguageText:
     return LanguageText(code, code, tuple(paragraphs), f"docs:{folder.name}")
 
 
-def load_texts(codes: list[str], docs: Mapping[str, Path]) -> dict[str, LanguageText]:
+def load_texts(
+    codes: list[str], docs: Mapping[str, Path], optional: frozenset[str] = frozenset()
+) -> dict[str, LanguageText]:
     """The text of every code: the user's folder when given, else its UDHR translation."""
     declarations = load_declarations() if set(codes) - set(docs) else {}
     texts: dict[str, LanguageText] = {}
@@ -80,6 +82,8 @@ def load_texts(codes: list[str], docs: Mapping[str, Path]) -> dict[str, Language
             texts[code] = read_docs(code, docs[code])
             continue
         decl = pick_declaration(declarations, code)
+        if decl is None and code in optional:
+            continue  # a default language without a UDHR translation: left out
         if decl is None:
             raise UsageProblem(
                 f"No UDHR translation for {code!r}: give its text with --docs {code}=DIR."
