@@ -169,9 +169,13 @@ class LangModel:
             indptr = np.zeros(matrix.shape[0] + 1, np.int64)
             np.cumsum(np.bincount(text_of[common], minlength=matrix.shape[0]), out=indptr[1:])
             block = sp.csr_matrix(
-                (np.ones(int(indptr[-1]), np.float32), position[common], indptr),
+                (matrix.data[common], position[common], indptr),
                 shape=(matrix.shape[0], weights.dense.shape[0]),
             )
+            # A text repeats its common n-grams (unigrams above all): summing them first
+            # halves the dense product. csc and back sorts by counting, in linear time.
+            block = block.tocsc().tocsr()
+            block.sum_duplicates()
             scores += block @ weights.dense
         return scores
 

@@ -145,16 +145,17 @@ def train_stacked(
     meta: Mapping[str, object] | None = None,
     regularisation: float = REGULARISATION,
     margin: float = MARGIN,
+    orders: Sequence[int] = ORDERS,
 ) -> LangModel:
     """Naive Bayes counts of all the training text (code -> (article, paragraph)), with
     the maxent layer fitted on held-out evidence of article folds (collie.langid.maxent)."""
     texts = {code: [p for _, p in numbered] for code, numbered in articles.items()}
-    model = train_model(texts, meta=meta)
+    model = train_model(texts, meta=meta, orders=orders)
 
     def evidence(
         fit: Mapping[str, Sequence[str]], snippets: Sequence[str]
     ) -> tuple[np.ndarray, list[str]]:
-        fold = train_model(fit, calibrate=False)
+        fold = train_model(fit, calibrate=False, orders=orders)
         scores, hits, _ = fold.scores(snippets)
         return closeness(fold.code_scores(scores), hits), fold.codes
 

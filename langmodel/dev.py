@@ -1,0 +1,105 @@
+"""Dev measurements for the bundled model's design: training articles only.
+
+The dev split holds back training articles 5, 10, 15 and 20 of every declaration; the
+model (naive Bayes and the maxent layer's folds) is trained on the heading, preamble and
+the other 16 articles, and scored on snippets of the held-back articles
+(`heldout_snippets`, seeds 21 and 22: 20 per band and language). The held-out articles
+21-30 are never read here. Prints accuracy per band (`und` wrong, and argmax) and the
+batch speed on the 400-byte dev snippets (best of ROUNDS, one core).
+
+    PYTHONPATH=. python langmodel/dev.py                  # the current code
+    PYTHONPATH=. python langmodel/dev.py --orders 2,3,4,5 # another set of n-gram orders
+
+The dev model is cached in build/ (keyed by the options), so that scorer-only changes
+are measured without retraining (`--retrain` to rebuild).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from collie.langid.corpus import udhr_training_articles  # noqa: E402
+from collie.langid.evaluate import heldout_snippets  # noqa: E402
+from collie.langid.model import LangModel, read_model, save_model  # noqa: E402
+from collie.langid.train import train_stacked  # noqa: E402
+
+DEV_ARTICLES = (5, 10, 15, 20)
+SEEDS = (21, 22)
+ROUNDS = 5
+
+
+def dev_split(
+    articles: dict[str, list[tuple[int, str]]],
+) -> tuple[dict[str, list[tuple[int, str]]], dict[str, list[str]]]:
+    """(training articles without the dev articles, code -> dev paragraphs)."""
+    fit = {c: [(n, p) for n, p in ps if n not in DEV_ARTICLES] for c, ps in articles.items()}
+    dev = {c: [p for n, p in ps if n in DEV_ARTICLES] for c, ps in articles.items()}
+    return fit, {c: ps for c, ps in dev.items() if ps}
+
+
+def dev_model(fit: dict[str, list[tuple[int, str]]], orders: tuple[int, ...], retrain: bool):
+    name = "".join(map(str, orders))
+    path = ROOT / "build" / f"langid-dev-{name}.npz"
+    if path.exists() and not retrain:
+        return read_model(path)
+    started = time.monotonic()
+    model = train_stacked(fit, orders=orders)
+    print(f"trained dev model (orders {orders}) in {time.monotonic() - started:.0f} s")
+    save_model(model, path)
+    return read_model(path)
+
+
+def measure(model: LangModel, dev: dict[str, list[str]]) -> None:
+    items = [s for seed in SEEDS for s in heldout_snippets(dev, seed=seed)]
+    items = [s for s in items if s.code in set(model.codes)]
+    texts = [s.text for s in items]
+    labels = [c for c, _ in model.identify_batch(texts)]
+    best = np.asarray(model.codes)[model.predict_proba(texts).argmax(axis=1)]
+    line = []
+    for band in ("50", "150", "400B"):
+        rows = [i for i, s in enumerate(items) if s.band == band]
+        right = sum(labels[i] == items[i].code for i in rows)
+        arg = sum(best[i] == items[i].code for i in rows)
+        line.append(f"{band}: {100 * right / len(rows):.2f} (argmax {100 * arg / len(rows):.2f})")
+    print(f"{len(items)} dev snippets; " + "; ".join(line))
+    long = [s.text for s in items if s.band == "400B"]
+    model.identify_batch(long[:10])
+    rates = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        model.identify_batch(long)
+        rates.append(len(long) / (time.perf_counter() - start))
+    print(f"batch, {len(long)} snippets of <= 400 bytes: best {max(rates):,.0f}/s "
+          f"(rounds: {', '.join(f'{r:,.0f}' for r in rates)})")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--orders", default="1,2,3,4,5", help="n-gram orders of the model")
+    parser.add_argument("--retrain", action="store_true", help="rebuild the cached dev model")
+    args = parser.parse_args(argv)
+    try:
+        core = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
+    except (AttributeError, OSError):
+        pass
+    fit, dev = dev_split(udhr_training_articles())
+    orders = tuple(int(o) for o in args.orders.split(","))
+    measure(dev_model(fit, orders, args.retrain), dev)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
