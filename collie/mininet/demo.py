@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -78,11 +79,19 @@ def write_seed_docs(world: WorldFile, folder: Path) -> int:
 
 
 def run_demo(
-    world_file: Path, out: Path, *, delay: float, loops: int = 2, echo: TextIO = sys.stderr
+    world_file: Path,
+    out: Path,
+    *,
+    delay: float,
+    loops: int = 2,
+    settings: Sequence[str] = (),
+    quiet: bool = False,
+    echo: TextIO = sys.stderr,
 ) -> DemoResult:
     """Mine the served world from a new workspace in `out`/workspace and score the corpus
     (`out` must be new or empty: the demo writes its workspace, seed documents, corpus
-    and request log there)."""
+    and request log there). `settings` (KEY=VALUE) go to `collie init` after the demo's;
+    `quiet` runs the commands with -q (no progress bars)."""
     workspace, docs = out / "workspace", out / "seed-docs"
     if out.exists() and any(out.iterdir()):
         raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
@@ -97,29 +106,16 @@ def run_demo(
     with MiniWebServer(world, log_file=log) as server:
         echo.write(f"serving {len(world.hosts)} sites through the proxy {server.proxy_url}\n")
         env = _proxy_env(server.proxy_url)
-        sets = [a for s in (*DEMO_SETTINGS, f"fetch.delay={delay}") for a in ("--set", s)]
+        sets = [
+            a for s in (*DEMO_SETTINGS, f"fetch.delay={delay}", *settings) for a in ("--set", s)
+        ]
         ws = str(workspace)
-        _collie(
-            [
-                "init",
-                "-w",
-                ws,
-                "--lang",
-                world.target,
-                "--docs",
-                str(docs),
-                "--search",
-                "searxng",
-                "--search-url",
-                server.search_url,
-                *sets,
-            ],
-            env,
-            echo,
-        )
-        _collie(["-w", ws, "run", "--loops", str(loops)], env, echo)
-        _collie(["-w", ws, "export", str(corpus)], env, echo)
-        _collie(["-w", ws, "export", str(jsonl), "--format", "jsonl"], env, echo)
+        init = ["init", "-w", ws, "--lang", world.target, "--docs", str(docs), "--search",
+                "searxng", "--search-url", server.search_url, *sets]  # fmt: skip
+        for args in (init, ["-w", ws, "run", "--loops", str(loops)],
+                     ["-w", ws, "export", str(corpus)],
+                     ["-w", ws, "export", str(jsonl), "--format", "jsonl"]):  # fmt: skip
+            _collie(args, env, echo, quiet)
     exported = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
     entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     scores = score(world, exported, entries, delay)
@@ -134,20 +130,21 @@ def _proxy_env(proxy: str) -> dict[str, str]:
     return env
 
 
-def _collie(args: list[str], env: dict[str, str], echo: TextIO) -> None:
-    """Run `collie ARGS` in a child process; its stdout goes to `echo`, stderr is shared."""
+def _collie(args: list[str], env: dict[str, str], echo: TextIO, quiet: bool = False) -> None:
+    """Run `collie ARGS` in a child process; its stdout goes to `echo`, its stderr is
+    shared (`quiet`: kept, and shown only if the command fails)."""
     echo.write("$ collie " + " ".join(args) + "\n")
     echo.flush()
     done = subprocess.run(
-        [sys.executable, "-m", "collie", *args],
+        [sys.executable, "-m", "collie", *(["-q"] if quiet else []), *args],
         env=env,
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if quiet else None,
         text=True,
         check=False,
     )
     echo.write(done.stdout)
     if done.returncode != 0:
-        raise CollieError(
-            f"`collie {args[0] if args[0] != '-w' else args[2]}` failed "
-            f"(exit status {done.returncode}); see its message above."
-        )
+        said = f": {done.stderr.strip()[-2000:]}" if quiet and done.stderr else "; see above"
+        name = args[0] if args[0] != "-w" else args[2]
+        raise CollieError(f"`collie {name}` failed (exit status {done.returncode}){said}.")
