@@ -18,7 +18,7 @@ import requests
 
 from collie.mininet.build import BuildOptions, build
 from collie.mininet.score import MAINLY, SOME, score
-from collie.mininet.server import MiniWebServer
+from collie.mininet.server import MiniWebServer, Response
 from collie.mininet.worldfile import StoredWorld, Truth
 
 from .clihelp import run_collie
@@ -49,6 +49,12 @@ def served(stored: StoredWorld, monkeypatch: pytest.MonkeyPatch) -> Iterator[Min
         yield server
 
 
+def stored_body(world: StoredWorld, truth: Truth) -> bytes:
+    answer = world.lookup(truth.site, truth.url.split(truth.site, 1)[1])
+    assert isinstance(answer, Response)
+    return answer.body
+
+
 def target_truths(world: StoredWorld) -> list[Truth]:
     return [
         t
@@ -75,6 +81,8 @@ def test_world_holds_the_planted_mix(stored: StoredWorld) -> None:
     mixed = [t for t in truths if 0.05 <= t.shares.get("zul", 0) < 1]
     assert mixed and all(set(t.shares) == {"zul", "eng"} for t in mixed)
     assert any(t.disallowed and t.lang == "zul" for t in truths)
+    relatives = [t for t in truths if t.kind == "page" and t.lang in ("xho", "nbl", "ssw")]
+    assert any(b'<html lang="zu">' in stored_body(stored, t) for t in relatives)
     copies = Counter(t.dup_group for t in target_truths(stored))
     assert max(copies.values()) >= 2  # mirrors, printer versions, edited copies
     assert stored.traps and stored.seed_docs()
@@ -99,7 +107,7 @@ def test_manifest_agrees_with_what_the_server_serves(
         answer = requests.get(url, timeout=10, allow_redirects=False)
         assert answer.status_code == truth.status, url
         if truth.kind == "page":
-            assert answer.content == stored.lookup(truth.site, url.split(truth.site, 1)[1]).body
+            assert answer.content == stored_body(stored, truth)
             text = " ".join(
                 html.unescape(
                     re.sub(r"<[^>]+>", " ", answer.content.decode(truth.encoding))

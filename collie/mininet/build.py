@@ -222,7 +222,7 @@ def build_world(options: BuildOptions) -> World:
             host,
             _site_name(rng, pools[lang]),
             lang,
-            _style(rng, kind, texts[lang], number),
+            _style(rng, kind, texts[lang], number, texts[options.target].tag),
             pools[lang],
             rng,
         )
@@ -259,8 +259,11 @@ def _site_name(rng: random.Random, pool: ParagraphPool) -> str:
     return f"{pool.words(1, 2)} {rng.choice(['Times', 'Online', 'News', 'Voice', 'Blog', 'Media'])}"
 
 
-def _style(rng: random.Random, kind: str, text: LanguageText, number: int) -> Style:
-    """Template, encoding, declaration and lang attribute of a site."""
+def _style(
+    rng: random.Random, kind: str, text: LanguageText, number: int, target_tag: str
+) -> Style:
+    """Template, encoding, declaration and lang attribute of a site (a close relative's
+    site claims the target's tag one time in four, as copied templates do)."""
     lang, tag = text.code, text.tag
     template = TEMPLATES[number % len(TEMPLATES)] if kind == "target" else rng.choice(TEMPLATES)
     declaration = DECLARED[number % len(DECLARED)] if kind == "target" else rng.choice(DECLARED)
@@ -272,7 +275,7 @@ def _style(rng: random.Random, kind: str, text: LanguageText, number: int) -> St
     lang_attr = (
         {3: "en", 4: ""}.get(number % 5, tag)
         if kind == "target"
-        else rng.choice([tag, tag, "", "en"])
+        else rng.choice([tag, target_tag, "", "en"] if kind == "relative" else [tag, tag, "", "en"])
     )
     return Style(template, codec, label, declaration, lang_attr)
 
