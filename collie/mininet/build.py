@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collie.errors import UsageProblem
 from collie.mininet.pages import TEMPLATES
 from collie.mininet.reach import mark_reachable
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
@@ -203,6 +204,8 @@ def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]
 def build_world(options: BuildOptions) -> World:
     """The whole world in memory (deterministic for the same options)."""
     others = options.other_languages()
+    if not others:
+        raise UsageProblem("A world needs other languages than the target: give --langs.")
     national = "eng" if "eng" in others else others[0]
     optional = frozenset() if options.langs else frozenset(others)
     texts = load_texts([options.target, *others], options.docs, optional)
