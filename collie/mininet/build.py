@@ -338,17 +338,7 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
 
 def _mixed_site(world: World, site: SiteBuilder, national: ParagraphPool, number: int) -> None:
     """Every page mixes the target and the national language paragraph by paragraph."""
-    own_blocks = site.blocks
-
-    def mixed(count: int) -> list[tuple[str, str]]:
-        mine = site.rng.randint(1, max(1, count - 1))
-        ours = own_blocks(mine)
-        theirs = [(national.text.code, p) for p in national.deal(max(1, count - mine))]
-        merged = ours + theirs
-        site.rng.shuffle(merged)
-        return merged
-
-    site.blocks = mixed  # type: ignore[method-assign]
+    site.mix = national
     site.lay_out(2, (2, 3))
     site.add_about()
     site.add_home(site.name, [("/about", "About us")])

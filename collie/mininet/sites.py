@@ -102,6 +102,7 @@ class SiteBuilder:
     ):
         self.host, self.name, self.lang, self.style = host, name, lang, style
         self.pool, self.rng = pool, rng
+        self.mix: ParagraphPool | None = None  # a second language, paragraph by paragraph
         self.pages: dict[str, WorldPage] = {}
         self.paths: dict[str, str] = {"Home": "/", "About us": "/about", "Contact": "/about"}
         self.sections: list[str] = []
@@ -177,7 +178,14 @@ class SiteBuilder:
         return page
 
     def blocks(self, count: int) -> list[Block]:
-        return [(self.lang, p) for p in self.pool.deal(count)]
+        """`count` paragraphs of the site's language, or of both with `mix` (shuffled)."""
+        if self.mix is None:
+            return [(self.lang, p) for p in self.pool.deal(count)]
+        mine = self.rng.randint(1, max(1, count - 1))
+        merged = [(self.lang, p) for p in self.pool.deal(mine)]
+        merged += [(self.mix.text.code, p) for p in self.mix.deal(max(1, count - mine))]
+        self.rng.shuffle(merged)
+        return merged
 
     def lay_out(
         self, sections: int, articles: tuple[int, int], prefix: str = "", index_share: float = 0.7
