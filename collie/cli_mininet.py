@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ def mininet() -> None:
     Example:
       collie mininet build world.db --target zul --sites 300
       collie mininet docs world.db seed-docs/
+      collie mininet manifest world.db --target-only > truth.jsonl
       collie mininet serve world.db --port 8099 --log requests.jsonl
       collie mininet score world.db -w my-workspace --log requests.jsonl
     """
@@ -136,6 +138,25 @@ def docs_command(world: Path, folder: Path) -> None:
     stored = WorldFile(world)
     words = write_seed_docs(stored, folder)
     note(f"Wrote {len(stored.seed_docs())} files, {words:,} words of {stored.target}, to {folder}.")
+
+
+@mininet.command("manifest", context_settings=CONTEXT)
+@click.argument("world", type=WORLD)
+@click.option("--target-only", is_flag=True, help="Only pages with target-language text.")
+def manifest_command(world: Path, target_only: bool) -> None:
+    """Print WORLD's ground truth as JSON lines, one URL a line: status, kind, codec,
+    language and language shares, main text, duplicate group, indexed, disallowed,
+    reachable (endless calendars are not listed: they have no end).
+
+    \b
+    Example:
+      collie mininet manifest world.db --target-only | jq -r .url | head
+    """
+    stored = WorldFile(world)
+    for truth in stored.truths().values():
+        if target_only and truth.shares.get(stored.target, 0.0) <= 0:
+            continue
+        click.echo(json.dumps(asdict(truth), ensure_ascii=False))
 
 
 @mininet.command("serve", context_settings=CONTEXT)

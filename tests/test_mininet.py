@@ -328,3 +328,15 @@ def test_a_swahili_world_leaves_out_neighbours_without_a_udhr_text(tmp_path: Pat
     world = build(BuildOptions(target="swh", sites=20, seed=2), tmp_path / "swh.db")
     assert {"swh", "swb", "zdj"} <= set(world.texts) and "luo" not in world.texts
     assert any(p.lang == "swb" for p in world.pages.values())
+
+
+def test_cli_manifest_lists_the_ground_truth(
+    world_file: Path, stored: StoredWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = run_collie(capsys, "mininet", "manifest", str(world_file), "--target-only")
+    assert result.code == 0, result.err
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    assert {r["url"] for r in rows} == {
+        t.url for t in stored.truths().values() if t.shares.get("zul", 0) > 0
+    }
+    assert all(r["main_text"] and "reachable" in r for r in rows)

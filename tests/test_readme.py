@@ -40,6 +40,7 @@ COMMANDS = [
     ["mininet"],
     ["mininet", "build"],
     ["mininet", "docs"],
+    ["mininet", "manifest"],
     ["mininet", "serve"],
     ["mininet", "score"],
     ["demo"],
