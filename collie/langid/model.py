@@ -126,7 +126,7 @@ class LangModel:
         keep[common] = 0
         sparse = sp.csr_matrix(sp.diags(keep) @ log_counts)
         sparse.eliminate_zeros()
-        return Weights(sparse, dense_index, dense, base)
+        return Weights(sparse, dense_index, common, dense, base)
 
     def count(self, texts: Sequence[str]) -> tuple[Any, np.ndarray, np.ndarray]:
         """(n-gram counts (n, keys) with repeated entries, known n-grams per text, letters)."""
@@ -162,19 +162,11 @@ class LangModel:
         weights = self.weights
         scores = np.asarray((matrix @ weights.sparse).toarray())
         scores += hits[:, None].astype(np.float32) * weights.base
-        position = weights.dense_index[matrix.indices]
-        common = position >= 0
-        if common.any():
-            text_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
-            indptr = np.zeros(matrix.shape[0] + 1, np.int64)
-            np.cumsum(np.bincount(text_of[common], minlength=matrix.shape[0]), out=indptr[1:])
-            block = sp.csr_matrix(
-                (matrix.data[common], position[common], indptr),
-                shape=(matrix.shape[0], weights.dense.shape[0]),
-            )
-            # A text repeats its common n-grams (unigrams above all): summing them first
-            # halves the dense product. csc and back sorts by counting, in linear time.
-            block = block.tocsc().tocsr()
+        if weights.common.size:
+            # The common n-grams' columns (in the dense block's order), each text's repeats
+            # summed (csc after csr has sorted rows: summing is linear) before the product,
+            # which then runs n-gram by n-gram over the batch: each dense row read once.
+            block = matrix[:, weights.common].tocsc()
             block.sum_duplicates()
             scores += block @ weights.dense
         return scores
@@ -286,6 +278,7 @@ class Weights:
 
     sparse: sp.csr_matrix  # (keys, columns), rows of the dense block emptied
     dense_index: np.ndarray  # key -> row of `dense`, or -1
+    common: np.ndarray  # the keys of `dense`'s rows, in order
     dense: np.ndarray  # float32 (common keys, columns)
     base: np.ndarray  # float32 (columns,): log P of an n-gram never seen in the column
 
