@@ -92,12 +92,28 @@ class LangModel:
         starts = np.searchsorted(owner[order], np.arange(len(self.codes)))
         return order, starts
 
+    @cached_property
+    def _code_array(self) -> np.ndarray:
+        return np.asarray(self.codes, object)
+
+    @cached_property
+    def _script_columns(self) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """(first column of each code, [(codes, their k-th column)] for k = 2, 3...)."""
+        order, starts = self._merge_order
+        ends = np.append(starts[1:], len(order))
+        extra = []
+        for k in range(1, int((ends - starts).max(initial=1))):
+            has = np.flatnonzero(ends - starts > k)
+            extra.append((has, order[starts[has] + k]))
+        return order[starts], extra
+
     def code_scores(self, scores: np.ndarray) -> np.ndarray:
         """Column scores (n, columns) -> each code's best column score (n, codes)."""
-        order, starts = self._merge_order
-        if len(order) == len(starts):
-            return scores[:, order]
-        return np.maximum.reduceat(scores[:, order], starts, axis=1)
+        first, extra = self._script_columns
+        best = scores[:, first]
+        for codes, columns in extra:  # the few codes with a column per script
+            best[:, codes] = np.maximum(best[:, codes], scores[:, columns])
+        return best
 
     def merge_columns(self, proba: np.ndarray) -> np.ndarray:
         """Column probabilities (n, columns) summed into code probabilities (n, codes)."""
@@ -200,13 +216,14 @@ class LangModel:
         """(probabilities, letters, score margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
         scores = self._scores(matrix, hits)
-        best_two = -np.partition(-self.code_scores(scores), 1, axis=1)[:, :2]
+        code_scores = self.code_scores(scores)
+        best_two = -np.partition(-code_scores, 1, axis=1)[:, :2]
         if best_two.shape[1] > 1:
             margins = (best_two[:, 0] - best_two[:, 1]) / np.maximum(hits, 1)
         else:
             margins = np.full(len(texts), np.inf)
         if self.stacker is not None:
-            logits = self.stacker.logits(closeness(self.code_scores(scores), hits))
+            logits = self.stacker.logits(closeness(code_scores, hits))
             return _softmax(logits), letters, margins
         root = np.maximum(hits, 1).astype(np.float64) ** self.power
         proba = self.merge_columns(_softmax(scores / (self.temperature * root[:, None])))
@@ -222,17 +239,15 @@ class LangModel:
         for start in range(0, len(texts), BATCH):
             proba, letters, margins = self._proba_margins(list(texts[start : start + BATCH]))
             best = proba.argmax(axis=1)
-            for i, column in enumerate(best.tolist()):
-                p = float(proba[i, column])
-                code = self.codes[column]
-                if (
-                    letters[i] < max(self.min_chars, 1)
-                    or p < self.threshold
-                    or code == OTHER
-                    or margins[i] < open_set.get(code, -np.inf)
-                ):
-                    code = UNDETERMINED
-                result.append((code, p))
+            probs = proba[np.arange(len(best)), best]
+            unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
+            for code, margin in open_set.items():  # languages learnt from documents
+                if code in self.codes:
+                    unsure |= (best == self.codes.index(code)) & (margins < margin)
+            if OTHER in self.codes:
+                unsure |= best == self.codes.index(OTHER)
+            labels = np.where(unsure, UNDETERMINED, self._code_array[best])
+            result += zip(labels.tolist(), probs.tolist(), strict=True)
         return result
 
     def identify(self, text: str) -> tuple[str, float]:
