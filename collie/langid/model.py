@@ -123,29 +123,34 @@ class LangModel:
         return np.add.reduceat(proba[:, order], starts, axis=1)
 
     @cached_property
+    def _scoring_order(self) -> np.ndarray:
+        """The keys' rows in scoring order: first the n-grams of at least
+        DENSE_MIN_COLUMNS columns (the dense block), then the others (sparse weights)."""
+        many = np.diff(self.counts.tocsr().indptr) >= DENSE_MIN_COLUMNS
+        return np.concatenate([np.flatnonzero(many), np.flatnonzero(~many)])
+
+    @cached_property
     def index(self) -> FeatureIndex:
-        return FeatureIndex.build(self.keys)
+        """Hash -> the n-gram's number in scoring order (see `weights`)."""
+        return FeatureIndex.build(self.keys[self._scoring_order])
 
     @cached_property
     def weights(self) -> Weights:
         counts = self.counts.tocsr()
         totals = np.asarray(counts.sum(axis=0), np.float64).ravel()
         base = np.log(self.alpha / (totals + self.alpha * len(self.keys))).astype(np.float32)
-        log_counts = counts.astype(np.float32)
+        log_counts = counts[self._scoring_order].astype(np.float32)
         log_counts.data = np.log1p(log_counts.data / self.alpha).astype(np.float32)
-        # N-grams of many columns go to a dense block (one BLAS product), the rest stay sparse.
-        common = np.flatnonzero(np.diff(counts.indptr) >= DENSE_MIN_COLUMNS)
-        dense_index = np.full(len(self.keys), -1, np.int64)
-        dense_index[common] = np.arange(common.size)
-        dense = log_counts[common].toarray()
-        keep = np.ones(len(self.keys), np.float32)
-        keep[common] = 0
-        sparse = sp.csr_matrix(sp.diags(keep) @ log_counts)
-        sparse.eliminate_zeros()
-        return Weights(sparse, dense_index, common, dense, base)
+        # N-grams of many columns (numbered first) are weighted by a dense block: scipy's
+        # sparse-times-dense product costs far less per weight than a sparse product.
+        split = int(np.count_nonzero(np.diff(counts.indptr) >= DENSE_MIN_COLUMNS))
+        dense = log_counts[:split].toarray()
+        sparse = sp.csr_matrix(log_counts[split:])
+        return Weights(split, dense, sparse, base)
 
     def count(self, texts: Sequence[str]) -> tuple[Any, np.ndarray, np.ndarray]:
-        """(n-gram counts (n, keys) with repeated entries, known n-grams per text, letters)."""
+        """(n-gram counts (n, keys in scoring order) with repeated entries, known n-grams
+        per text, letters per text)."""
         stream = prepare_texts(texts)
         hashes, text_of = hash_ngrams(stream, self.orders)
         columns = self.index.lookup(hashes)
@@ -176,13 +181,14 @@ class LangModel:
         if matrix.shape[0] == 1:
             return self._score_one(matrix.indices, int(hits[0]))[None, :]
         weights = self.weights
-        scores = np.asarray((matrix @ weights.sparse).toarray())
+        split = weights.split
+        scores = np.asarray((matrix[:, split:] @ weights.sparse).toarray())
         scores += hits[:, None].astype(np.float32) * weights.base
-        if weights.common.size:
-            # The common n-grams' columns (in the dense block's order), each text's repeats
-            # summed (csc after csr has sorted rows: summing is linear) before the product,
-            # which then runs n-gram by n-gram over the batch: each dense row read once.
-            block = matrix[:, weights.common].tocsc()
+        if split:
+            # The common n-grams, each text's repeats summed first (csc after csr has sorted
+            # rows: summing is linear); the product then runs n-gram by n-gram over the
+            # batch, each row of the dense block read once.
+            block = matrix[:, :split].tocsc()
             block.sum_duplicates()
             scores += block @ weights.dense
         return scores
@@ -191,7 +197,8 @@ class LangModel:
         """The scores of one text, without building scipy matrices (single calls)."""
         weights = self.weights
         sparse = weights.sparse
-        starts, ends = sparse.indptr[features], sparse.indptr[features + 1]
+        rare = features[features >= weights.split] - weights.split
+        starts, ends = sparse.indptr[rare], sparse.indptr[rare + 1]
         lengths = ends - starts
         total = int(lengths.sum())
         offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
@@ -199,8 +206,7 @@ class LangModel:
             sparse.indices[offsets], weights=sparse.data[offsets], minlength=sparse.shape[1]
         ).astype(np.float64)  # an empty text's bincount is integer
         scores += hits * weights.base
-        position = weights.dense_index[features]
-        scores += weights.dense[position[position >= 0]].sum(axis=0)
+        scores += weights.dense[features[features < weights.split]].sum(axis=0)
         return scores
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
@@ -289,12 +295,12 @@ class _OneText:
 
 @dataclass
 class Weights:
-    """Log-count weights: a sparse part, and a dense block for n-grams of many columns."""
+    """Log-count weights of the n-grams in scoring order: a dense block for the n-grams of
+    many columns (numbered 0 to split - 1), sparse rows for the others."""
 
-    sparse: sp.csr_matrix  # (keys, columns), rows of the dense block emptied
-    dense_index: np.ndarray  # key -> row of `dense`, or -1
-    common: np.ndarray  # the keys of `dense`'s rows, in order
-    dense: np.ndarray  # float32 (common keys, columns)
+    split: int  # n-grams numbered below are in the dense block
+    dense: np.ndarray  # float32 (split, columns)
+    sparse: sp.csr_matrix  # float32 (keys - split, columns)
     base: np.ndarray  # float32 (columns,): log P of an n-gram never seen in the column
 
 
