@@ -20,6 +20,7 @@ paper-faithful variant; TextCat, NFC and Kneser-Ney (collie.langid.compare).
 
     python benchmarks/bench_langid.py            # all rows (~8 min; first run +11)
     python benchmarks/bench_langid.py --quick    # collie, franc, heliport, sklearn only
+    python benchmarks/bench_langid.py --learning # only the learn-a-language lines
     python benchmarks/bench_langid.py --install-tools   # only npm-install franc-all
 
 Benchmark-only dependencies: `pip install '.[bench]'` (heliport) and node/npm (franc-all
@@ -458,7 +459,17 @@ def main() -> None:
     parser.add_argument(
         "--install-tools", action="store_true", help="npm-install franc-all into the cache, stop"
     )
+    parser.add_argument(
+        "--learning", action="store_true", help="only the learn-a-language lines (~10 s)"
+    )
     args = parser.parse_args()
+    if args.learning:
+        from collie.langid import load_model
+
+        texts = udhr_training_texts(), udhr_heldout_texts()
+        for line in learning_lines(load_model(), *texts):
+            print(line)
+        return
     if args.install_tools:
         modules = franc_modules()
         print(modules if isinstance(modules, str) else f"{FRANC} in {modules}")

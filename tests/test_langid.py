@@ -221,3 +221,34 @@ def test_enough_documents_give_the_new_language_an_open_set_margin(
     assert margin >= 0 and learned.tested == 16 and learned.recall >= 0.9
     save_model(learned.model, tmp_path / "m.npz")
     assert read_model(tmp_path / "m.npz").meta["open_set"] == {"zul": margin}
+
+
+def test_a_learnt_language_rejects_text_of_an_unseen_relative(
+    bundled: LangModel, tmp_path: Path
+) -> None:
+    # Tswana learnt without Northern Sotho, which the model no longer knows (a calibration
+    # pair of collie.langid.novelty): the novelty test makes most of it `und`.
+    from collie.langid.train import remove_languages
+
+    articles = corpus.udhr_training_articles()
+    base = remove_languages(bundled, {"tsn", "nso"})
+    documents = ["\n\n".join(p for n, p in articles["tsn"] if n not in (5, 10, 15, 20))]
+    model = learn_language(base, "tsn", documents).model
+    rule = model.meta["novelty"]["tsn"]
+    assert 0 < rule["coverage"] < 1 and rule["min_z"] < 0
+    own = [p for n, p in articles["tsn"] if n in (5, 10, 15, 20) and len(p) >= 80]
+    assert all(code == "tsn" for code, _ in model.identify_batch(own))
+    relative = [p for _, p in articles["nso"] if len(p) >= 80]
+    taken = sum(code == "tsn" for code, _ in model.identify_batch(relative))
+    without = read_model_without_novelty(model, tmp_path)
+    taken_before = sum(code == "tsn" for code, _ in without.identify_batch(relative))
+    assert taken <= 0.2 * len(relative) < taken_before
+    assert read_model(tmp_path / "m.npz").meta["novelty"] == {"tsn": rule}
+
+
+def read_model_without_novelty(model: LangModel, tmp_path: Path) -> LangModel:
+    """The model saved and read back, and a copy of it without its novelty tests."""
+    save_model(model, tmp_path / "m.npz")
+    again = read_model(tmp_path / "m.npz")
+    again.meta.pop("novelty")
+    return again

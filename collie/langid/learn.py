@@ -3,7 +3,10 @@
 `learn_language` adds (or retrains) the target language on top of a model, with the
 user's "wronglang" documents as negative data: as their own class when a code is given
 (added to that language's counts if the model knows it), else pooled into the anonymous
-class `mis`, which is reported as `und` and never as the target. Every fifth paragraph
+class `mis`, which is reported as `und` and never as the target. The target also gets a
+novelty test (collie.langid.novelty): text whose trigrams its documents cover far less
+than they cover themselves is `und`, so that an unseen close relative is rarely taken
+for it. Every fifth paragraph
 of the target documents is first held back to measure recall (and the confusions); the
 returned model is then trained on all of them.
 
@@ -25,6 +28,7 @@ import numpy as np
 from collie.errors import InputError
 from collie.langid.features import letter_counts
 from collie.langid.model import OTHER, LangModel, load_model, read_model, save_model
+from collie.langid.novelty import fit_novelty
 from collie.langid.train import add_language
 
 WORKSPACE_MODEL = "models/langid.npz"
@@ -85,6 +89,7 @@ def learn_language(
         for other, docs in (wronglang or {}).items()
     }
     trial = _train(base, code, fit or paragraphs, negatives)
+    _set_novelty(trial, code, fit or paragraphs)
     held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
     margin = open_set_margin(trial, code, held) if held and fit else None
     if margin is not None:
@@ -93,6 +98,7 @@ def learn_language(
     recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
     confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
     model = _train(base, code, paragraphs, negatives)
+    _set_novelty(model, code, paragraphs)
     if margin is not None:
         model.meta["open_set"] = {**model.meta.get("open_set", {}), code: margin}
     return LearnedLanguage(model, code, recall, len(labels), confusions)
@@ -107,6 +113,13 @@ def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float |
     if mine.sum() < MIN_OPEN_SET_PARAGRAPHS:
         return None
     return float(max(0.0, np.quantile(margins[mine], 1 - OPEN_SET_RECALL)))
+
+
+def _set_novelty(model: LangModel, code: str, paragraphs: Sequence[str]) -> None:
+    """Give `code` its novelty test (collie.langid.novelty) when the paragraphs fit one."""
+    rule = fit_novelty(model, code, paragraphs)
+    if rule is not None:
+        model.meta["novelty"] = {**model.meta.get("novelty", {}), code: rule}
 
 
 def _train(

@@ -16,7 +16,8 @@ makes adding or retraining a language one column (collie.langid.train).
 
 Open set: a text whose best probability is under the threshold, that has fewer than
 `min_chars` letters, or that has no letters at all, is `und`; so is the anonymous class
-`mis` (the user's "not the target" documents).
+`mis` (the user's "not the target" documents), and a text taken for a language learnt
+from documents that fails its novelty test (collie.langid.novelty).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from collie.langid.features import (
     use_letter_table,
 )
 from collie.langid.maxent import Stacker, closeness
+from collie.langid.novelty import column_keys, is_novel
 
 UNDETERMINED = "und"
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
@@ -91,6 +93,11 @@ class LangModel:
         order = np.argsort(owner, kind="stable")
         starts = np.searchsorted(owner[order], np.arange(len(self.codes)))
         return order, starts
+
+    @cached_property
+    def _novelty_keys(self) -> dict[str, np.ndarray]:
+        """The n-grams of each language with a novelty test (`meta["novelty"]`)."""
+        return {code: column_keys(self, code) for code in self.meta.get("novelty", {})}
 
     @cached_property
     def _code_array(self) -> np.ndarray:
@@ -239,17 +246,27 @@ class LangModel:
         """(code, probability) per text; `und` when unsure, too short or letterless.
 
         A language learnt from the user's documents also needs its open-set margin
-        (`meta["open_set"]`, set by collie.langid.learn) over the next language."""
+        (`meta["open_set"]`) over the next language and to pass its novelty test
+        (`meta["novelty"]`), both set by collie.langid.learn."""
         result: list[tuple[str, float]] = []
         open_set: dict[str, float] = self.meta.get("open_set", {})
+        novelty: dict[str, dict[str, float]] = self.meta.get("novelty", {})
         for start in range(0, len(texts), BATCH):
-            proba, letters, margins = self._proba_margins(list(texts[start : start + BATCH]))
+            batch = list(texts[start : start + BATCH])
+            proba, letters, margins = self._proba_margins(batch)
             best = proba.argmax(axis=1)
             probs = proba[np.arange(len(best)), best]
             unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
                     unsure |= (best == self.codes.index(code)) & (margins < margin)
+            for code, rule in novelty.items():
+                if code not in self.codes:
+                    continue
+                taken = np.flatnonzero(best == self.codes.index(code))
+                if taken.size:
+                    known = self._novelty_keys[code]
+                    unsure[taken] |= is_novel(known, rule, [batch[i] for i in taken])
             if OTHER in self.codes:
                 unsure |= best == self.codes.index(OTHER)
             labels = np.where(unsure, UNDETERMINED, self._code_array[best])
