@@ -6,7 +6,6 @@ import json
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -16,7 +15,7 @@ from collie.export import document_text
 from collie.languages import resolve_language
 from collie.mininet.build import BuildOptions, build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
-from collie.mininet.score import format_scores, score
+from collie.mininet.score import format_scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.store import Store
@@ -197,13 +196,6 @@ def serve_command(world: Path, port: int, log: Path | None) -> None:
             note("stopped.")
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    try:
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: not a JSONL file ({exc}).") from None
-
-
 @mininet.command("score", context_settings=CONTEXT)
 @click.argument("world", type=WORLD)
 @click.option(
@@ -238,14 +230,14 @@ def score_command(
     """
     stored = WorldFile(world)
     if corpus is not None:
-        docs = _read_jsonl(corpus)
+        docs = read_jsonl(corpus)
     else:
         with app.open() as ws:
             target = ws.language.code
             rows = list(Store(ws).export_rows())
             docs = [{**r, "text": document_text(r, target, "all")} for r in rows]
             delay = ws.settings["fetch.delay"] if delay is None else delay
-    result = score(stored, docs, _read_jsonl(log) if log else None, delay)
+    result = score(stored, docs, read_jsonl(log) if log else None, delay)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:

@@ -16,7 +16,6 @@ meets the real one.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from typing import TextIO
 
 from collie.errors import CollieError, WorkspaceError
 from collie.mininet.build import BuildOptions, build
-from collie.mininet.score import Scores, score
+from collie.mininet.score import Scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.udhr import cache_dir
@@ -116,9 +115,7 @@ def run_demo(
                      ["-w", ws, "export", str(corpus)],
                      ["-w", ws, "export", str(jsonl), "--format", "jsonl"]):  # fmt: skip
             _collie(args, env, echo, quiet)
-    exported = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
-    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    scores = score(world, exported, entries, delay)
+    scores = score(world, read_jsonl(jsonl), read_jsonl(log), delay)
     world.close()
     return DemoResult(world_file, workspace, corpus, log, scores, time.monotonic() - started)
 

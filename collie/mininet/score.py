@@ -12,12 +12,15 @@ one host closer together than the delay asked for.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
+from collie.errors import InputError
 from collie.mininet.pages import tokens
 from collie.mininet.reach import is_disallowed
 from collie.mininet.worldfile import Truth, WorldFile
@@ -125,6 +128,14 @@ def score(
         delay=delay,
         thresholds={"mainly": MAINLY, "some": SOME},
     )
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The objects of a JSON-lines file (an export, a request log)."""
+    try:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a JSONL file ({exc}).") from None
 
 
 def _ratio(part: int, whole: int) -> float:
