@@ -10,6 +10,7 @@ batch speed on the 400-byte dev snippets (best of ROUNDS, one core).
     PYTHONPATH=. python langmodel/dev.py                  # the current code
     PYTHONPATH=. python langmodel/dev.py --orders 2,3,4,5 # another set of n-gram orders
     PYTHONPATH=. python langmodel/dev.py --shuffle        # time them in random order
+    PYTHONPATH=. python langmodel/dev.py --articles 17,18,19,20  # another dev set
 
 The dev model is cached in build/ (keyed by the options), so that scorer-only changes
 are measured without retraining (`--retrain` to rebuild).
@@ -42,16 +43,23 @@ ROUNDS = 5
 
 
 def dev_split(
-    articles: dict[str, list[tuple[int, str]]],
+    articles: dict[str, list[tuple[int, str]]], held: tuple[int, ...] = DEV_ARTICLES
 ) -> tuple[dict[str, list[tuple[int, str]]], dict[str, list[str]]]:
-    """(training articles without the dev articles, code -> dev paragraphs)."""
-    fit = {c: [(n, p) for n, p in ps if n not in DEV_ARTICLES] for c, ps in articles.items()}
-    dev = {c: [p for n, p in ps if n in DEV_ARTICLES] for c, ps in articles.items()}
+    """(training articles without the dev articles `held`, code -> dev paragraphs)."""
+    fit = {c: [(n, p) for n, p in ps if n not in held] for c, ps in articles.items()}
+    dev = {c: [p for n, p in ps if n in held] for c, ps in articles.items()}
     return fit, {c: ps for c, ps in dev.items() if ps}
 
 
-def dev_model(fit: dict[str, list[tuple[int, str]]], orders: tuple[int, ...], retrain: bool):
+def dev_model(
+    fit: dict[str, list[tuple[int, str]]],
+    orders: tuple[int, ...],
+    retrain: bool,
+    held: tuple[int, ...] = DEV_ARTICLES,
+):
     name = "".join(map(str, orders))
+    if held != DEV_ARTICLES:
+        name += "-without-" + "-".join(map(str, held))
     path = ROOT / "build" / f"langid-dev-{name}.npz"
     if path.exists() and not retrain:
         return read_model(path)
@@ -94,15 +102,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--orders", default="1,2,3,4,5", help="n-gram orders of the model")
     parser.add_argument("--retrain", action="store_true", help="rebuild the cached dev model")
     parser.add_argument("--shuffle", action="store_true", help="time the snippets shuffled")
+    parser.add_argument(
+        "--articles", default="5,10,15,20", help="training articles held back as the dev set"
+    )
     args = parser.parse_args(argv)
     try:
         core = min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {core})
     except (AttributeError, OSError):
         pass
-    fit, dev = dev_split(udhr_training_articles())
+    held = tuple(int(a) for a in args.articles.split(","))
+    if not set(held) <= set(range(1, 21)):
+        parser.error("--articles: training articles are 1-20 (21-30 are held out)")
+    fit, dev = dev_split(udhr_training_articles(), held)
     orders = tuple(int(o) for o in args.orders.split(","))
-    measure(dev_model(fit, orders, args.retrain), dev, args.shuffle)
+    measure(dev_model(fit, orders, args.retrain, held), dev, args.shuffle)
     return 0
 
 

@@ -50,6 +50,10 @@ UNDETERMINED = "und"
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MIN_CHARS = 20
+# Additive smoothing of the counts: 0.003, chosen by four dev splits of the training
+# articles (langmodel/README.md); the smaller it is, the more a known n-gram absent from a
+# language's text speaks against it, which separates near-identical written standards.
+ALPHA = 0.003
 FORMAT = "collie-langid-nb-2"
 BUNDLED = "data/langid/model.npz"
 BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
@@ -64,7 +68,7 @@ class LangModel:
     keys: np.ndarray  # uint64 n-gram hashes, one per row of counts
     counts: sp.csr_matrix  # (n-grams, columns) occurrence counts in the training text
     sizes: list[int]  # training characters per column
-    alpha: float = 0.01
+    alpha: float = ALPHA
     temperature: float = 1.0
     power: float = 0.5  # scores are divided by temperature * hits ** power
     orders: tuple[int, ...] = ORDERS

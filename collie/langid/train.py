@@ -30,7 +30,7 @@ from collie.langid.maxent import (
     fold_evidence,
     train_stacker,
 )
-from collie.langid.model import LangModel, column_code
+from collie.langid.model import ALPHA, LangModel, column_code
 
 PAPER_TOP = 400
 MIN_COUNT = 3
@@ -99,7 +99,7 @@ def train_model(
     texts: Mapping[str, Sequence[str]],
     *,
     variant: str = "default",
-    alpha: float = 0.01,
+    alpha: float = ALPHA,
     orders: Sequence[int] = ORDERS,
     calibrate: bool = True,
     min_count: int = MIN_COUNT,
