@@ -11,6 +11,7 @@ batch speed on the 400-byte dev snippets (best of ROUNDS, one core).
     PYTHONPATH=. python langmodel/dev.py --orders 2,3,4,5 # another set of n-gram orders
     PYTHONPATH=. python langmodel/dev.py --shuffle        # time them in random order
     PYTHONPATH=. python langmodel/dev.py --articles 17,18,19,20  # another dev set
+    PYTHONPATH=. python langmodel/dev.py --alpha 0.01 --margin 5  # other settings
 
 The dev model is cached in build/ (keyed by the options), so that scorer-only changes
 are measured without retraining (`--retrain` to rebuild).
@@ -23,6 +24,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -56,15 +58,18 @@ def dev_model(
     orders: tuple[int, ...],
     retrain: bool,
     held: tuple[int, ...] = DEV_ARTICLES,
+    **options: Any,
 ):
+    """The dev model trained on `fit` (cached in build/, keyed by every option)."""
     name = "".join(map(str, orders))
     if held != DEV_ARTICLES:
         name += "-without-" + "-".join(map(str, held))
+    name += "".join(f"-{key}{value}" for key, value in sorted(options.items()))
     path = ROOT / "build" / f"langid-dev-{name}.npz"
     if path.exists() and not retrain:
         return read_model(path)
     started = time.monotonic()
-    model = train_stacked(fit, orders=orders)
+    model = train_stacked(fit, orders=orders, **options)
     print(f"trained dev model (orders {orders}) in {time.monotonic() - started:.0f} s")
     save_model(model, path)
     return read_model(path)
@@ -105,7 +110,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--articles", default="5,10,15,20", help="training articles held back as the dev set"
     )
+    parser.add_argument("--alpha", type=float, help="additive smoothing (default: the model's)")
+    parser.add_argument("--margin", type=float, help="the maxent layer's closeness margin")
+    parser.add_argument("--min-count", type=int, help="n-grams seen fewer times are dropped")
     args = parser.parse_args(argv)
+    options = {
+        key: value
+        for key, value in (
+            ("alpha", args.alpha),
+            ("margin", args.margin),
+            ("min_count", args.min_count),
+        )
+        if value is not None
+    }
     try:
         core = min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {core})
@@ -116,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--articles: training articles are 1-20 (21-30 are held out)")
     fit, dev = dev_split(udhr_training_articles(), held)
     orders = tuple(int(o) for o in args.orders.split(","))
-    measure(dev_model(fit, orders, args.retrain, held), dev, args.shuffle)
+    measure(dev_model(fit, orders, args.retrain, held, **options), dev, args.shuffle)
     return 0
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -146,16 +147,19 @@ def train_stacked(
     regularisation: float = REGULARISATION,
     margin: float = MARGIN,
     orders: Sequence[int] = ORDERS,
+    alpha: float = ALPHA,
+    min_count: int = MIN_COUNT,
 ) -> LangModel:
     """Naive Bayes counts of all the training text (code -> (article, paragraph)), with
     the maxent layer fitted on held-out evidence of article folds (collie.langid.maxent)."""
     texts = {code: [p for _, p in numbered] for code, numbered in articles.items()}
-    model = train_model(texts, meta=meta, orders=orders)
+    count = partial(train_model, orders=orders, alpha=alpha, min_count=min_count)
+    model = count(texts, meta=meta)
 
     def evidence(
         fit: Mapping[str, Sequence[str]], snippets: Sequence[str]
     ) -> tuple[np.ndarray, list[str]]:
-        fold = train_model(fit, calibrate=False, orders=orders)
+        fold = count(fit, calibrate=False)
         scores, hits, _ = fold.scores(snippets)
         return closeness(fold.code_scores(scores), hits), fold.codes
 
