@@ -11,7 +11,7 @@ batch speed on the 400-byte dev snippets (best of ROUNDS, one core).
     PYTHONPATH=. python langmodel/dev.py --orders 2,3,4,5 # another set of n-gram orders
     PYTHONPATH=. python langmodel/dev.py --shuffle        # time them in random order
     PYTHONPATH=. python langmodel/dev.py --articles 17,18,19,20  # another dev set
-    PYTHONPATH=. python langmodel/dev.py --alpha 0.01 --margin 5  # other settings
+    PYTHONPATH=. python langmodel/dev.py --alpha 0.01 --margin 5 --c 30  # other settings
 
 The dev model is cached in build/ (keyed by the options), so that scorer-only changes
 are measured without retraining (`--retrain` to rebuild).
@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alpha", type=float, help="additive smoothing (default: the model's)")
     parser.add_argument("--margin", type=float, help="the maxent layer's closeness margin")
     parser.add_argument("--min-count", type=int, help="n-grams seen fewer times are dropped")
+    parser.add_argument("--c", type=float, help="the maxent layer's regularisation C")
     args = parser.parse_args(argv)
     options = {
         key: value
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             ("alpha", args.alpha),
             ("margin", args.margin),
             ("min_count", args.min_count),
+            ("regularisation", args.c),
         )
         if value is not None
     }
