@@ -246,6 +246,17 @@ def test_a_learnt_language_rejects_text_of_an_unseen_relative(
     assert read_model(tmp_path / "m.npz").meta["novelty"] == {"tsn": rule}
 
 
+def test_relearning_from_too_little_text_drops_the_earlier_novelty_test(
+    small_texts: dict[str, list[str]],
+) -> None:
+    base = train_model({c: t for c, t in small_texts.items() if c != "zul"})
+    first = learn_language(base, "zul", ["\n\n".join(small_texts["zul"])]).model
+    assert "zul" in first.meta["novelty"]
+    few = [p for p in small_texts["zul"] if len(p) >= 80][:3]  # too few to fit a test
+    again = learn_language(first, "zul", ["\n\n".join(few)]).model
+    assert "zul" not in again.meta.get("novelty", {})
+
+
 def read_model_without_novelty(model: LangModel, tmp_path: Path) -> LangModel:
     """The model saved and read back, and a copy of it without its novelty tests."""
     save_model(model, tmp_path / "m.npz")

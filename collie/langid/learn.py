@@ -116,10 +116,16 @@ def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float |
 
 
 def _set_novelty(model: LangModel, code: str, paragraphs: Sequence[str]) -> None:
-    """Give `code` its novelty test (collie.langid.novelty) when the paragraphs fit one."""
+    """Give `code` its novelty test (collie.langid.novelty) when the paragraphs fit one,
+    and drop any earlier test of `code` (fitted to other documents) when they do not."""
+    tests = {c: rule for c, rule in model.meta.get("novelty", {}).items() if c != code}
     rule = fit_novelty(model, code, paragraphs)
     if rule is not None:
-        model.meta["novelty"] = {**model.meta.get("novelty", {}), code: rule}
+        tests[code] = rule
+    if tests:
+        model.meta["novelty"] = tests
+    else:
+        model.meta.pop("novelty", None)
 
 
 def _train(
