@@ -92,15 +92,13 @@ def learn_language(
     _set_novelty(trial, code, fit or paragraphs)
     held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
     margin = open_set_margin(trial, code, held) if held and fit else None
-    if margin is not None:
-        trial.meta["open_set"] = {**trial.meta.get("open_set", {}), code: margin}
+    _set_open_set(trial, code, margin)
     labels = trial.identify_batch(held) if held and fit else []
     recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
     confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
     model = _train(base, code, paragraphs, negatives)
     _set_novelty(model, code, paragraphs)
-    if margin is not None:
-        model.meta["open_set"] = {**model.meta.get("open_set", {}), code: margin}
+    _set_open_set(model, code, margin)
     return LearnedLanguage(model, code, recall, len(labels), confusions)
 
 
@@ -113,6 +111,18 @@ def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float |
     if mine.sum() < MIN_OPEN_SET_PARAGRAPHS:
         return None
     return float(max(0.0, np.quantile(margins[mine], 1 - OPEN_SET_RECALL)))
+
+
+def _set_open_set(model: LangModel, code: str, margin: float | None) -> None:
+    """Give `code` its open-set margin, or drop an earlier one (fitted to other
+    documents) when the new documents held back too few paragraphs to fit one."""
+    margins = {c: m for c, m in model.meta.get("open_set", {}).items() if c != code}
+    if margin is not None:
+        margins[code] = margin
+    if margins:
+        model.meta["open_set"] = margins
+    else:
+        model.meta.pop("open_set", None)
 
 
 def _set_novelty(model: LangModel, code: str, paragraphs: Sequence[str]) -> None:
