@@ -89,16 +89,16 @@ def learn_language(
         for other, docs in (wronglang or {}).items()
     }
     trial = _train(base, code, fit or paragraphs, negatives)
-    _set_novelty(trial, code, fit or paragraphs)
+    _set_per_code(trial, "novelty", code, fit_novelty(trial, code, fit or paragraphs))
     held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
     margin = open_set_margin(trial, code, held) if held and fit else None
-    _set_open_set(trial, code, margin)
+    _set_per_code(trial, "open_set", code, margin)
     labels = trial.identify_batch(held) if held and fit else []
     recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
     confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
     model = _train(base, code, paragraphs, negatives)
-    _set_novelty(model, code, paragraphs)
-    _set_open_set(model, code, margin)
+    _set_per_code(model, "novelty", code, fit_novelty(model, code, paragraphs))
+    _set_per_code(model, "open_set", code, margin)
     return LearnedLanguage(model, code, recall, len(labels), confusions)
 
 
@@ -113,29 +113,17 @@ def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float |
     return float(max(0.0, np.quantile(margins[mine], 1 - OPEN_SET_RECALL)))
 
 
-def _set_open_set(model: LangModel, code: str, margin: float | None) -> None:
-    """Give `code` its open-set margin, or drop an earlier one (fitted to other
-    documents) when the new documents held back too few paragraphs to fit one."""
-    margins = {c: m for c, m in model.meta.get("open_set", {}).items() if c != code}
-    if margin is not None:
-        margins[code] = margin
-    if margins:
-        model.meta["open_set"] = margins
+def _set_per_code(model: LangModel, key: str, code: str, value: Any) -> None:
+    """Set `model.meta[key][code]` (the open-set margin or novelty test of a learnt
+    language), or drop an earlier one, fitted to other documents, when `value` is None
+    (the new documents were too few to fit one)."""
+    entries = {c: v for c, v in model.meta.get(key, {}).items() if c != code}
+    if value is not None:
+        entries[code] = value
+    if entries:
+        model.meta[key] = entries
     else:
-        model.meta.pop("open_set", None)
-
-
-def _set_novelty(model: LangModel, code: str, paragraphs: Sequence[str]) -> None:
-    """Give `code` its novelty test (collie.langid.novelty) when the paragraphs fit one,
-    and drop any earlier test of `code` (fitted to other documents) when they do not."""
-    tests = {c: rule for c, rule in model.meta.get("novelty", {}).items() if c != code}
-    rule = fit_novelty(model, code, paragraphs)
-    if rule is not None:
-        tests[code] = rule
-    if tests:
-        model.meta["novelty"] = tests
-    else:
-        model.meta.pop("novelty", None)
+        model.meta.pop(key, None)
 
 
 def _train(
