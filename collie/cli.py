@@ -30,7 +30,15 @@ from collie.clioptions import CONTEXT, App, common_options, note, search_options
 from collie.config import lookup
 from collie.encoding import decode_text_file
 from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
-from collie.langid.learn import train_workspace_model
+from collie.langid.learn import (
+    ENOUGH_LEARN_WORDS,
+    base_model,
+    foreign_documents,
+    learning_problem,
+    load_model_for,
+    needs_own_model,
+    train_workspace_model,
+)
 from collie.languages import resolve_language
 from collie.search import make_backend
 from collie.seedfiles import SeedInput, plan_seed_documents, wronglang_input
@@ -102,6 +110,12 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     metavar="NAME",
     help="Encoding of non-UTF-8 documents whose encoding cannot be detected.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Go on (with a warning) when the documents are too few to learn a language "
+    "collie's model lacks.",
+)
 @search_options
 @common_options
 @click.pass_obj
@@ -112,6 +126,7 @@ def init(
     wronglang: tuple[str, ...],
     seed_words: Path | None,
     encoding: str | None,
+    force: bool,
 ) -> None:
     """Make the current directory (or -w DIR) a collie workspace.
 
@@ -146,19 +161,53 @@ def init(
     if docs and not plan.count("target"):
         raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
+    hidden = _hidden_languages(settings["langid.hide"], language.code)
+    problem = learning_problem(language.code, plan.words("target"), hidden)
+    if problem is not None and not force:
+        raise UsageProblem(
+            problem, "Give more text with --docs, or go on anyway with --force (not advised)."
+        )
+    if problem is not None:
+        note(f"warning: {problem} Going on (--force).")
+    elif needs_own_model(language.code, base_model(hidden)) and (
+        plan.words("target") < ENOUGH_LEARN_WORDS
+    ):
+        note(
+            f"warning: {plan.words('target'):,} words of {language.code} to learn it from; "
+            f"{ENOUGH_LEARN_WORDS:,} or more are recommended."
+        )
     chosen: dict[str, Any] = {key: value for key, (value, _flag) in app.flags.items()}
     chosen["language.code"] = language.code
     chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
     create_workspace(root, chosen, plan, words)
-    learned = train_workspace_model(root, language.code, plan.documents)
+    learned = train_workspace_model(root, language.code, plan.documents, hidden)
+    if hidden:
+        note(f"langid.hide: the model does not know {', '.join(hidden)} in this workspace")
+    for line in foreign_documents(load_model_for(root), language.code, plan.documents):
+        note(f"warning: {line}; is it in the right folder?")
     if learned is not None:
         note(f"trained models/langid.npz: {language.code} held-out recall {learned.recall:.1%}")
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     for line in text.init_lines(root, language, plan, words):
         note(line)
+
+
+def _hidden_languages(codes: list[str], target: str) -> list[str]:
+    """The languages of langid.hide, as ISO 639-3 codes the bundled model knows."""
+    known = set(base_model().codes)
+    hidden = []
+    for value in codes:
+        code = resolve_language(value).language.code
+        if code not in known and code != target:
+            raise UsageProblem(
+                f"langid.hide: collie's model does not know {value!r} ({code}).",
+                "`collie langid languages` lists the languages it knows.",
+            )
+        hidden.append(code)
+    return sorted(set(hidden))
 
 
 def _read_seed_words(path: Path | None, min_confidence: float, encoding: str | None) -> list[str]:

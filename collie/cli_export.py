@@ -34,10 +34,14 @@ from collie.store import Store
 @click.option("--loop", "loop", type=click.IntRange(1), help="Only documents of this loop.")
 @click.option("--source", type=click.Choice(["search", "crawl"]),
               help="Only documents found by search, or only by crawling.")  # fmt: skip
+@click.option("--suspects", is_flag=True,
+              help="Instead of the corpus: the pages set aside as relative-suspected (text "
+              "mostly near the target but failing its tests: a close relative, maybe), to "
+              "check them.")  # fmt: skip
 @common_options
 @click.pass_obj
 def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: int | None,
-           source: str | None) -> None:  # fmt: skip
+           source: str | None, suspects: bool) -> None:  # fmt: skip
     """Write the corpus: the target-language documents, near-duplicates left out.
 
     OUT is a file (a directory with --format dir), or - for stdout. The file appears only
@@ -48,9 +52,11 @@ def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: 
       collie export corpus.txt
       collie export corpus.jsonl --format jsonl --min-share 0.5
       collie export - --segments target | wc -w
+      collie export suspects.jsonl --format jsonl --suspects
     """
     with app.open() as ws:
-        rows = Store(ws).export_rows(loop, source, min_share)
+        store = Store(ws)
+        rows = store.suspect_rows(loop) if suspects else store.export_rows(loop, source, min_share)
         try:
             count = write_export(rows, out, fmt, ws.language.code, segments)
         except (FileExistsError, FileNotFoundError, NotADirectoryError) as exc:
@@ -60,7 +66,8 @@ def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: 
                 "directory).",
             ) from None
     if not app.quiet:
-        note(f"{count.documents:,} documents, {count.words:,} words written to "
+        what = "relative-suspected pages" if suspects else "documents"
+        note(f"{count.documents:,} {what}, {count.words:,} words written to "
              f"{'stdout' if out == '-' else out}.")  # fmt: skip
 
 

@@ -167,10 +167,25 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("langid.min_chars", 20, "Shorter texts are undetermined (und).", minimum=0),
     Setting(
+        "langid.hide",
+        [],
+        "Languages taken out of the bundled model before the target is learnt, set at "
+        'init: e.g. ["zul", "xho"] makes Zulu and Xhosa unknown, to try collie on a '
+        "language it lacks among unknown relatives (the demo does).",
+    ),
+    Setting(
         "langid.min_share",
         0.2,
         "A page is a target-language document when at least this share of its letters is "
         "in the target language (0.5: mainly target).",
+        minimum=0,
+    ),
+    Setting(
+        "langid.min_pass",
+        0.5,
+        "A language learnt from documents: a page (or a site) whose text nearest to it "
+        "passes its open-set tests at a lower share is relative-suspected, not a target "
+        "document (0: no such check).",
         minimum=0,
     ),
     Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),

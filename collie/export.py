@@ -52,6 +52,8 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
         "target_share": row["target_share"], "words": count_words(text),
         "encoding": row["encoding"], "encoding_method": row["encoding_method"],
         "fetched_at": row["fetched_at"], "simhash": row["simhash"], "text": text,
+        **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row
+           else {}),
     }  # fmt: skip
 
 

@@ -169,6 +169,29 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE pages ADD COLUMN content_type TEXT",
         ],
     ),
+    (
+        "relatives",
+        [
+            # Letters of a site's text identified as a language learnt from documents, and
+            # nearest to it but failing its open-set tests (a close relative's, maybe).
+            "ALTER TABLE sites ADD COLUMN target_letters INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE sites ADD COLUMN near_letters INTEGER NOT NULL DEFAULT 0",
+            # Pages that look like a close relative of the target (status 'dropped', reason
+            # 'relative-suspected:...'): their text and evidence, and a speaker's verdict.
+            """CREATE TABLE suspects (
+                page_id INTEGER PRIMARY KEY REFERENCES pages (id),
+                loop INTEGER NOT NULL,
+                level TEXT NOT NULL CHECK (level IN ('page', 'site')),
+                pass_share REAL NOT NULL,
+                text TEXT NOT NULL,
+                paragraphs TEXT NOT NULL,
+                words INTEGER NOT NULL,
+                label TEXT CHECK (label IN ('target', 'relative', 'skip')),
+                reviewer TEXT,
+                judged_at TEXT
+            )""",
+        ],
+    ),
 ]
 
 

@@ -67,6 +67,7 @@ def seed_list_for(ws: Workspace, loop: int) -> SeedList:
     store = Store(ws)
     target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
     wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
+    wrong_texts += store.suspect_texts(loop)  # a relative's words make poor seeds
     common = {
         "target": ws.language.code,
         "min_length": settings["seeds.min_length"],
@@ -125,6 +126,7 @@ class LoopReport:
     search_urls: int = 0
     pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
     reasons: Counter[str] = field(default_factory=Counter)
+    languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
     search_stopped: str | None = None
 
 
@@ -183,7 +185,7 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
     events = events or RunEvents()
     executor = executor or LocalExecutor()
     store = Store(ws, ws.settings["dedup.max_distance"])
-    rules = PageRules.from_settings(ws.language.code, ws.settings)
+    rules = PageRules.from_settings(ws.language.code, ws.settings, model)
     miner = _Miner(ws, store, backend, fetcher, model, limits, events, executor, rules)
     report = RunReport()
     if ws.completed_loops() >= limits.loops:
@@ -203,6 +205,8 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
             if report.stopped is None:
                 report.stopped = _fetch_stage(miner, loop_report)
             events.line(_loop_line(loop_report))
+            if loop_report.pages and not loop_report.pages["kept"]:
+                events.line(_nothing_found_line(loop_report, miner.target))
             if report.stopped is None:
                 store.finish_loop(loop.number)
     finally:
@@ -218,6 +222,16 @@ def _loop_line(report: LoopReport) -> str:
     return (f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
             f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
             f"other languages, {pages['dropped']} dropped{why}")  # fmt: skip
+
+
+def _nothing_found_line(report: LoopReport, target: str) -> str:
+    """What a loop that found no target document saw instead."""
+    seen = ", ".join(f"{code} {n}" for code, n in report.languages.most_common(8))
+    suspected = report.reasons["relative-suspected"]
+    return (f"loop {report.number}: no {target} document among {sum(report.pages.values())} "
+            f"pages fetched; their languages: {seen or 'none (no page had text)'}"
+            + (f"; {suspected} pages look like a close relative of {target} "
+               "(`collie export --suspects`)" if suspected else ""))  # fmt: skip
 
 
 def _load_robots(miner: _Miner) -> None:
@@ -302,12 +316,15 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
         store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+        _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
         _stop_poor_sites(miner, {o.site for o in outcomes})
         _save_robots(miner)
         for o in outcomes:
             report.pages[o.status] += 1
             if o.reason and o.status != "kept":
                 report.reasons[o.reason.split(":")[0]] += 1
+            if o.lang is not None:
+                report.languages[o.lang] += 1
         fetched += len(batch)
         miner.events.advance(len(batch))
 
@@ -410,6 +427,25 @@ def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[Page
                                       referrer_id=outcome.page_id))  # fmt: skip
             room -= 1
     return entries
+
+
+SITE_MIN_LETTERS = 2000  # of target-like text before a site's pages are judged together
+
+
+def _suspect_relative_sites(miner: _Miner, sites: set[str]) -> None:
+    """A site whose target-like text, taken together, mostly fails the learnt target's
+    open-set tests is a relatives' site: stop crawling it, its target documents become
+    relative-suspected (one page passing by chance does not make a site the target's)."""
+    min_pass = miner.rules.min_pass
+    if not min_pass:
+        return
+    for site in sorted(sites):
+        mine, near = miner.store.site_letters(site)
+        if mine + near < SITE_MIN_LETTERS or mine >= min_pass * (mine + near):
+            continue
+        if miner.store.site_counts(site)[2] is None:
+            demoted = miner.store.suspect_site(site, mine / (mine + near))
+            log.info("%s: relative-suspected site (%d documents set aside)", site, demoted)
 
 
 def _stop_poor_sites(miner: _Miner, sites: set[str]) -> None:

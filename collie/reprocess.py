@@ -75,7 +75,7 @@ def reprocess(ws: Workspace, model: LangModel, executor: Executor,
     get the stage ("reprocess", with the page count) and each shard's pages as done."""
     events = events or RunEvents()
     settings = ws.settings
-    rules = PageRules.from_settings(ws.language.code, settings)
+    rules = PageRules.from_settings(ws.language.code, settings, model)
     rewriter = Rewriter(ws, settings["dedup.max_distance"])
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
@@ -95,6 +95,7 @@ def reprocess(ws: Workspace, model: LangModel, executor: Executor,
         for one in short:
             decide_short(one, rewriter.vote(one.queued.url, settings["crawl.min_votes"]), rules)
             _rewrite(rewriter, one, report)
+        rewriter.keep_site_suspects()
         report.duplicates = rewriter.redo_duplicates()
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
@@ -109,6 +110,7 @@ def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) ->
         report.missing += 1
         return
     rewriter.update_page(outcome)
+    rewriter.put_suspect(outcome)
     if outcome.document is not None:
         report.documents[rewriter.put_document(outcome.page_id, outcome.document)] += 1
     else:

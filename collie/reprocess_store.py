@@ -128,6 +128,26 @@ class Rewriter(Store):
         self.conn.execute("DELETE FROM documents WHERE id = ?", (row[0],))
         return "removed"
 
+    def put_suspect(self, o: PageOutcome) -> None:
+        """The page's page-level suspects row: written when it is relative-suspected now,
+        removed when it no longer is (a speaker's verdict goes with it)."""
+        if o.suspect is not None:
+            self.insert_suspect(o.page_id, o.suspect)
+        else:
+            self.conn.execute(
+                "DELETE FROM suspects WHERE page_id = ? AND level = 'page'", (o.page_id,)
+            )
+
+    def keep_site_suspects(self) -> None:
+        """The pages of relatives' sites stay suspects (a site's verdict is not taken
+        again: its crawl stopped)."""
+        self.conn.execute(
+            "UPDATE pages SET status = 'dropped', reason = (SELECT 'relative-suspected:site ' "
+            "|| printf('%.2f', s.pass_share) FROM suspects s WHERE s.page_id = pages.id) "
+            "WHERE status IN ('kept', 'duplicate') AND id IN "
+            "(SELECT page_id FROM suspects WHERE level = 'site')"
+        )
+
     def redo_duplicates(self) -> int:
         """Every target document against the earlier originals, in id order: the same
         exact key, else a simhash within dedup.max_distance. Returns the duplicates."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +26,12 @@ from typing import Any
 from collie.bodycache import CompressedBody, compress_body, read_body
 from collie.dedup import exact_key, simhash_text
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
-from collie.langid.model import LangModel
+from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.process import process
 from collie.reprocess_store import CachedPage
 from collie.robots import MemoryRobotsStore, RobotsRecord
 from collie.seeds import count_words
-from collie.store import DocumentRow, PageOutcome, QueuedPage
+from collie.store import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, QueuedPage, SuspectRow
 
 MISSING = "cache-missing"  # a recorded body gone from cache/
 log = logging.getLogger("collie.sitework")
@@ -49,11 +49,23 @@ class PageRules:
     boilerplate: str = "rules"
     short_page_chars: int = 200
     min_share: float = 0.2
+    min_pass: float = 0.0  # > 0: the relative check of a target learnt from documents
 
     @classmethod
-    def from_settings(cls, target: str, settings: Mapping[str, Any]) -> PageRules:
+    def from_settings(
+        cls, target: str, settings: Mapping[str, Any], model: LangModel | None = None
+    ) -> PageRules:
+        """The rules of `settings`; the relative check (langid.min_pass) only when `model`
+        learnt the target from documents (it has open-set tests for it)."""
+        learnt = model is not None and is_learnt(model, target)
         return cls(target, settings["encoding.min_confidence"], settings["extract.boilerplate"],
-                   settings["crawl.short_page_chars"], settings["langid.min_share"])  # fmt: skip
+                   settings["crawl.short_page_chars"], settings["langid.min_share"],
+                   settings["langid.min_pass"] if learnt else 0.0)  # fmt: skip
+
+
+def is_learnt(model: LangModel, code: str) -> bool:
+    """Was `code` learnt from documents (does it have open-set tests)?"""
+    return any(code in model.meta.get(key, {}) for key in ("open_set", "novelty"))
 
 
 @dataclass
@@ -172,10 +184,10 @@ def examine_page(queued: QueuedPage, result: FetchResult, model: LangModel,
     if len(page.text) < rules.short_page_chars:
         examined.short_text, examined.short_paragraphs = page.text, page.paragraphs
         return examined
-    labels = model.identify_paragraphs(page.paragraphs)
-    decide(outcome, page.text,
-           [(p, code, prob) for p, (code, prob) in zip(page.paragraphs, labels, strict=True)],
-           rules)  # fmt: skip
+    found = model.identify_nearest(page.paragraphs)
+    labels = [(p, code, prob) for p, (code, prob, _) in zip(page.paragraphs, found, strict=True)]
+    near = [code == UNDETERMINED and nearest in (rules.target, OTHER) for code, _, nearest in found]
+    decide(outcome, page.text, labels, rules, near)
     return examined
 
 
@@ -191,17 +203,39 @@ def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> Non
     examined.short_text, examined.short_paragraphs = None, []
 
 
-def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules) -> None:
-    """Target document, wrong-language text, or undetermined, by the share of letters;
-    a document gets its fingerprints (exact key, simhash) here."""
+def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
+           near: Sequence[bool] = ()) -> None:  # fmt: skip
+    """Target document, wrong-language text, relative-suspected or undetermined, by the
+    share of letters; a document gets its fingerprints (exact key, simhash) here.
+
+    `near` flags the `und` paragraphs whose nearest language is the learnt target (or
+    the anonymous wronglang class): they failed its open-set tests. With the relative
+    check on (rules.min_pass), a page whose target-like text (taken for the target, or
+    near it) is at least langid.min_share of its letters but of which less than
+    langid.min_pass was taken for the target is relative-suspected: a close relative
+    the model does not know looks like that (a mixed target/English page does not: its
+    other paragraphs are confidently English)."""
     letters: Counter[str] = Counter()
-    for paragraph, code, _ in labels:
-        letters[code] += sum(ch.isalpha() for ch in paragraph)
+    near_letters = 0
+    for i, (paragraph, code, _) in enumerate(labels):
+        count = sum(ch.isalpha() for ch in paragraph)
+        letters[code] += count
+        near_letters += count if i < len(near) and near[i] else 0
     total = sum(letters.values()) or 1
-    share = letters[rules.target] / total
+    mine = letters[rules.target]
+    share = mine / total
     known = [(n, c) for c, n in letters.items() if c != "und"]
     best = max(known)[1] if known else "und"
     outcome.target_share = round(share, 4)
+    outcome.target_letters, outcome.near_letters = mine, near_letters
+    like = mine + near_letters
+    if rules.min_pass and like >= rules.min_share * total and mine < rules.min_pass * like:
+        outcome.lang, outcome.reason = UNDETERMINED, f"{RELATIVE_SUSPECTED}:page {mine / like:.2f}"
+        flags = [i < len(near) and near[i] for i in range(len(labels))]
+        outcome.suspect = SuspectRow("page", mine / like, text,
+                                     [(*label, f) for label, f in zip(labels, flags, strict=True)],
+                                     count_words(text))  # fmt: skip
+        return
     outcome.lang = rules.target if share >= rules.min_share else best
     probs = [p for _, c, p in labels if c == outcome.lang]
     outcome.lang_prob = round(sum(probs) / len(probs), 4) if probs else None

@@ -86,6 +86,21 @@ class DocumentRow:
 
 
 @dataclass
+class SuspectRow:
+    """A page that looks like a close relative of a target learnt from documents: most of
+    its text nearest to the target failed the target's open-set tests."""
+
+    level: str  # "page" (its own text) or "site" (its site's text as a whole)
+    pass_share: float  # of its (or its site's) target-like letters, those taken for it
+    text: str
+    paragraphs: list[tuple[str, str, float, bool]]  # (text, lang, probability, near)
+    words: int
+
+
+RELATIVE_SUSPECTED = "relative-suspected"
+
+
+@dataclass
 class PageOutcome:
     """What became of one queued page; `status` is kept, wronglang or dropped (record
     turns a kept page whose text duplicates an earlier document into `duplicate`)."""
@@ -109,6 +124,9 @@ class PageOutcome:
     content_type: str | None = None
     document: DocumentRow | None = None
     links: list[tuple[str, str]] = field(default_factory=list)
+    target_letters: int = 0  # letters identified as the target
+    near_letters: int = 0  # letters nearest to a learnt target but failing its tests
+    suspect: SuspectRow | None = None  # a relative's page, maybe (status dropped)
 
 
 @dataclass(frozen=True)
@@ -220,6 +238,35 @@ class Store:
                                 (site,)).fetchone()  # fmt: skip
         return (row[0], row[1], row[2]) if row else (0, 0, None)
 
+    def site_letters(self, site: str) -> tuple[int, int]:
+        """(letters taken for the target, letters nearest to it that failed its tests) of
+        a site's fetched pages."""
+        row = self.conn.execute(
+            "SELECT target_letters, near_letters FROM sites WHERE site = ?", (site,)
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
+    def suspect_site(self, site: str, pass_share: float) -> int:
+        """A relatives' site: stop crawling it and make its target documents suspects
+        (level "site"; their documents rows stay, out of the corpus). Returns how many."""
+        reason = f"{RELATIVE_SUSPECTED}:site {pass_share:.2f}"
+        rows = self.conn.execute(
+            "SELECT p.id, d.text, d.paragraphs, d.words FROM pages p JOIN documents d ON "
+            "d.page_id = p.id WHERE p.site = ? AND p.status IN ('kept', 'duplicate')",
+            (site,),
+        ).fetchall()
+        self.stop_site(site, reason)
+        with self.conn:
+            for page_id, text, paragraphs, words in rows:
+                marked = [(*p[:3], p[1] == "und") for p in json.loads(paragraphs)]
+                self.insert_suspect(page_id, SuspectRow("site", pass_share, text, marked, words))
+            self.conn.executemany(
+                "UPDATE pages SET status = 'dropped', reason = ? WHERE id = ?",
+                [(reason, r[0]) for r in rows],
+            )
+        self._index = None  # built again without them
+        return len(rows)
+
     def site_size(self, site: str) -> int:
         """Pages of the site known to the frontier (queued or done)."""
         return int(self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?",
@@ -275,12 +322,26 @@ class Store:
             "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",
             [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
         )
-        if o.status in ("kept", "wronglang", "duplicate"):
+        if o.suspect is not None:
+            self.insert_suspect(o.page_id, o.suspect)
+        if o.status in ("kept", "wronglang", "duplicate") or o.suspect is not None:
             self.conn.execute(
-                "INSERT INTO sites (site, pages, target) VALUES (?, 1, ?) ON CONFLICT (site) "
-                "DO UPDATE SET pages = pages + 1, target = target + excluded.target",
-                (o.site, int(o.status == "kept")),
+                "INSERT INTO sites (site, pages, target, target_letters, near_letters) "
+                "VALUES (?, 1, ?, ?, ?) ON CONFLICT (site) DO UPDATE SET pages = pages + 1, "
+                "target = target + excluded.target, "
+                "target_letters = target_letters + excluded.target_letters, "
+                "near_letters = near_letters + excluded.near_letters",
+                (o.site, int(o.status == "kept"), o.target_letters, o.near_letters),
             )
+
+    def insert_suspect(self, page_id: int, suspect: SuspectRow) -> None:
+        """The suspects row of a page (in the caller's transaction)."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO suspects (page_id, loop, level, pass_share, text, "
+            "paragraphs, words) SELECT ?, loop, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            (page_id, suspect.level, round(suspect.pass_share, 4), suspect.text,
+             json.dumps(suspect.paragraphs, ensure_ascii=False), suspect.words, page_id),
+        )  # fmt: skip
 
     def _insert_document(self, o: PageOutcome) -> None:
         doc = o.document
@@ -311,8 +372,11 @@ class Store:
         """The fingerprints of the original target documents (built on first use)."""
         if self._index is None:
             index = BlockIndex(self.max_distance)
-            rows = self.conn.execute("SELECT id, simhash FROM documents WHERE kind = 'target' "
-                                     "AND duplicate_of IS NULL ORDER BY id")  # fmt: skip
+            rows = self.conn.execute(
+                "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
+                "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+                "ORDER BY d.id"
+            )
             index.add_all((doc_id, _unsigned(value)) for doc_id, value in rows)
             self._index = index
         return self._index
@@ -321,8 +385,9 @@ class Store:
         """The first original target document with the same exact key, else the closest
         within the Hamming distance, else None."""
         row = self.conn.execute(
-            "SELECT MIN(id) FROM documents WHERE exact_key = ? AND kind = 'target' "
-            "AND duplicate_of IS NULL",
+            "SELECT MIN(d.id) FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
+            "d.exact_key = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
+            "AND p.status = 'kept'",
             (key,),
         ).fetchone()
         if row[0] is not None:
@@ -335,9 +400,20 @@ class Store:
         """Texts of the documents of a kind harvested before a loop (target: not the
         near-duplicates)."""
         rows = self.conn.execute(
-            "SELECT text FROM documents WHERE kind = ? AND duplicate_of IS NULL AND loop < ? "
-            "ORDER BY id",
+            "SELECT d.text FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = ? "
+            "AND d.duplicate_of IS NULL AND d.loop < ? AND p.status IN ('kept', 'wronglang') "
+            "ORDER BY d.id",
             (kind, before_loop),
+        )
+        return [r[0] for r in rows]
+
+    def suspect_texts(self, before_loop: int) -> list[str]:
+        """Texts of the relative-suspected pages of the loops before `before_loop`
+        (the seed list's wrong-language text: their words are the relatives')."""
+        rows = self.conn.execute(
+            "SELECT text FROM suspects WHERE loop < ? AND COALESCE(label, '') != 'target' "
+            "ORDER BY page_id",
+            (before_loop,),
         )
         return [r[0] for r in rows]
 
@@ -345,7 +421,8 @@ class Store:
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
     ) -> Iterator[dict[str, Any]]:
         """The corpus: original target documents with what is known of their pages."""
-        where = ["d.kind = 'target'", "d.duplicate_of IS NULL", "COALESCE(p.target_share, 1) >= ?"]
+        where = ["d.kind = 'target'", "d.duplicate_of IS NULL", "p.status = 'kept'",
+                 "COALESCE(p.target_share, 1) >= ?"]  # fmt: skip
         params: list[Any] = [min_share]
         if loop is not None:
             where.append("d.loop = ?")
@@ -366,6 +443,24 @@ class Store:
             data = dict(row)
             data["simhash"] = f"{_unsigned(data['simhash']):016x}"
             data["paragraphs"] = json.loads(data["paragraphs"])
+            yield data
+
+    def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:
+        """The relative-suspected pages, in export_rows' shape (level and pass_share
+        added; their paragraphs carry a fourth value: near the target but failing it)."""
+        where, params = ("WHERE s.loop = ?", [loop]) if loop is not None else ("", [])
+        rows = self.conn.execute(
+            "SELECT s.page_id AS id, p.url, p.final_url, p.title, s.loop, p.source, p.depth, "
+            "q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
+            "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, s.text, "
+            "s.paragraphs, s.level, s.pass_share, s.label FROM suspects s "
+            "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
+            f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
+            params,
+        )
+        for row in rows:
+            data = dict(row)
+            data["paragraphs"] = [tuple(p[:3]) for p in json.loads(data["paragraphs"])]
             yield data
 
     def language_counts(self) -> dict[str, int]:
@@ -402,8 +497,9 @@ class Store:
         existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
         if existing:
             return int(existing)
-        ids = [r[0] for r in self.conn.execute("SELECT id FROM documents WHERE kind = 'target' "
-                                               "AND duplicate_of IS NULL ORDER BY id")]  # fmt: skip
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = "
+            "'target' AND d.duplicate_of IS NULL AND p.status = 'kept' ORDER BY d.id")]  # fmt: skip
         chosen = random.Random(seed).sample(ids, min(size, len(ids)))
         with self.conn:
             self.conn.executemany("INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
@@ -411,38 +507,62 @@ class Store:
         return len(chosen)
 
     def next_review(self) -> dict[str, Any] | None:
-        """The first document of the sample not judged yet, with the progress."""
+        """The next page to judge, with the progress: first the relative-suspected pages
+        not settled yet (`suspect` true; their `doc_id` is minus the page id), then the
+        first document of the sample not judged yet."""
+        total, judged = self.conn.execute(
+            "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
+            "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
+        ).fetchone()
+        keys = ("position", "doc_id", "url", "title", "text")
+        row = self.conn.execute(
+            "SELECT 0, -s.page_id, p.url, p.title, s.text FROM suspects s "
+            "JOIN pages p ON p.id = s.page_id WHERE s.label IS NULL ORDER BY s.page_id LIMIT 1"
+        ).fetchone()
+        if row is not None:
+            aside = {**dict(zip(keys, tuple(row), strict=True)), "suspect": True}
+            return {"total": total, "judged": judged, "document": aside}
         row = self.conn.execute(
             "SELECT r.position, d.id, p.url, p.title, d.text FROM reviews r "
             "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
             "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
         ).fetchone()
-        total, judged = self.conn.execute(
-            "SELECT COUNT(*), COUNT(label) FROM reviews").fetchone()  # fmt: skip
-        doc = None if row is None else dict(zip(("position", "doc_id", "url", "title", "text"),
-                                                tuple(row), strict=True))  # fmt: skip
+        doc = None if row is None else {**dict(zip(keys, tuple(row), strict=True)),
+                                        "suspect": False}  # fmt: skip
         return {"total": total, "judged": judged, "document": doc}
 
     def judge(self, doc_id: int, label: str, reviewer: str) -> bool:
-        """Record a judgement of a sampled document; False when it is not in the sample."""
+        """Record a judgement of a sampled document (or, for a negative `doc_id`, settle
+        a relative-suspected page: mainly/some: the target, none: a relative); False
+        when it is not in the sample (or not a suspect)."""
+        if doc_id < 0:
+            verdict = {"mainly": "target", "some": "target", "none": "relative"}.get(label, label)
+            sql = "UPDATE suspects SET label = ?, reviewer = ?, judged_at = ? WHERE page_id = ?"
+            doc_id = -doc_id
+        else:
+            verdict = label
+            sql = "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?"
         with self.conn:
-            cursor = self.conn.execute(
-                "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?",
-                (label, reviewer, now_iso_precise(), doc_id),
-            )
+            cursor = self.conn.execute(sql, (verdict, reviewer, now_iso_precise(), doc_id))
         return cursor.rowcount == 1
 
     def undo_judgement(self) -> int | None:
-        """Forget the latest judgement; return the document it was about (or None)."""
+        """Forget the latest judgement (of a document or a suspect); return the document
+        it was about (minus the page id for a suspect), or None."""
         row = self.conn.execute(
-            "SELECT doc_id FROM reviews WHERE label IS NOT NULL "
-            "ORDER BY judged_at DESC, position DESC LIMIT 1"
+            "SELECT doc_id, judged_at, position FROM reviews WHERE label IS NOT NULL UNION ALL "
+            "SELECT -page_id, judged_at, 0 FROM suspects WHERE label IS NOT NULL "
+            "ORDER BY 2 DESC, 3 DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
         with self.conn:
-            self.conn.execute("UPDATE reviews SET label = NULL, reviewer = NULL, judged_at = NULL "
-                              "WHERE doc_id = ?", (row[0],))  # fmt: skip
+            if row[0] < 0:
+                self.conn.execute("UPDATE suspects SET label = NULL, reviewer = NULL, "
+                                  "judged_at = NULL WHERE page_id = ?", (-row[0],))  # fmt: skip
+            else:
+                self.conn.execute("UPDATE reviews SET label = NULL, reviewer = NULL, "
+                                  "judged_at = NULL WHERE doc_id = ?", (row[0],))  # fmt: skip
         return int(row[0])
 
     def review_labels(self) -> dict[str, int]:
@@ -482,10 +602,15 @@ class Store:
             "('dropped', 'duplicate') GROUP BY r ORDER BY 2 DESC", (loop,)).fetchall())  # fmt: skip
         docs = dict(q(
             "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
-            "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
-            "GROUP BY p.source", (loop,)).fetchall())  # fmt: skip
-        words = q("SELECT COALESCE(SUM(words), 0) FROM documents WHERE loop = ? AND kind = "
-                  "'target' AND duplicate_of IS NULL", (loop,)).fetchone()[0]  # fmt: skip
+            "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL AND "
+            "p.status = 'kept' GROUP BY p.source", (loop,)).fetchall())  # fmt: skip
+        words = q(
+            "SELECT COALESCE(SUM(d.words), 0) FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.loop = ? AND d.kind = 'target' AND "
+            "d.duplicate_of IS NULL AND p.status = 'kept'",
+            (loop,),
+        ).fetchone()[0]
+        suspects = q("SELECT COUNT(*) FROM suspects WHERE loop = ?", (loop,)).fetchone()[0]
         queries = q("SELECT COUNT(*) FROM queries WHERE loop = ? AND status = 'done'",
                     (loop,)).fetchone()[0]  # fmt: skip
         found = q("SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'",
@@ -493,4 +618,5 @@ class Store:
         fetched = sum(v for k, v in status.items() if k != "queued")
         return {"queries": queries, "search_urls": found, "pages": status, "fetched": fetched,
                 "dropped": reasons, "documents": {"search": docs.get("search", 0),
-                "crawl": docs.get("crawl", 0)}, "words": words}  # fmt: skip
+                "crawl": docs.get("crawl", 0)}, "words": words,
+                "relative_suspected": suspects}  # fmt: skip

@@ -154,6 +154,11 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
                             if reason != "near-duplicate")  # fmt: skip
         if dropped:
             lines.append(f"{'':>6}dropped: {dropped}")
+        if loop.get("relative_suspected"):
+            lines.append(
+                f"{'':>6}relative-suspected: {loop['relative_suspected']} pages set aside "
+                "(`collie export --suspects`; `collie review` shows them first)"
+            )
         if pages.get("queued"):
             lines.append(f"{'':>6}still queued: {pages['queued']}")
     return lines

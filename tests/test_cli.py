@@ -18,7 +18,9 @@ def workspace(tmp_path: Path, capsys, monkeypatch) -> Path:
     doc = tmp_path / "doc.txt"
     doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
     root = tmp_path / "ws"
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(doc)
+    )
     assert result.code == 0, result.err
     monkeypatch.chdir(root)
     for name in list(os.environ):
@@ -125,7 +127,7 @@ def test_init_persists_set_values(capsys, tmp_path: Path) -> None:
     doc.write_text("Ji duto onyuol ka gin thuolo.\n", encoding="utf-8")
     root = tmp_path / "ws"
     result = run_collie(
-        capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc),
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(doc),
         "--set", "language.extra_domains=.tz,.ug",
     )  # fmt: skip
     assert result.code == 0, result.err

@@ -336,6 +336,7 @@ def workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -
         str(root),
         "--lang",
         "luo",
+        "--force",
         "--docs",
         str(doc),
         "--search",

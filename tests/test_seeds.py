@@ -117,8 +117,8 @@ def test_manual_seed_words_replace_selection(tmp_path: Path, capsys) -> None:
     words = tmp_path / "words.txt"
     words.write_text("thuolo\nng'ato\npiny\nduto\n", encoding="utf-8")
     root = tmp_path / "ws"
-    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc),
-                      "--seed-words", str(words)).code == 0  # fmt: skip
+    assert run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs",
+                      str(doc), "--seed-words", str(words)).code == 0  # fmt: skip
     data = json.loads(run_collie(capsys, "-w", str(root), "seeds", "--json").out)
     assert data["method"] == "manual"
     assert [w["word"] for w in data["words"]] == ["thuolo", "ng'ato", "piny", "duto"]

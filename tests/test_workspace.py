@@ -30,7 +30,9 @@ def snapshot(root: Path) -> dict[str, str]:
 
 
 def init_luo(capsys: pytest.CaptureFixture[str], root: Path, doc: Path) -> None:
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(doc)
+    )
     assert result.code == 0, result.err
 
 
@@ -46,7 +48,7 @@ def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypa
     root = tmp_path / "ws"
     root.mkdir()
     monkeypatch.chdir(root)
-    result = run_collie(capsys, "init", "--lang", "Dholuo", "--docs", str(luo_doc))
+    result = run_collie(capsys, "init", "--lang", "Dholuo", "--force", "--docs", str(luo_doc))
     assert result.code == 0, result.err
     assert result.out == ""
     assert "1 seed document" in result.err
@@ -139,7 +141,9 @@ def test_directories_are_walked_and_legacy_encodings_converted(tmp_path: Path, c
     (docs / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
     (docs / ".hidden").write_text("ignored", encoding="utf-8")
     root = tmp_path / "ws"
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(docs))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(docs)
+    )
     assert result.code == 0, result.err
     assert "converted" in result.err and "ja.txt from cp932" in result.err
     assert "skipped" in result.err and "image.png: not a text file" in result.err
@@ -157,7 +161,9 @@ def test_explicit_unusable_file_refuses_and_creates_nothing(tmp_path: Path, caps
     binary = tmp_path / "photo.jpg"
     binary.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 8)
     root = tmp_path / "ws"
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(binary))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(binary)
+    )
     assert result.code == 1
     assert "not a text file" in result.err
     assert not root.exists()
@@ -197,7 +203,7 @@ def test_wronglang_and_seed_words(tmp_path: Path, luo_doc: Path, capsys) -> None
     words.write_text("# seed words\nThuolo\nng'ato\n\nthuolo\n", encoding="utf-8")
     root = tmp_path / "ws"
     result = run_collie(
-        capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc),
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(luo_doc),
         "--wronglang", f"ach={acholi}", "--wronglang", str(other), "--seed-words", str(words),
     )  # fmt: skip
     assert result.code == 0, result.err
@@ -231,7 +237,9 @@ def test_failed_init_removes_what_it_created(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(ws_module, "_write_database", broken)
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(luo_doc)
+    )
     assert result.code == 1
     assert snapshot(root) == before
     assert sorted(p.name for p in root.iterdir()) == ["mine.txt"]
@@ -241,7 +249,9 @@ def test_interrupted_init_is_detected(tmp_path: Path, luo_doc: Path, capsys) -> 
     root = tmp_path / "ws"
     root.mkdir()
     (root / "collie.db").write_bytes(b"")
-    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(luo_doc))
+    result = run_collie(
+        capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(luo_doc)
+    )
     assert result.code == 1 and "interrupted" in result.err
 
 

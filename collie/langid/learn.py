@@ -29,12 +29,14 @@ from collie.errors import InputError
 from collie.langid.features import letter_counts
 from collie.langid.model import OTHER, LangModel, load_model, read_model, save_model
 from collie.langid.novelty import fit_novelty
-from collie.langid.train import add_language
+from collie.langid.train import add_language, remove_languages
 
 WORKSPACE_MODEL = "models/langid.npz"
 HOLD_EVERY = 5
 MIN_BUNDLED_CHARS = 3000  # a bundled language with less training text is retrained
 MIN_DOCUMENT_CHARS = 2000  # less text than this trains no workspace model
+MIN_LEARN_WORDS = 1000  # init refuses to learn a language from fewer words (without --force)
+ENOUGH_LEARN_WORDS = 3000  # fewer words than this: init warns
 MAX_PARAGRAPH = 600  # longer paragraphs are cut (at word boundaries) for held-out tests
 OPEN_SET_RECALL = 0.98  # of held-back target paragraphs that the open-set margin keeps
 MIN_OPEN_SET_PARAGRAPHS = 10
@@ -148,6 +150,12 @@ def load_model_for(root: Path | None) -> LangModel:
     return load_model()
 
 
+def base_model(hidden: Sequence[str] = ()) -> LangModel:
+    """The bundled model, without the `hidden` languages (setting langid.hide)."""
+    model = load_model()
+    return remove_languages(model, set(hidden)) if set(hidden) & set(model.codes) else model
+
+
 def needs_own_model(code: str, model: LangModel | None = None) -> bool:
     """True when the bundled model does not know `code`, or knows it from little text."""
     model = model or load_model()
@@ -156,19 +164,60 @@ def needs_own_model(code: str, model: LangModel | None = None) -> bool:
     return model.code_sizes[model.codes.index(code)] < MIN_BUNDLED_CHARS
 
 
+def learning_problem(code: str, words: int, hidden: Sequence[str] = ()) -> str | None:
+    """Why `words` words of seed documents are too few to learn `code` (None when the
+    bundled model, without the `hidden` languages, knows it, or when they are enough)."""
+    if not needs_own_model(code, base_model(hidden)):
+        return None
+    if words >= MIN_LEARN_WORDS:
+        return None
+    return (
+        f"collie's model does not know {code}, so it learns it from your seed documents, "
+        f"which hold {words:,} words: at least {MIN_LEARN_WORDS:,} are needed "
+        f"({ENOUGH_LEARN_WORDS:,} or more recommended); with fewer, pages in the target are "
+        "missed and close relatives are taken for it."
+    )
+
+
 def ensure_workspace_model(
     root: Path,
     code: str,
     documents: Sequence[str],
     wronglang: Mapping[str | None, Sequence[str]] | None = None,
+    hidden: Sequence[str] = (),
 ) -> LearnedLanguage | None:
-    """Train `root`'s model into models/ when the bundled model lacks `code` (or has
-    little of it) and the documents hold >= MIN_DOCUMENT_CHARS characters; else None."""
-    if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS or not needs_own_model(code):
+    """Train `root`'s model into models/ when the bundled model (without the `hidden`
+    languages) lacks `code` (or has little of it) and the documents hold >=
+    MIN_DOCUMENT_CHARS characters; else None (with `hidden`, the reduced model is still
+    the workspace's model)."""
+    base = base_model(hidden)
+    if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS or not needs_own_model(code, base):
+        if base is not load_model():
+            save_model(base, workspace_model_path(root))
         return None
-    learned = learn_language(load_model(), code, documents, wronglang)
+    learned = learn_language(base, code, documents, wronglang)
     save_model(learned.model, workspace_model_path(root))
     return learned
+
+
+FOREIGN_SHARE = 0.5  # a seed document with more of its letters in one other language
+
+
+def foreign_documents(model: LangModel, code: str, documents: Sequence[Any]) -> list[str]:
+    """Lines naming the target documents (SeedDocument-like: role, path, text) that
+    `model` puts mostly in one other language: a wrong file among the user's texts."""
+    from collie.langid.model import summarise_languages
+
+    found = []
+    for doc in documents:
+        if doc.role != "target":
+            continue
+        summary = summarise_languages(model, split_paragraphs(doc.text))
+        others = [(share, c) for c, share in summary.shares.items() if c not in (code, "und")]
+        if others and max(others)[0] > FOREIGN_SHARE:
+            share, other = max(others)
+            found.append(f"{doc.path}: {share:.0%} of its letters look like {other}, not {code}")
+    return found
 
 
 def split_documents(
@@ -185,8 +234,8 @@ def split_documents(
 
 
 def train_workspace_model(
-    root: Path, code: str, documents: Sequence[Any]
+    root: Path, code: str, documents: Sequence[Any], hidden: Sequence[str] = ()
 ) -> LearnedLanguage | None:
     """`ensure_workspace_model` from a workspace's seed documents."""
     targets, wronglang = split_documents(documents)
-    return ensure_workspace_model(root, code, targets, wronglang)
+    return ensure_workspace_model(root, code, targets, wronglang, hidden)

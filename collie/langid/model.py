@@ -252,7 +252,14 @@ class LangModel:
         A language learnt from the user's documents also needs its open-set margin
         (`meta["open_set"]`) over the next language and to pass its novelty test
         (`meta["novelty"]`), both set by collie.langid.learn."""
-        result: list[tuple[str, float]] = []
+        return [(code, prob) for code, prob, _ in self.identify_nearest(texts)]
+
+    def identify_nearest(self, texts: Sequence[str]) -> list[tuple[str, float, str]]:
+        """(code, probability, nearest code) per text: `identify_batch`'s answer and the
+        most probable language before the `und` rules (a text `und` whose nearest
+        language is one learnt from documents failed its open-set tests: it may be a
+        close relative the model does not know)."""
+        result: list[tuple[str, float, str]] = []
         open_set: dict[str, float] = self.meta.get("open_set", {})
         novelty: dict[str, dict[str, float]] = self.meta.get("novelty", {})
         for start in range(0, len(texts), BATCH):
@@ -273,8 +280,9 @@ class LangModel:
                     unsure[taken] |= is_novel(known, rule, [batch[i] for i in taken])
             if OTHER in self.codes:
                 unsure |= best == self.codes.index(OTHER)
-            labels = np.where(unsure, UNDETERMINED, self._code_array[best])
-            result += zip(labels.tolist(), probs.tolist(), strict=True)
+            nearest = self._code_array[best]
+            labels = np.where(unsure, UNDETERMINED, nearest)
+            result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
 
     def identify(self, text: str) -> tuple[str, float]:

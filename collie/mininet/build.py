@@ -160,6 +160,16 @@ class BuildOptions:
     sites: int = 300
     seed: int = 1
     docs: Mapping[str, Path] = field(default_factory=dict)  # code -> folder of .txt files
+    relative_share: float = 0.12  # of the sites, in the target's close relatives
+    seed_every: int = 4  # every n-th paragraph of the target's text is a seed document
+    seed_head: int = 0  # > 0: the seed documents are the target text's first words instead
+
+    def key(self) -> str:
+        """The options as a file-name part (the docs folders by name)."""
+        docs = "".join(f"-{c}={p.name}" for c, p in sorted(self.docs.items()))
+        langs = f"-{'.'.join(self.langs)}" if self.langs else ""
+        return (f"{self.target}-{self.sites}-{self.seed}-r{self.relative_share:g}-"
+                f"s{self.seed_head or self.seed_every}{langs}{docs}")  # fmt: skip
 
     def other_languages(self) -> list[str]:
         if self.langs:
@@ -179,6 +189,11 @@ class World:
     traps: list[Trap] = field(default_factory=list)
     robots: dict[str, str] = field(default_factory=dict)  # host -> robots.txt ("" = 500)
 
+    @property
+    def relatives(self) -> list[str]:
+        """The target's close relatives among the world's languages."""
+        return [c for c in RELATIVES.get(self.options.target, ()) if c in self.texts]
+
 
 def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]]:
     """(kind, language) of every site: target, mixed, bilingual, mirror, relative, other."""
@@ -192,7 +207,10 @@ def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]
     }
     plan = [(kind, target) for kind, k in counts.items() for _ in range(k)]
     plan += (
-        [("relative", relatives[i % len(relatives)]) for i in range(round(n * 0.12))]
+        [
+            ("relative", relatives[i % len(relatives)])
+            for i in range(round(n * options.relative_share))
+        ]
         if relatives
         else []
     )
@@ -210,7 +228,9 @@ def build_world(options: BuildOptions) -> World:
     optional = frozenset() if options.langs else frozenset(others)
     texts = load_texts([options.target, *others], options.docs, optional)
     others = [c for c in others if c in texts]
-    texts[options.target], seed_docs = split_seed(texts[options.target])
+    texts[options.target], seed_docs = split_seed(
+        texts[options.target], options.seed_every, options.seed_head
+    )
     world = World(options, texts, seed_docs)
     pools = {
         c: ParagraphPool(t, random.Random(f"{options.seed}-pool-{c}")) for c, t in texts.items()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TextIO
 
 from collie.errors import CollieError, WorkspaceError
-from collie.mininet.build import BuildOptions, build
+from collie.mininet.build import RELATIVES, BuildOptions, build
 from collie.mininet.score import Scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
@@ -34,6 +34,24 @@ from collie.udhr import cache_dir
 
 GENERATOR = ("build.py", "sites.py", "texts.py", "pages.py", "worldfile.py", "reach.py")
 DEMO_SETTINGS = ("search.rate_limit=0", "queries.count=20", "search.results=20", "run.seed=7")
+LEARN_RELATIVE_SHARE = 1 / 3  # of the learn-the-target world's sites, in close relatives
+LEARN_SEED_EVERY = 2  # every second paragraph of the target's UDHR text is a seed document
+
+
+def hidden_for(target: str) -> tuple[str, ...]:
+    """What the demo hides from the model: the target and its close relatives, so that
+    the target is learnt from the seed documents among relatives nothing knows."""
+    return (target, *RELATIVES.get(target, ()))
+
+
+def demo_options(sites: int = 300, seed: int = 1, learn: bool = False) -> BuildOptions:
+    """The demo's world (Zulu); with `learn`, the world of the case where Zulu is learnt
+    from seed documents (half its UDHR text) among relatives nothing knows (a third of
+    the sites), mined with `hidden_for("zul")` hidden."""
+    if not learn:
+        return BuildOptions(sites=sites, seed=seed)
+    return BuildOptions(sites=sites, seed=seed, relative_share=LEARN_RELATIVE_SHARE,
+                        seed_every=LEARN_SEED_EVERY)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,7 +71,7 @@ def world_path(options: BuildOptions, cache: Path | None = None) -> Path:
     digest = hashlib.sha256()
     for name in GENERATOR:
         digest.update((Path(__file__).parent / name).read_bytes())
-    key = f"{options.target}-{options.sites}-{options.seed}-{digest.hexdigest()[:12]}"
+    key = f"{options.key()}-{digest.hexdigest()[:12]}"
     return (cache or cache_dir()) / "mininet" / f"world-{key}.db"
 
 
@@ -86,11 +104,14 @@ def run_demo(
     settings: Sequence[str] = (),
     quiet: bool = False,
     echo: TextIO = sys.stderr,
+    hide: Sequence[str] = (),
 ) -> DemoResult:
     """Mine the served world from a new workspace in `out`/workspace and score the corpus
     (`out` must be new or empty: the demo writes its workspace, seed documents, corpus
     and request log there). `settings` (KEY=VALUE) go to `collie init` after the demo's;
-    `quiet` runs the commands with -q (no progress bars)."""
+    `quiet` runs the commands with -q (no progress bars). `hide` is the workspace's
+    langid.hide (the model does not know them; init then goes on with --force whatever
+    the seed documents' size, and says so)."""
     workspace, docs = out / "workspace", out / "seed-docs"
     if out.exists() and any(out.iterdir()):
         raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
@@ -99,18 +120,26 @@ def run_demo(
     world = StoredWorld(world_file)
     words = write_seed_docs(world, docs)
     echo.write(f"seed documents: {docs} ({words} words of {world.target} kept out of the world)\n")
+    hidden = list(hide)
+    if hidden:
+        echo.write(f"hidden from the language model (langid.hide): {', '.join(hidden)}; "
+                   f"{world.target} is learnt from the seed documents\n")  # fmt: skip
     log = out / "requests.jsonl"
     log.unlink(missing_ok=True)
     corpus, jsonl = out / "corpus.txt", out / "corpus.jsonl"
     with MiniWebServer(world, log_file=log) as server:
         echo.write(f"serving {len(world.hosts)} sites through the proxy {server.proxy_url}\n")
         env = _proxy_env(server.proxy_url)
+        hiding = [f"langid.hide={','.join(hidden)}"] if hidden else []
         sets = [
-            a for s in (*DEMO_SETTINGS, f"fetch.delay={delay}", *settings) for a in ("--set", s)
+            a
+            for s in (*DEMO_SETTINGS, *hiding, f"fetch.delay={delay}", *settings)
+            for a in ("--set", s)
         ]
         ws = str(workspace)
         init = ["init", "-w", ws, "--lang", world.target, "--docs", str(docs), "--search",
-                "searxng", "--search-url", server.search_url, *sets]  # fmt: skip
+                "searxng", "--search-url", server.search_url, *sets,
+                *(["--force"] if hidden else [])]  # fmt: skip
         for args in (init, ["-w", ws, "run", "--loops", str(loops)],
                      ["-w", ws, "export", str(corpus)],
                      ["-w", ws, "export", str(jsonl), "--format", "jsonl"]):  # fmt: skip

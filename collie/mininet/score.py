@@ -49,6 +49,10 @@ class Scores:
     recall_all: float
     recall_reachable: float
     near_duplicates_leaked: int
+    relatives: list[str]  # the target's close relatives in the world
+    relative_pages_fetched: int | None  # pages in a relative without target text
+    relative_pages_exported: int
+    relative_words: int  # words of those pages in the corpus
     boilerplate_leaked: float
     pages_fetched: int | None
     pages_per_target_document: float | None
@@ -86,13 +90,16 @@ def score(
     classes: Counter[str] = Counter()
     groups: Counter[str] = Counter()
     found: set[str] = set()
-    leaked = total = 0
+    leaked = total = relative_docs = relative_words = 0
     for doc in docs:
         truth = _truth_of(world, truths, doc)
         if truth is None:
             classes["unknown"] += 1
             continue
         share = truth.shares.get(target, 0.0)
+        if _is_relative(truth, world):
+            relative_docs += 1
+            relative_words += len(str(doc.get("text") or "").split())
         classes["mainly" if share >= MAINLY else "some" if share >= SOME else "no"] += 1
         groups[truth.dup_group] += 1
         if share >= SOME:
@@ -103,7 +110,9 @@ def score(
     wanted = _target_groups(truths.values(), target)
     reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
     exported = sum(classes.values())
-    fetched, robots, impolite = _from_log(world, log, delay) if log is not None else (None,) * 3
+    fetched, robots, impolite, relative_fetched = (
+        _from_log(world, log, delay) if log is not None else (None,) * 4
+    )
     return Scores(
         target=target,
         exported=exported,
@@ -120,6 +129,10 @@ def score(
         recall_all=_ratio(len(found & set(wanted)), len(wanted)),
         recall_reachable=_ratio(len(found & reachable), len(reachable)),
         near_duplicates_leaked=sum(n - 1 for n in groups.values()),
+        relatives=world.relatives,
+        relative_pages_fetched=relative_fetched,
+        relative_pages_exported=relative_docs,
+        relative_words=relative_words,
         boilerplate_leaked=_ratio(leaked, total),
         pages_fetched=fetched,
         pages_per_target_document=round(fetched / len(found), 2) if fetched and found else None,
@@ -150,12 +163,20 @@ def _target_groups(truths: Iterable[Truth], target: str) -> dict[str, list[Truth
     return groups
 
 
+def _is_relative(truth: Truth, world: WorldFile) -> bool:
+    """A page in one of the target's close relatives, without target text."""
+    return truth.lang in world.relatives and truth.shares.get(world.target, 0.0) < SOME
+
+
 def _from_log(
     world: WorldFile, log: Iterable[Mapping[str, Any]], delay: float | None
-) -> tuple[int, int, int | None]:
-    """(pages fetched, robots.txt violations, too-close requests) from the request log."""
+) -> tuple[int, int, int | None, int]:
+    """(pages fetched, robots.txt violations, too-close requests, relatives' pages
+    fetched) from the request log."""
     robots = world.robots()
-    fetched = disallowed = 0
+    truths = world.truths() if world.relatives else {}
+    fetched = disallowed = relatives = 0
+    seen: set[str] = set()
     times: dict[str, list[float]] = defaultdict(list)
     for entry in log:
         host = str(entry.get("host") or "")
@@ -165,14 +186,31 @@ def _from_log(
         if str(entry.get("path", "")).startswith("/robots.txt"):
             continue
         fetched += 1
-        disallowed += is_disallowed(str(entry["url"]), robots)
+        url = str(entry["url"])
+        disallowed += is_disallowed(url, robots)
+        truth = truths.get(url)
+        if truth is not None and url not in seen and truth.kind == "page":
+            relatives += _is_relative(truth, world)
+            seen.add(url)
     if delay is None:
-        return fetched, disallowed, None
+        return fetched, disallowed, None, relatives
     impolite = 0
     for arrivals in times.values():
         arrivals.sort()
         impolite += sum(b - a < delay * SLACK for a, b in pairwise(arrivals))
-    return fetched, disallowed, impolite
+    return fetched, disallowed, impolite, relatives
+
+
+def _relative_lines(s: Scores) -> list[str]:
+    if not s.relatives:
+        return []
+    fetched = s.relative_pages_fetched
+    share = f" ({s.relative_pages_exported / fetched:.1%})" if fetched else ""
+    of = f" of {fetched} fetched{share}" if fetched is not None else ""
+    return [
+        f"relatives' pages exported  {s.relative_pages_exported}{of}; "
+        f"{s.relative_words} words in the corpus ({', '.join(s.relatives)})"
+    ]
 
 
 def format_scores(s: Scores) -> list[str]:
@@ -190,6 +228,7 @@ def format_scores(s: Scores) -> list[str]:
         f"recall, all pages          {s.recall_all:.4f}  ({s.found} of {s.target_pages}; "
         "duplicates count once)",
         f"near-duplicates leaked     {s.near_duplicates_leaked}",
+        *_relative_lines(s),
         f"boilerplate leaked         {s.boilerplate_leaked:.4f} of exported tokens",
     ]
     if s.pages_fetched is not None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
+
 from collie.errors import UsageProblem
 from collie.udhr import Declaration, load_declarations
 
@@ -94,11 +96,18 @@ def load_texts(
     return texts
 
 
-def split_seed(text: LanguageText, every: int = 4) -> tuple[LanguageText, list[str]]:
-    """(the text the world may use, the seed documents' paragraphs: every `every`th one)."""
-    seed = [p for i, p in enumerate(text.paragraphs) if i % every == 1]
-    rest = tuple(p for i, p in enumerate(text.paragraphs) if i % every != 1)
-    return LanguageText(text.code, text.tag, rest, text.source), seed
+def split_seed(text: LanguageText, every: int = 4, head: int = 0) -> tuple[LanguageText, list[str]]:
+    """(the text the world may use, the seed documents' paragraphs): every `every`th
+    paragraph, or with `head` the first paragraphs up to `head` words (a user's documents
+    are whole texts, not every n-th paragraph of the web's)."""
+    if head:
+        words = np.cumsum([len(p.split()) for p in text.paragraphs])
+        cut = int(np.searchsorted(words, head)) + 1
+        seed, rest = list(text.paragraphs[:cut]), text.paragraphs[cut:]
+    else:
+        seed = [p for i, p in enumerate(text.paragraphs) if i % every == 1]
+        rest = tuple(p for i, p in enumerate(text.paragraphs) if i % every != 1)
+    return LanguageText(text.code, text.tag, tuple(rest), text.source), seed
 
 
 @dataclass

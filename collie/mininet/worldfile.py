@@ -108,6 +108,7 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
         "sites": str(opts.sites),
         "seed": str(opts.seed),
         "sources": _json({c: t.source for c, t in sorted(world.texts.items())}),
+        "relatives": _json(world.relatives),
     }
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     robots = [_robots_row(host, text) for host, text in sorted(world.robots.items())]
@@ -200,6 +201,7 @@ class WorldFile:
                 "Rebuild it with this version's `collie mininet build`.",
             )
         self.target = self.meta["target"]
+        self.relatives: list[str] = json.loads(self.meta.get("relatives", "[]"))
         self.traps = [
             Trap(r[0], r[1], r[3], [tuple(h) for h in json.loads(r[2])], r[4], r[5])
             for r in self._query("SELECT * FROM traps ORDER BY site, prefix")

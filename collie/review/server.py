@@ -63,7 +63,9 @@ function show(state) {{
   current = state.document;
   const buttons = document.querySelectorAll("button[data-label]");
   buttons.forEach(b => b.disabled = current === null);
-  document.getElementById("title").textContent = current ? (current.title || "(no title)") : "";
+  const aside = current && current.suspect ? "[set aside: a relative of {language}?] " : "";
+  const title = current ? aside + (current.title || "(no title)") : "";
+  document.getElementById("title").textContent = title;
   document.getElementById("url").textContent = current ? current.url : "";
   document.getElementById("text").textContent = current ? current.text : "";
   document.getElementById("status").textContent = current ? "" :

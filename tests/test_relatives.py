@@ -1,0 +1,160 @@
+"""A target learnt from documents among close relatives: the page rule, the site rule, the
+relative-suspected state (status, export, review), init's refusal and langid.hide."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from collie.langid import corpus
+from collie.sitework import PageRules, decide
+from collie.store import PageOutcome, QueueEntry, Store
+from collie.views import status_data, status_lines
+from collie.workspace import open_workspace
+
+from .clihelp import run_collie
+
+RULES = PageRules("luo", min_share=0.2, min_pass=0.5)
+LUO = "Ji duto onyuol ka gin thuolo kendo gin gi luor machalre gi ratiro machalre."
+ENG = "All human beings are born free and equal in dignity and rights, and they are."
+
+
+def outcome() -> PageOutcome:
+    return PageOutcome(1, "site.example", "dropped")
+
+
+def test_a_target_page_with_an_und_paragraph_near_it_is_kept() -> None:
+    o = outcome()
+    labels = [(LUO, "luo", 0.9), (LUO, "luo", 0.9), (LUO, "und", 0.6)]
+    decide(o, LUO, labels, RULES, [False, False, True])
+    assert o.status == "kept" and o.suspect is None
+    assert (o.target_letters, o.near_letters) == (2 * 61, 61)
+
+
+def test_a_target_and_english_page_is_kept_its_english_is_not_evidence() -> None:
+    o = outcome()
+    labels = [(LUO, "luo", 0.9), (ENG, "eng", 0.99), (ENG, "eng", 0.99)]
+    decide(o, LUO, labels, RULES, [False, False, False])
+    assert o.status == "kept" and o.document is not None and o.near_letters == 0
+
+
+def test_a_page_mostly_near_the_target_but_failing_it_is_relative_suspected() -> None:
+    o = outcome()
+    labels = [(LUO, "luo", 0.8), (LUO, "und", 0.7), (LUO, "und", 0.7), (ENG, "eng", 0.99)]
+    decide(o, LUO, labels, RULES, [False, True, True, False])
+    assert o.status == "dropped" and o.document is None
+    assert o.reason == "relative-suspected:page 0.33"
+    assert o.suspect is not None and o.suspect.level == "page"
+    assert [p[3] for p in o.suspect.paragraphs] == [False, True, True, False]
+    same = outcome()  # the check is off for a target the model knows (min_pass 0)
+    decide(same, LUO, labels, PageRules("luo"), [False, True, True, False])
+    assert same.status == "kept"
+
+
+def test_a_genuine_short_target_page_is_kept() -> None:
+    o = outcome()
+    decide(o, "Ber.", [("Oyawore ji duto, wabiro neno kendo.", "luo", 0.7)], RULES, [False])
+    assert o.status == "kept"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, capsys, monkeypatch) -> Path:
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    doc = tmp_path / "doc.txt"
+    doc.write_text(LUO + "\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--force",
+                        "--docs", str(doc))  # fmt: skip
+    assert result.code == 0, result.err
+    assert "warning: collie's model does not know luo" in result.err
+    return root
+
+
+def _record_site(store: Store, site: str, kinds: list[str]) -> None:
+    entries = [QueueEntry(f"http://{site}/{i}", site, 1, "search", 0, 1.0)
+               for i in range(len(kinds))]  # fmt: skip
+    store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
+    store.enqueue(entries)
+    outcomes = []
+    for i, kind in enumerate(kinds):
+        page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
+                                     (entries[i].url,)).fetchone()[0]  # fmt: skip
+        o = PageOutcome(page_id, site, "dropped")
+        text = " ".join(w + "ab"[i % 2] * i for w in LUO.split())  # no near-duplicates
+        if kind == "kept":
+            decide(o, text, [(text, "luo", 0.9), (text, "und", 0.6)], RULES, [False, True])
+        else:
+            decide(o, text, [(text, "und", 0.6), (text, "und", 0.6)], RULES, [True, True])
+        outcomes.append(o)
+    store.record(outcomes)
+
+
+def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
+    workspace: Path, capsys, monkeypatch
+) -> None:
+    with open_workspace(workspace, os.environ, {}) as ws:
+        store = Store(ws)
+        _record_site(store, "relatives.example", ["kept", "suspect", "suspect", "kept"])
+        mine, near = store.site_letters("relatives.example")
+        assert near == 3 * mine  # two pages half near, two pages all near
+        assert len(list(store.export_rows())) == 2
+        assert store.suspect_site("relatives.example", mine / (mine + near)) == 2
+        assert store.site_counts("relatives.example")[2] == "relative-suspected:site 0.25"
+        assert list(store.export_rows()) == []
+        rows = list(store.suspect_rows())
+        assert [r["level"] for r in rows] == ["site", "page", "page", "site"]
+        assert store.draw_review_sample(10, 1) == 0  # no corpus document left to sample
+        first = store.next_review()
+        assert first is not None and first["document"]["suspect"] is True
+        assert first["total"] == 4 and first["judged"] == 0
+        assert store.judge(first["document"]["doc_id"], "none", "tester")
+        label = store.conn.execute("SELECT label FROM suspects WHERE label IS NOT NULL").fetchone()
+        assert label[0] == "relative"
+        assert store.undo_judgement() == first["document"]["doc_id"]
+        lines = "\n".join(status_lines(status_data(ws)))
+    assert "relative-suspected: 4 pages set aside" in lines
+    monkeypatch.chdir(workspace)
+    out = workspace / "suspects.jsonl"
+    result = run_collie(capsys, "export", str(out), "--format", "jsonl", "--suspects")
+    assert result.code == 0 and "4 relative-suspected pages" in result.err
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {r["suspected"] for r in records} == {"site", "page"}
+
+
+def test_init_refuses_too_little_text_for_a_language_the_model_lacks(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    doc = tmp_path / "doc.txt"
+    doc.write_text(LUO + "\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    refused = run_collie(capsys, "init", "-w", str(root), "--lang", "luo", "--docs", str(doc))
+    assert refused.code == 2 and "at least 1,000 are needed" in refused.err
+    assert "--force" in refused.err and not root.exists()
+
+
+def test_langid_hide_makes_a_known_language_learnt_from_the_documents(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    training = corpus.udhr_training_texts()
+    docs = tmp_path / "zul.txt"
+    docs.write_text("\n\n".join(training["zul"] * 2), encoding="utf-8")  # ~2,800 words
+    english = tmp_path / "english.txt"
+    english.write_text("\n\n".join(training["eng"]), encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                        "--docs", str(english), "--set", "langid.hide=zul,xho,nbl")  # fmt: skip
+    assert result.code == 0, result.err
+    assert "the model does not know nbl, xho, zul" in result.err
+    assert "trained models/langid.npz: zul" in result.err
+    assert "english.txt: 9" in result.err and "look like eng, not zul" in result.err
+    monkeypatch.chdir(root)
+    listed = run_collie(capsys, "langid", "languages").out
+    assert "\nzul\t" in listed and "\nxho\t" not in listed and "\nnbl\t" not in listed
+    bad = run_collie(capsys, "init", "-w", str(tmp_path / "ws2"), "--lang", "zul", "--docs",
+                     str(docs), "--set", "langid.hide=luo")  # fmt: skip
+    assert bad.code == 2 and "langid.hide" in bad.err
