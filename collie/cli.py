@@ -162,16 +162,15 @@ def init(
         raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
     hidden = _hidden_languages(settings["langid.hide"], language.code)
-    problem = learning_problem(language.code, plan.words("target"), hidden)
+    base = base_model(hidden)  # the bundled model, or it without the hidden languages
+    problem = learning_problem(language.code, plan.words("target"), base)
     if problem is not None and not force:
         raise UsageProblem(
             problem, "Give more text with --docs, or go on anyway with --force (not advised)."
         )
     if problem is not None:
         note(f"warning: {problem} Going on (--force).")
-    elif needs_own_model(language.code, base_model(hidden)) and (
-        plan.words("target") < ENOUGH_LEARN_WORDS
-    ):
+    elif needs_own_model(language.code, base) and (plan.words("target") < ENOUGH_LEARN_WORDS):
         note(
             f"warning: {plan.words('target'):,} words of {language.code} to learn it from; "
             f"{ENOUGH_LEARN_WORDS:,} or more are recommended."
@@ -182,7 +181,7 @@ def init(
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
     create_workspace(root, chosen, plan, words)
-    learned = train_workspace_model(root, language.code, plan.documents, hidden)
+    learned = train_workspace_model(root, language.code, plan.documents, base)
     if hidden:
         note(f"langid.hide: the model does not know {', '.join(hidden)} in this workspace")
     for line in foreign_documents(load_model_for(root), language.code, plan.documents):
@@ -197,7 +196,7 @@ def init(
 
 def _hidden_languages(codes: list[str], target: str) -> list[str]:
     """The languages of langid.hide, as ISO 639-3 codes the bundled model knows."""
-    known = set(base_model().codes)
+    known = set(load_model_for(None).codes)
     hidden = []
     for value in codes:
         code = resolve_language(value).language.code

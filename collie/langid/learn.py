@@ -27,7 +27,14 @@ import numpy as np
 
 from collie.errors import InputError
 from collie.langid.features import letter_counts
-from collie.langid.model import OTHER, LangModel, load_model, read_model, save_model
+from collie.langid.model import (
+    OTHER,
+    LangModel,
+    load_model,
+    read_model,
+    save_model,
+    summarise_languages,
+)
 from collie.langid.novelty import fit_novelty
 from collie.langid.train import add_language, remove_languages
 
@@ -164,10 +171,11 @@ def needs_own_model(code: str, model: LangModel | None = None) -> bool:
     return model.code_sizes[model.codes.index(code)] < MIN_BUNDLED_CHARS
 
 
-def learning_problem(code: str, words: int, hidden: Sequence[str] = ()) -> str | None:
-    """Why `words` words of seed documents are too few to learn `code` (None when the
-    bundled model, without the `hidden` languages, knows it, or when they are enough)."""
-    if not needs_own_model(code, base_model(hidden)):
+def learning_problem(code: str, words: int, base: LangModel) -> str | None:
+    """Why `words` words of seed documents are too few to learn `code` (None when
+    `base`, the bundled model without the hidden languages, knows it, or when they are
+    enough)."""
+    if not needs_own_model(code, base):
         return None
     if words >= MIN_LEARN_WORDS:
         return None
@@ -184,13 +192,13 @@ def ensure_workspace_model(
     code: str,
     documents: Sequence[str],
     wronglang: Mapping[str | None, Sequence[str]] | None = None,
-    hidden: Sequence[str] = (),
+    base: LangModel | None = None,
 ) -> LearnedLanguage | None:
-    """Train `root`'s model into models/ when the bundled model (without the `hidden`
-    languages) lacks `code` (or has little of it) and the documents hold >=
-    MIN_DOCUMENT_CHARS characters; else None (with `hidden`, the reduced model is still
-    the workspace's model)."""
-    base = base_model(hidden)
+    """Train `root`'s model into models/ when `base` (default: the bundled model; else
+    it without the hidden languages, `base_model`) lacks `code` (or has little of it) and
+    the documents hold >= MIN_DOCUMENT_CHARS characters; else None (a reduced `base` is
+    still saved as the workspace's model)."""
+    base = base or load_model()
     if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS or not needs_own_model(code, base):
         if base is not load_model():
             save_model(base, workspace_model_path(root))
@@ -206,8 +214,6 @@ FOREIGN_SHARE = 0.5  # a seed document with more of its letters in one other lan
 def foreign_documents(model: LangModel, code: str, documents: Sequence[Any]) -> list[str]:
     """Lines naming the target documents (SeedDocument-like: role, path, text) that
     `model` puts mostly in one other language: a wrong file among the user's texts."""
-    from collie.langid.model import summarise_languages
-
     found = []
     for doc in documents:
         if doc.role != "target":
@@ -234,8 +240,8 @@ def split_documents(
 
 
 def train_workspace_model(
-    root: Path, code: str, documents: Sequence[Any], hidden: Sequence[str] = ()
+    root: Path, code: str, documents: Sequence[Any], base: LangModel | None = None
 ) -> LearnedLanguage | None:
     """`ensure_workspace_model` from a workspace's seed documents."""
     targets, wronglang = split_documents(documents)
-    return ensure_workspace_model(root, code, targets, wronglang, hidden)
+    return ensure_workspace_model(root, code, targets, wronglang, base)

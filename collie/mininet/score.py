@@ -111,7 +111,7 @@ def score(
     reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
     exported = sum(classes.values())
     fetched, robots, impolite, relative_fetched = (
-        _from_log(world, log, delay) if log is not None else (None,) * 4
+        _from_log(world, truths, log, delay) if log is not None else (None,) * 4
     )
     return Scores(
         target=target,
@@ -169,12 +169,14 @@ def _is_relative(truth: Truth, world: WorldFile) -> bool:
 
 
 def _from_log(
-    world: WorldFile, log: Iterable[Mapping[str, Any]], delay: float | None
+    world: WorldFile,
+    truths: Mapping[str, Truth],
+    log: Iterable[Mapping[str, Any]],
+    delay: float | None,
 ) -> tuple[int, int, int | None, int]:
     """(pages fetched, robots.txt violations, too-close requests, relatives' pages
     fetched) from the request log."""
     robots = world.robots()
-    truths = world.truths() if world.relatives else {}
     fetched = disallowed = relatives = 0
     seen: set[str] = set()
     times: dict[str, list[float]] = defaultdict(list)
