@@ -27,9 +27,11 @@ from collie.crawl import (
 )
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
+from collie.langid.contrast import contrast_of
 from collie.langid.model import LangModel
 from collie.queries import generate_combinations, loop_rng, query_domains
-from collie.reprocess_store import short_pages
+from collie.relatives import learn_relatives
+from collie.reprocess_store import page_suspects, short_pages
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
@@ -44,8 +46,11 @@ from collie.sitework import (
     examine_cached,
     fetch_and_examine,
     host_in_sites,
+    judge_with_site,
     origins_and_hosts,
+    relative_site,
     split_by_site,
+    target_site,
 )
 from collie.store import PageOutcome, QueuedPage, QueueEntry, Store
 from collie.workspace import Workspace
@@ -166,6 +171,7 @@ class _Miner:
     shared: object = None  # the executor's handle on the WorkerContext
     not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
     started: float = field(default_factory=time.monotonic)
+    relatives_passes: int = 0  # in this loop (the frontier may empty more than once)
 
     @property
     def target(self) -> str:
@@ -199,6 +205,7 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
         while ws.completed_loops() < limits.loops and report.stopped is None:
             loop = store.open_loop()
             loop_report = LoopReport(loop.number)
+            miner.relatives_passes = 0
             report.loops.append(loop_report)
             if not loop.searched:
                 report.stopped = _search_stage(miner, loop.number, loop_report)
@@ -212,6 +219,48 @@ def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
     finally:
         _save_robots(miner)
     return report
+
+
+MAX_PASSES = 3  # relatives passes per loop
+
+
+def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
+    """The relatives pass (relatives.py) when the frontier is empty; the workers get
+    its model. With a new model, the pages suspected on their own are examined again
+    from cache/: those on target sites that now pass are recorded (and crawled out)
+    like any page. Returns how many were."""
+    if miner.relatives_passes >= MAX_PASSES:
+        return 0
+    miner.relatives_passes += 1
+    model, done = learn_relatives(miner.ws, miner.store, miner.model, miner.rules)
+    line = done.line(report.number, miner.target)
+    if line:
+        miner.events.line(line)
+    if model is miner.model:
+        return 0
+    miner.model = model
+    local = miner.executor.name == "local"
+    miner.shared = miner.executor.share(WorkerContext(model, miner.fetcher if local else None))
+    restored = []
+    for page in page_suspects(miner.store):
+        examined = examine_cached(page, miner.store.cache, model, miner.rules)
+        outcome = examined.outcome
+        if outcome.suspect is not None and target_site(*miner.store.site_letters(page.site),
+                                                       miner.rules):  # fmt: skip
+            judge_with_site(outcome, miner.rules, miner.model)
+        if outcome.status == "kept" and examined.short_text is None:
+            restored.append(examined)
+    if not restored:
+        return 0
+    by_id = {e.queued.id: e.queued for e in restored}
+    outcomes = [e.outcome for e in restored]
+    miner.store.forget_suspects(list(by_id))
+    miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+    for outcome in outcomes:
+        report.pages[outcome.status] += 1
+    miner.events.line(f"loop {report.number}: pages suspected on their own but found to be "
+                      f"{miner.target} after all (their sites are): {len(outcomes)}")  # fmt: skip
+    return len(outcomes)
 
 
 def _loop_line(report: LoopReport) -> str:
@@ -312,9 +361,12 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         if not batch:
             if _revote_short(miner, report):
                 continue  # their links may have joined the frontier
+            if _learn_relatives(miner, report):
+                continue  # pages restored: their links may have joined the frontier
             return None
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
+        _judge_with_sites(miner, outcomes)
         store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
         _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
         _stop_poor_sites(miner, {o.site for o in outcomes})
@@ -429,19 +481,24 @@ def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[Page
     return entries
 
 
-SITE_MIN_LETTERS = 2000  # of target-like text before a site's pages are judged together
+def _judge_with_sites(miner: _Miner, outcomes: Sequence[PageOutcome]) -> None:
+    """A page relative-suspected on its own, on a site already known as the target's,
+    is judged with its site (sitework.judge_with_site), once the model has learnt the
+    relatives' text (before, a relative's site can look like the target's)."""
+    if contrast_of(miner.model, miner.target) is None:
+        return
+    for outcome in outcomes:
+        alone = outcome.suspect is not None and outcome.suspect.level == "page"
+        if alone and target_site(*miner.store.site_letters(outcome.site), miner.rules):
+            judge_with_site(outcome, miner.rules, miner.model)
 
 
 def _suspect_relative_sites(miner: _Miner, sites: set[str]) -> None:
-    """A site whose target-like text, taken together, mostly fails the learnt target's
-    open-set tests is a relatives' site: stop crawling it, its target documents become
-    relative-suspected (one page passing by chance does not make a site the target's)."""
-    min_pass = miner.rules.min_pass
-    if not min_pass:
-        return
+    """Stop crawling a relatives' site (sitework.relative_site); its target documents
+    become relative-suspected."""
     for site in sorted(sites):
         mine, near = miner.store.site_letters(site)
-        if mine + near < SITE_MIN_LETTERS or mine >= min_pass * (mine + near):
+        if not relative_site(mine, near, miner.rules):
             continue
         if miner.store.site_counts(site)[2] is None:
             demoted = miner.store.suspect_site(site, mine / (mine + near))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from collie.dedup import BlockIndex
-from collie.store import DocumentRow, PageOutcome, Store
+from collie.store import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, Store
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,14 @@ def short_pages(store: Store, loop: int) -> list[CachedPage]:
     """The loop's pages dropped as too short (too few linking pages had voted yet)."""
     return select_cached(store, "loop = ? AND status = 'dropped' AND reason = 'too-short'",
                          (loop,))  # fmt: skip
+
+
+def page_suspects(store: Store) -> list[CachedPage]:
+    """The pages relative-suspected on their own (not with their site) that no reviewer
+    has called a relative's."""
+    return select_cached(
+        store, f"status = 'dropped' AND reason LIKE '{RELATIVE_SUSPECTED}:page%' AND id NOT IN "
+        "(SELECT page_id FROM suspects WHERE label IS NOT NULL)")  # fmt: skip
 
 
 class Rewriter(Store):

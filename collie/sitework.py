@@ -19,7 +19,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +203,51 @@ def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> Non
     examined.short_text, examined.short_paragraphs = None, []
 
 
+def relative_page(mine: int, near: int, total: int, rules: PageRules) -> bool:
+    """Does a page look like a close relative of the learnt target? Its target-like
+    letters (`mine` taken for the target, `near` nearest to it but failing its tests)
+    are at least langid.min_share of its `total` letters, and less than langid.min_pass
+    of them were taken for the target (always False with the relative check off)."""
+    like = mine + near
+    return bool(rules.min_pass) and like >= rules.min_share * total and mine < rules.min_pass * like
+
+
+SITE_MIN_LETTERS = 2000  # of target-like text before a site's pages are judged together
+
+
+def relative_site(mine: int, near: int, rules: PageRules, least: int = SITE_MIN_LETTERS) -> bool:
+    """A site whose target-like text, taken together (at least `least` letters), mostly
+    fails the learnt target's open-set tests is a relatives' site (one page passing by
+    chance does not make a site the target's)."""
+    like = mine + near
+    return bool(rules.min_pass) and like >= least and mine < rules.min_pass * like
+
+
+def target_site(mine: int, near: int, rules: PageRules) -> bool:
+    """A site whose target-like text, taken together (at least SITE_MIN_LETTERS), mostly
+    passes the learnt target's tests: its pages are judged with it (not one by one)."""
+    like = mine + near
+    return bool(rules.min_pass) and like >= SITE_MIN_LETTERS and mine >= rules.min_pass * like
+
+
+def judge_with_site(outcome: PageOutcome, rules: PageRules, model: LangModel) -> None:
+    """A page found relative-suspected on its own but on a target site, decided again
+    with its site: its paragraphs nearest to the target that failed the target's tests
+    count as the target's (short pages, a few paragraphs failing by chance), and there
+    is no page-level relative check. A relative's page there still fails
+    langid.min_share once the model has learnt the relatives' text (`mis`, not the
+    target, is then nearest to it)."""
+    suspect = outcome.suspect
+    if suspect is None:
+        return
+    texts = [p[0] for p in suspect.paragraphs]
+    labels = [(text, nearest if code == UNDETERMINED and nearest == rules.target else code, prob)
+              for text, (code, prob, nearest) in zip(texts, model.identify_nearest(texts),
+                                                      strict=True)]  # fmt: skip
+    outcome.suspect, outcome.status, outcome.reason = None, "dropped", None
+    decide(outcome, suspect.text, labels, replace(rules, min_pass=0.0))
+
+
 def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
            near: Sequence[bool] = ()) -> None:  # fmt: skip
     """Target document, wrong-language text, relative-suspected or undetermined, by the
@@ -229,7 +274,7 @@ def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
     outcome.target_share = round(share, 4)
     outcome.target_letters, outcome.near_letters = mine, near_letters
     like = mine + near_letters
-    if rules.min_pass and like >= rules.min_share * total and mine < rules.min_pass * like:
+    if relative_page(mine, near_letters, total, rules):
         outcome.lang, outcome.reason = UNDETERMINED, f"{RELATIVE_SUSPECTED}:page {mine / like:.2f}"
         flags = [i < len(near) and near[i] for i in range(len(labels))]
         outcome.suspect = SuspectRow("page", mine / like, text,

@@ -267,6 +267,59 @@ class Store:
         self._index = None  # built again without them
         return len(rows)
 
+    def corpus_paragraphs(self) -> list[tuple[int, str, str, list[Any], int]]:
+        """(page id, site, text, labelled paragraphs, words) of the corpus's pages: kept
+        target documents, near-duplicates not included."""
+        rows = self.conn.execute(
+            "SELECT p.id, p.site, d.text, d.paragraphs, d.words FROM pages p JOIN documents d "
+            "ON d.page_id = p.id WHERE p.status = 'kept' AND d.kind = 'target' ORDER BY p.id"
+        )
+        return [(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def suspect_paragraphs(self) -> list[tuple[str, str, list[Any]]]:
+        """(site, text, paragraphs with the near flag) of the relative-suspected pages
+        that no reviewer has called target text."""
+        rows = self.conn.execute(
+            "SELECT p.site, s.text, s.paragraphs FROM suspects s JOIN pages p ON "
+            "p.id = s.page_id WHERE COALESCE(s.label, '') != 'target' ORDER BY s.page_id"
+        )
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    def forget_suspects(self, page_ids: Sequence[int]) -> None:
+        """Drop the suspects rows of pages about to be recorded as documents after all
+        (and the documents rows a suspected corpus page kept: recorded again)."""
+        with self.conn:
+            for table in ("suspects", "documents"):
+                self.conn.executemany(f"DELETE FROM {table} WHERE page_id = ?",
+                                      [(i,) for i in page_ids])  # fmt: skip
+        self._index = None
+
+    def judge_again(self, relabelled: Sequence[tuple[int, Sequence[Any], float]],
+                    suspected: Sequence[tuple[int, SuspectRow]],
+                    site_letters: dict[str, tuple[int, int]]) -> None:  # fmt: skip
+        """In one transaction: the corpus pages' paragraphs labelled again by a new model
+        ((page id, paragraphs, target share)), the pages it makes relative-suspected
+        (status dropped, documents rows kept), and the sites' letters counted again."""
+        with self.conn:
+            for page_id, paragraphs, share in relabelled:
+                self.conn.execute(
+                    "UPDATE documents SET paragraphs = ? WHERE page_id = ?",
+                    (json.dumps(paragraphs, ensure_ascii=False), page_id),
+                )
+                self.conn.execute("UPDATE pages SET target_share = ? WHERE id = ?",
+                                  (round(share, 4), page_id))  # fmt: skip
+            for page_id, suspect in suspected:
+                self.insert_suspect(page_id, suspect)
+                reason = f"{RELATIVE_SUSPECTED}:{suspect.level} {suspect.pass_share:.2f}"
+                self.conn.execute("UPDATE pages SET status = 'dropped', reason = ?, "
+                                  "lang = 'und' WHERE id = ?", (reason, page_id))  # fmt: skip
+            self.conn.executemany(
+                "UPDATE sites SET target_letters = ?, near_letters = ? WHERE site = ?",
+                [(mine, near, site) for site, (mine, near) in sorted(site_letters.items())],
+            )
+        if suspected:
+            self._index = None  # built again without them
+
     def site_size(self, site: str) -> int:
         """Pages of the site known to the frontier (queued or done)."""
         return int(self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?",

@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from collie.langid import corpus
-from collie.sitework import PageRules, decide
+from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against
+from collie.langid.learn import base_model, learn_language
+from collie.langid.model import LangModel
+from collie.relatives import judge_corpus
+from collie.sitework import PageRules, decide, judge_with_site
 from collie.store import PageOutcome, QueueEntry, Store
 from collie.views import status_data, status_lines
 from collie.workspace import open_workspace
@@ -158,3 +162,70 @@ def test_langid_hide_makes_a_known_language_learnt_from_the_documents(
     bad = run_collie(capsys, "init", "-w", str(tmp_path / "ws2"), "--lang", "zul", "--docs",
                      str(docs), "--set", "langid.hide=luo")  # fmt: skip
     assert bad.code == 2 and "langid.hide" in bad.err
+
+
+def test_the_contrast_is_drawn_from_every_site_in_turn_up_to_its_budget() -> None:
+    texts = {"big.example": ["aaaa"] * 10, "small.example": ["bbbb"], "mid.example": ["cccc"] * 2}
+    taken = draw(texts, 20)
+    assert taken[:3] == ["aaaa", "cccc", "bbbb"]  # one from each site (name order) first
+    assert sum(len(t) for t in taken) == 20 and taken.count("bbbb") == 1
+
+
+def test_a_contrast_from_a_relatives_text_keeps_it_out_and_costs_little_recall() -> None:
+    training, heldout = corpus.udhr_training_texts(), corpus.udhr_heldout_texts()
+    base = base_model(["zul", "xho", "nbl", "ssw"])
+    docs = ["\n\n".join(training["zul"])]
+    plain = learn_language(base, "zul", docs)
+    result = learn_against(base, "zul", docs, {}, {"xho.example": training["xho"]})
+    assert result is not None
+    learned, contrast = result
+    assert contrast.used <= CONTRAST_SHARE * sum(ch.isalpha() for ch in docs[0]) + 2000
+    assert contrast.recall >= contrast.recall_without - 0.03
+    assert contrast_of(learned.model, "zul") is not None
+
+    def taken(model: LangModel, code: str) -> float:
+        texts = [p for p in heldout[code] if len(p) >= 80]
+        return sum(c == "zul" for c, _ in model.identify_batch(texts)) / len(texts)
+
+    assert taken(plain.model, "xho") > 0.5  # without the contrast, most Xhosa passes
+    assert taken(learned.model, "xho") < 0.2
+    assert taken(learned.model, "zul") >= taken(plain.model, "zul") - 0.1
+    assert learn_against(base, "zul", docs, {}, {"tiny.example": ["Molo."]}) is None
+
+
+class _Nearest:
+    """A model stand-in that answers identify_nearest with fixed labels."""
+
+    def __init__(self, answers: list[tuple[str, float, str]]) -> None:
+        self.answers = answers
+
+    def identify_nearest(self, texts: list[str]) -> list[tuple[str, float, str]]:
+        return self.answers[: len(texts)]
+
+
+def test_a_page_suspected_alone_on_a_target_site_is_judged_with_its_site() -> None:
+    o = outcome()
+    labels = [(LUO, "luo", 0.8), (LUO, "und", 0.7), (LUO, "und", 0.7)]
+    decide(o, LUO, labels, RULES, [False, True, True])
+    assert o.suspect is not None
+    near_target = _Nearest([("luo", 0.8, "luo"), ("und", 0.7, "luo"), ("und", 0.7, "luo")])
+    judge_with_site(o, RULES, near_target)  # type: ignore[arg-type]
+    assert o.status == "kept" and o.suspect is None and o.reason is None
+    relative = outcome()  # a relative's page there: the model now puts it nearest `mis`
+    decide(relative, LUO, labels, RULES, [False, True, True])
+    judge_with_site(relative, RULES, _Nearest([("und", 0.9, "mis")] * 3))  # type: ignore[arg-type]
+    assert relative.status == "dropped" and relative.reason == "language-undetermined"
+
+
+def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> None:
+    with open_workspace(workspace, os.environ, {}) as ws:
+        store = Store(ws)
+        _record_site(store, "relatives.example", ["kept"] * 3)
+        assert len(list(store.export_rows())) == 3
+        # a model that has learnt the relatives: their text is now nearest `mis`
+        pages, sites = judge_corpus(store, _Nearest([("und", 0.9, "mis")] * 6), RULES)  # type: ignore[arg-type]
+        assert (pages, sites) == (3, 0)  # three pages fail on their own (too few letters
+        assert list(store.export_rows()) == []  # for a site verdict)
+        assert store.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
+        rows = list(store.suspect_rows())
+        assert {r["level"] for r in rows} == {"page"} and len(rows) == 3

@@ -108,7 +108,27 @@ def learn_language(
     model = _train(base, code, paragraphs, negatives)
     _set_per_code(model, "novelty", code, fit_novelty(model, code, paragraphs))
     _set_per_code(model, "open_set", code, margin)
+    _set_per_code(model, "recall", code, recall if labels else None)
     return LearnedLanguage(model, code, recall, len(labels), confusions)
+
+
+def relearn(
+    base: LangModel,
+    code: str,
+    documents: Sequence[str],
+    negatives: Mapping[str | None, Sequence[str]],
+    tests: LangModel,
+) -> LangModel:
+    """`code` learnt again from `documents` with other negative texts, keeping the
+    open-set tests of `tests` (no held-back trial: a quick model for a comparison)."""
+    paragraphs = [p for doc in documents for p in split_paragraphs(doc)]
+    split = {
+        (k or OTHER): [p for d in v for p in split_paragraphs(d)] for k, v in negatives.items()
+    }
+    model = _train(base, code, paragraphs, split)
+    for key in ("novelty", "open_set"):
+        _set_per_code(model, key, code, tests.meta.get(key, {}).get(code))
+    return model
 
 
 def open_set_margin(model: LangModel, code: str, held: Sequence[str]) -> float | None:

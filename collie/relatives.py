@@ -1,0 +1,239 @@
+"""The relatives pass at the end of each loop: the target learnt again against the
+relatives' text the loop found, and the corpus judged again with it.
+
+During a loop, pages and sites whose target-like text mostly fails the learnt target's
+open-set tests are set aside as relative-suspected (sitework.relative_page and
+relative_site). Those tests alone let much of a close relative's text through (an
+unseen relative shares most of the target's n-grams). At the end of the loop their text
+becomes a contrast class (collie.langid.contrast); the corpus's pages are labelled
+again by the new model, pages and sites that now fail join the suspects, and with
+their text the class is learnt again (at most MAX_ROUNDS times, while pages move).
+The new model is the workspace's model from then on: the next loop meets the
+relatives' pages with it. Each round is one transaction; the model file is replaced
+only after, so a run killed meanwhile redoes the pass on resume.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from collie.langid.contrast import Contrast, contrast_budget, contrast_of, draw, learn_against
+from collie.langid.learn import (
+    base_model,
+    learn_language,
+    relearn,
+    split_paragraphs,
+    workspace_model_path,
+)
+from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
+from collie.sitework import (
+    SITE_MIN_LETTERS,
+    PageRules,
+    is_learnt,
+    relative_page,
+    relative_site,
+    target_site,
+)
+from collie.store import Store, SuspectRow
+from collie.workspace import Workspace
+
+log = logging.getLogger("collie.relatives")
+
+MAX_ROUNDS = 2
+
+
+@dataclass
+class RelativesReport:
+    contrast: Contrast | None = None  # the contrast of the last model learnt
+    pages: int = 0  # corpus pages set aside as relative-suspected by the pass
+    sites: int = 0  # sites found to be relatives' sites by the pass
+    refused: bool = False  # the contrast would have cost too much recall: not used
+
+    def line(self, loop: int, target: str) -> str | None:
+        if self.refused:
+            return (f"loop {loop}: the relatives' pages found were not used to sharpen "
+                    f"{target}: learning against them cost too much recall on your "
+                    "documents (some may be in the target: `collie review`)")  # fmt: skip
+        if self.contrast is None:
+            return None
+        c = self.contrast
+        return (f"loop {loop}: {target} learnt again against {c.used:,} letters of "
+                f"relatives' text from {c.sites} sites (recall on your held-back documents "
+                f"{c.recall:.1%}, {c.recall_without:.1%} without); {self.pages} more pages "
+                f"set aside as relative-suspected")  # fmt: skip
+
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+def _seed_texts(ws: Workspace) -> tuple[list[str], dict[str | None, list[str]]]:
+    wronglang: dict[str | None, list[str]] = {}
+    for row in ws.seed_documents("wronglang"):
+        wronglang.setdefault(row["lang"], []).append(ws.path(row["path"]).read_text("utf-8"))
+    return ws.seed_texts("target"), wronglang
+
+
+def learn_relatives(
+    ws: Workspace, store: Store, model: LangModel, rules: PageRules
+) -> tuple[LangModel, RelativesReport]:
+    """The pass (see the module's docstring): (the model to go on with, what it did)."""
+    report = RelativesReport()
+    code = rules.target
+    if not rules.min_pass or not is_learnt(model, code):
+        return model, report
+    started = time.monotonic()
+    base = targets = wronglang = None
+    recall_without: float | None = None
+    for _ in range(MAX_ROUNDS):
+        suspects: dict[str, list[str]] = {}
+        for site, text, _ in store.suspect_paragraphs():
+            if not target_site(*store.site_letters(site), rules):
+                suspects.setdefault(site, []).append(text)
+        available = sum(_letters(t) for texts in suspects.values() for t in texts)
+        learnt = contrast_of(model, code)
+        if learnt and learnt["letters"] == available:
+            break  # nothing new since the model was learnt
+        if base is None:
+            base = base_model(ws.settings["langid.hide"])
+            targets, wronglang = _seed_texts(ws)
+            recall_without = model.meta.get("recall", {}).get(code)
+            if recall_without is None or learnt:
+                recall_without = learn_language(base, code, targets, wronglang).recall
+        assert targets is not None and wronglang is not None
+        relatives = relatives_sites(base, code, targets, wronglang, rules, suspects,
+                                    store.corpus_paragraphs(), model)  # fmt: skip
+        by_site = {site: texts for site, texts in suspects.items() if site in relatives}
+        result = learn_against(base, code, targets, wronglang, by_site, recall_without,
+                               seen=available)  # fmt: skip
+        if result is None:
+            report.refused = available >= 2000 and report.contrast is None
+            break
+        model, report.contrast = result[0].model, result[1]
+        log.info(
+            "relatives: learnt against %d letters from %d sites (%.1f s in the pass)",
+            result[1].used,
+            result[1].sites,
+            time.monotonic() - started,
+        )
+        pages, sites = judge_corpus(store, model, rules)
+        report.pages += pages
+        report.sites += sites
+        if not pages:
+            break
+    if report.contrast is not None:
+        path = workspace_model_path(ws.root)
+        partial = path.with_name(path.name + ".partial")
+        save_model(model, partial)
+        os.replace(partial, path)
+    return model, report
+
+
+FOLDS = 3
+
+
+def relatives_sites(
+    base: LangModel,
+    code: str,
+    targets: list[str],
+    wronglang: dict[str | None, list[str]],
+    rules: PageRules,
+    suspects: dict[str, list[str]],
+    corpus: list[tuple[int, str, str, list[Any], int]],
+    tests: LangModel,
+) -> set[str]:
+    """The sites with suspected pages that are relatives' sites as a whole: each judged
+    on all its pages (suspected and in the corpus) by the target learnt against the
+    other sites' suspected text (FOLDS folds of sites, so that a site is never judged
+    by a model that has learnt its own text as the contrast). A target site with a few
+    pages suspected by chance passes; its pages are not made the contrast."""
+    sites = sorted(suspects)
+    pages: dict[str, list[str]] = {site: list(texts) for site, texts in suspects.items()}
+    for _, site, text, _, _ in corpus:
+        if site in pages:
+            pages[site].append(text)
+    folds = max(1, min(FOLDS, len(sites)))
+    budget = contrast_budget(targets)
+    found: set[str] = set()
+    for fold in range(folds):
+        judged = sites[fold::folds]
+        others = {s: suspects[s] for s in sites if s not in judged}
+        negatives = {k: list(v) for k, v in wronglang.items()}
+        negatives[None] = [*negatives.get(None, []), *draw(others, budget)]
+        model = relearn(base, code, targets, negatives, tests)
+        for site in judged:
+            paragraphs = [p for text in pages[site] for p in split_paragraphs(text)]
+            mine = near = 0
+            for paragraph, (label, _, nearest) in zip(
+                paragraphs, model.identify_nearest(paragraphs), strict=True
+            ):
+                letters = _letters(paragraph)
+                mine += letters if label == code else 0
+                near += letters if label == UNDETERMINED and nearest in (code, OTHER) else 0
+            if mine + near and mine < rules.min_pass * (mine + near):
+                found.add(site)
+    return found
+
+
+def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int, int]:
+    """Label the corpus's paragraphs again with `model`, set aside the pages and sites
+    that now look like relatives (sitework's rules: a page on a target site is judged
+    with its site, by langid.min_share alone); (pages, sites) set aside."""
+    pages = store.corpus_paragraphs()
+    texts = [p[0] for _, _, _, paragraphs, _ in pages for p in paragraphs]
+    labels = iter(model.identify_nearest(texts))
+    site_mine: Counter[str] = Counter()
+    site_near: Counter[str] = Counter()
+    judged = []
+    for page_id, site, text, paragraphs, words in pages:
+        new = []
+        mine = near = own = total = 0
+        for paragraph in paragraphs:
+            code, prob, nearest = next(labels)
+            letters = _letters(paragraph[0])
+            is_near = code == UNDETERMINED and nearest in (rules.target, OTHER)
+            mine += letters if code == rules.target else 0
+            near += letters if is_near else 0
+            own += letters if is_near and nearest == rules.target else 0
+            total += letters
+            new.append((paragraph[0], code, round(prob, 4), is_near))
+        site_mine[site] += mine
+        site_near[site] += near
+        judged.append((page_id, site, text, words, new, (mine, near, own, total)))
+    for site, _, paragraphs in store.suspect_paragraphs():
+        for paragraph in paragraphs:
+            letters = _letters(paragraph[0])
+            site_mine[site] += letters if paragraph[1] == rules.target else 0
+            site_near[site] += letters if len(paragraph) > 3 and paragraph[3] else 0
+    site_letters = {site: (site_mine[site], site_near[site]) for site in site_mine | site_near}
+    relabelled: list[tuple[int, list[Any], float]] = []
+    suspected: list[tuple[int, SuspectRow]] = []
+    for page_id, site, text, words, new, (mine, near, own, total) in judged:
+        if target_site(*site_letters[site], rules):  # judged with its site: judge_with_site
+            fails = mine + own < rules.min_share * max(total, 1)
+        else:
+            fails = mine < rules.min_share * max(total, 1) or relative_page(mine, near, total,
+                                                                             rules)  # fmt: skip
+        if fails:
+            share = mine / max(mine + near, 1)
+            suspected.append((page_id, SuspectRow("page", share, text, new, words)))
+        else:
+            relabelled.append((page_id, [p[:3] for p in new], mine / max(total, 1)))
+    store.judge_again(relabelled, suspected, site_letters)
+    moved = {page_id for page_id, _ in suspected}
+    corpus_sites = {site for page_id, site, *_ in pages if page_id not in moved}
+    least = SITE_MIN_LETTERS // 2  # the model now knows the relatives: less text will do
+    sites = [site for site in sorted(corpus_sites)
+             if relative_site(*site_letters[site], rules, least)]  # fmt: skip
+    demoted = 0
+    for site in sites:
+        mine, near = site_letters[site]
+        count = store.suspect_site(site, mine / (mine + near))
+        log.info("%s: relative-suspected site (%d documents set aside)", site, count)
+        demoted += count
+    return len(suspected) + demoted, len(sites)
