@@ -7,8 +7,9 @@ the outside tools, shipped without) the same UDHR training text, preamble and ar
 1-20. Accuracy counts `und` as wrong and a confusion within one ISO 639-3
 macrolanguage as right (the strict figure beside it in brackets); acc@band is measured
 with one batch call, and snippets/s with one snippet per call (SINGLE_CALLS snippets
-spread over the set, best of ROUNDS passes), all on one core (the process pins itself to one CPU; subprocesses, node
-included, inherit it). franc-all's speed is timed inside node over all snippets.
+spread over the set, best of ROUNDS passes), all on one core (the process pins itself
+to one CPU; subprocesses, node included, inherit it). franc-all's speed is timed inside
+node over all snippets.
 
 Rows: collie's bundled model; heliport 1.0.1 on the languages it knows (its labels
 mapped to ISO 639-3 individual codes, see HELIPORT_CODES; "hbs" counts as right for any
