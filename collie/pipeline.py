@@ -252,9 +252,11 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
             restored.append(examined)
     if not restored:
         return 0
-    by_id = {e.queued.id: e.queued for e in restored}
-    outcomes = [e.outcome for e in restored]
-    miner.store.forget_suspects(list(by_id))
+    freed = set(miner.store.forget_suspects([e.queued.id for e in restored]))
+    by_id = {e.queued.id: e.queued for e in restored if e.queued.id in freed}
+    outcomes = [e.outcome for e in restored if e.queued.id in freed]
+    if not outcomes:
+        return 0
     miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
     for outcome in outcomes:
         report.pages[outcome.status] += 1

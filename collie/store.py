@@ -285,14 +285,23 @@ class Store:
         )
         return [(r[0], r[1], json.loads(r[2])) for r in rows]
 
-    def forget_suspects(self, page_ids: Sequence[int]) -> None:
+    def forget_suspects(self, page_ids: Sequence[int]) -> list[int]:
         """Drop the suspects rows of pages about to be recorded as documents after all
-        (and the documents rows a suspected corpus page kept: recorded again)."""
+        (and the documents rows a suspected corpus page kept: recorded again). A page
+        whose documents row another row refers to (a near-duplicate of it, a review)
+        stays a suspect. Returns the pages freed."""
+        rows = self.conn.execute(
+            "SELECT d.page_id FROM documents d WHERE d.id IN (SELECT duplicate_of FROM "
+            "documents WHERE duplicate_of IS NOT NULL UNION SELECT doc_id FROM reviews)"
+        )
+        referred = {r[0] for r in rows}
+        freed = [i for i in page_ids if i not in referred]
         with self.conn:
             for table in ("suspects", "documents"):
                 self.conn.executemany(f"DELETE FROM {table} WHERE page_id = ?",
-                                      [(i,) for i in page_ids])  # fmt: skip
+                                      [(i,) for i in freed])  # fmt: skip
         self._index = None
+        return freed
 
     def judge_again(self, relabelled: Sequence[tuple[int, Sequence[Any], float]],
                     suspected: Sequence[tuple[int, SuspectRow]],

@@ -229,3 +229,10 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
         assert store.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
         rows = list(store.suspect_rows())
         assert {r["level"] for r in rows} == {"page"} and len(rows) == 3
+        # restoring them: a page whose document another one duplicates stays a suspect
+        ids = [r[0] for r in store.conn.execute("SELECT page_id, id FROM documents ORDER BY id")]
+        first = store.conn.execute("SELECT id FROM documents WHERE page_id = ?", (ids[0],))
+        store.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
+                           (first.fetchone()[0], ids[1]))  # fmt: skip
+        assert store.forget_suspects(ids) == ids[1:]
+        assert [r["id"] for r in store.suspect_rows()] == ids[:1]
