@@ -37,6 +37,7 @@ from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
 from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.sitework import (
+    SITE_MIN_LETTERS,
     Examined,
     PageRules,
     SiteBatch,
@@ -243,11 +244,13 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
     miner.shared = miner.executor.share(WorkerContext(model, miner.fetcher if local else None))
     restored = []
     for page in page_suspects(miner.store):
+        letters = miner.store.site_letters(page.site)
+        if relative_site(*letters, miner.rules, SITE_MIN_LETTERS // 2):
+            continue  # a relatives' site now: its pages stay aside
         examined = examine_cached(page, miner.store.cache, model, miner.rules)
         outcome = examined.outcome
-        if outcome.suspect is not None and target_site(*miner.store.site_letters(page.site),
-                                                       miner.rules):  # fmt: skip
-            judge_with_site(outcome, miner.rules, miner.model)
+        if outcome.suspect is not None and target_site(*letters, miner.rules):
+            judge_with_site(outcome, miner.rules, model)
         if outcome.status == "kept" and examined.short_text is None:
             restored.append(examined)
     if not restored:

@@ -22,7 +22,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from collie.langid.contrast import Contrast, contrast_budget, contrast_of, draw, learn_against
+from collie.langid.contrast import (
+    MIN_CONTRAST_LETTERS,
+    Contrast,
+    contrast_budget,
+    contrast_of,
+    draw,
+    learn_against,
+)
 from collie.langid.learn import (
     base_model,
     learn_language,
@@ -102,8 +109,10 @@ def learn_relatives(
         if base is None:
             base = base_model(ws.settings["langid.hide"])
             targets, wronglang = _seed_texts(ws)
-            recall_without = model.meta.get("recall", {}).get(code)
-            if recall_without is None or learnt:
+            # the recall without a contrast: recorded with the contrast, else the model's own
+            own = learnt or {"recall_without": model.meta.get("recall", {}).get(code)}
+            recall_without = own.get("recall_without")
+            if recall_without is None:
                 recall_without = learn_language(base, code, targets, wronglang).recall
         assert targets is not None and wronglang is not None
         relatives = relatives_sites(base, code, targets, wronglang, rules, suspects,
@@ -112,7 +121,8 @@ def learn_relatives(
         result = learn_against(base, code, targets, wronglang, by_site, recall_without,
                                seen=available)  # fmt: skip
         if result is None:
-            report.refused = available >= 2000 and report.contrast is None
+            offered = sum(_letters(t) for texts in by_site.values() for t in texts)
+            report.refused = offered >= MIN_CONTRAST_LETTERS and report.contrast is None
             break
         model, report.contrast = result[0].model, result[1]
         log.info(
