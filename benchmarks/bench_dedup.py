@@ -28,8 +28,9 @@ from simhash import Simhash, SimhashIndex
 
 from collie.dedup import BlockIndex, hamming, simhash_text
 from collie.migrations import migrate
+from collie.models import DocumentRow
 from collie.seeds import tokenize
-from collie.store import DocumentRow, Store
+from collie.store import Store
 from collie.udhr import load_declarations
 from collie.workspace import connect
 

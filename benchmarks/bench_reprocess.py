@@ -31,9 +31,10 @@ from collie.executor import DaskExecutor, LocalExecutor, start_cluster
 from collie.fetch import FetchResult
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
+from collie.models import PageOutcome, QueueEntry
 from collie.process import clear_caches
 from collie.reprocess import reprocess
-from collie.store import PageOutcome, QueueEntry, Store
+from collie.store import Store
 from collie.udhr import load_declarations
 from collie.workspace import open_workspace
 

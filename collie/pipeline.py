@@ -29,6 +29,7 @@ from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.contrast import contrast_of
 from collie.langid.model import LangModel
+from collie.models import PageOutcome, QueuedPage, QueueEntry
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.relatives import learn_relatives
 from collie.reprocess_store import page_suspects, short_pages
@@ -53,7 +54,7 @@ from collie.sitework import (
     split_by_site,
     target_site,
 )
-from collie.store import PageOutcome, QueuedPage, QueueEntry, Store
+from collie.store import Store
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")

@@ -38,6 +38,7 @@ from collie.langid.learn import (
     workspace_model_path,
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
+from collie.models import SuspectRow
 from collie.sitework import (
     SITE_MIN_LETTERS,
     PageRules,
@@ -46,7 +47,7 @@ from collie.sitework import (
     relative_site,
     target_site,
 )
-from collie.store import Store, SuspectRow
+from collie.store import Store
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.relatives")

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from collie.dedup import BlockIndex
-from collie.store import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, Store
+from collie.models import RELATIVE_SUSPECTED, DocumentRow, PageOutcome
+from collie.store import Store
 
 
 @dataclass(frozen=True)

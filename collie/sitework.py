@@ -27,11 +27,11 @@ from collie.bodycache import CompressedBody, compress_body, read_body
 from collie.dedup import exact_key, simhash_text
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
+from collie.models import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, QueuedPage, SuspectRow
 from collie.process import process
 from collie.reprocess_store import CachedPage
 from collie.robots import MemoryRobotsStore, RobotsRecord
 from collie.seeds import count_words
-from collie.store import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, QueuedPage, SuspectRow
 
 MISSING = "cache-missing"  # a recorded body gone from cache/
 log = logging.getLogger("collie.sitework")

@@ -24,12 +24,20 @@ import json
 import random
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from collie.bodycache import CompressedBody, compress_body, write_body
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
 from collie.dedup import BlockIndex, exact_key, simhash_text
+from collie.models import (
+    RELATIVE_SUSPECTED,
+    DocumentRow,
+    LoopState,
+    PageOutcome,
+    QueuedPage,
+    QueueEntry,
+    SuspectRow,
+)
 from collie.robots import RobotsRecord
 from collie.workspace import Workspace, now_iso
 
@@ -49,91 +57,6 @@ def _signed(value: int) -> int:
 
 def _unsigned(value: int) -> int:
     return value + (1 << 64) if value < 0 else value
-
-
-@dataclass(frozen=True)
-class QueueEntry:
-    url: str
-    site: str
-    loop: int
-    source: str  # search or crawl
-    depth: int
-    priority: float
-    query_id: int | None = None
-    referrer_id: int | None = None
-
-
-@dataclass(frozen=True)
-class QueuedPage:
-    id: int
-    url: str
-    site: str
-    loop: int
-    source: str
-    depth: int
-
-
-@dataclass
-class DocumentRow:
-    kind: str  # target or wronglang
-    lang: str
-    text: str
-    paragraphs: list[tuple[str, str, float]]  # (text, lang, probability)
-    words: int
-    duplicate_of: int | None = None  # filled in by `record`
-    exact_key: str | None = None  # fingerprints, when computed already (on a worker)
-    simhash: int | None = None
-
-
-@dataclass
-class SuspectRow:
-    """A page that looks like a close relative of a target learnt from documents: most of
-    its text nearest to the target failed the target's open-set tests."""
-
-    level: str  # "page" (its own text) or "site" (its site's text as a whole)
-    pass_share: float  # of its (or its site's) target-like letters, those taken for it
-    text: str
-    paragraphs: list[tuple[str, str, float, bool]]  # (text, lang, probability, near)
-    words: int
-
-
-RELATIVE_SUSPECTED = "relative-suspected"
-
-
-@dataclass
-class PageOutcome:
-    """What became of one queued page; `status` is kept, wronglang or dropped (record
-    turns a kept page whose text duplicates an earlier document into `duplicate`)."""
-
-    page_id: int
-    site: str
-    status: str
-    reason: str | None = None
-    final_url: str | None = None
-    http_status: int | None = None
-    fetched_at: float | None = None
-    encoding: str | None = None
-    encoding_method: str | None = None
-    title: str | None = None
-    lang_attribute: str | None = None
-    lang: str | None = None
-    lang_prob: float | None = None
-    target_share: float | None = None
-    text_chars: int | None = None
-    body_sha1: str | None = None
-    content_type: str | None = None
-    document: DocumentRow | None = None
-    links: list[tuple[str, str]] = field(default_factory=list)
-    target_letters: int = 0  # letters identified as the target
-    near_letters: int = 0  # letters nearest to a learnt target but failing its tests
-    suspect: SuspectRow | None = None  # a relative's page, maybe (status dropped)
-
-
-@dataclass(frozen=True)
-class LoopState:
-    number: int
-    searched: bool
-    finished: bool
 
 
 class Store:

@@ -224,8 +224,8 @@ def test_cluster_workers_are_processes(cluster) -> None:
 def test_worker_waits_for_the_pacing_handed_over(closed_web) -> None:
     from collie.fetch import FetchConfig
     from collie.langid.model import load_model
+    from collie.models import QueuedPage
     from collie.sitework import PageRules, SiteBatch, WorkerContext, fetch_and_examine
-    from collie.store import QueuedPage
 
     web = closed_web[0]
     url = "http://xhosa.example.co.za/2"
