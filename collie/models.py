@@ -53,9 +53,6 @@ class SuspectRow:
     words: int
 
 
-RELATIVE_SUSPECTED = "relative-suspected"
-
-
 @dataclass
 class PageOutcome:
     """What became of one queued page; `status` is kept, wronglang or dropped (record

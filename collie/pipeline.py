@@ -31,6 +31,7 @@ from collie.langid.contrast import contrast_of
 from collie.langid.model import LangModel
 from collie.models import PageOutcome, QueuedPage, QueueEntry
 from collie.queries import generate_combinations, loop_rng, query_domains
+from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT, kind_of
 from collie.relatives import learn_relatives
 from collie.reprocess_store import page_suspects, short_pages
 from collie.robots import MemoryRobotsStore
@@ -272,7 +273,7 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
 def _loop_line(report: LoopReport) -> str:
     pages = report.pages
     reasons = ", ".join(f"{r} {n}" for r, n in report.reasons.most_common(6)
-                        if r != "near-duplicate")  # fmt: skip
+                        if r != NEAR_DUPLICATE)  # fmt: skip
     why = f" ({reasons})" if reasons else ""
     return (f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
             f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
@@ -282,7 +283,7 @@ def _loop_line(report: LoopReport) -> str:
 def _nothing_found_line(report: LoopReport, target: str) -> str:
     """What a loop that found no target document saw instead."""
     seen = ", ".join(f"{code} {n}" for code, n in report.languages.most_common(8))
-    suspected = report.reasons["relative-suspected"]
+    suspected = report.reasons[RELATIVE_SUSPECTED]
     return (f"loop {report.number}: no {target} document among {sum(report.pages.values())} "
             f"pages fetched; their languages: {seen or 'none (no page had text)'}"
             + (f"; {suspected} pages look like a close relative of {target} "
@@ -380,7 +381,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         for o in outcomes:
             report.pages[o.status] += 1
             if o.reason and o.status != "kept":
-                report.reasons[o.reason.split(":")[0]] += 1
+                report.reasons[kind_of(o.reason)] += 1
             if o.lang is not None:
                 report.languages[o.lang] += 1
         fetched += len(batch)
@@ -408,12 +409,12 @@ def _revote_short(miner: _Miner, report: LoopReport) -> int:
     outcomes = [e.outcome for e in decided]
     miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
     for outcome in outcomes:
-        if report.reasons["too-short"] > 0:  # counted by this run (not before a resume)
+        if report.reasons[TOO_SHORT] > 0:  # counted by this run (not before a resume)
             report.pages.subtract(["dropped"])
-            report.reasons.subtract(["too-short"])
+            report.reasons.subtract([TOO_SHORT])
         report.pages[outcome.status] += 1
         if outcome.reason and outcome.status != "kept":
-            report.reasons[outcome.reason.split(":")[0]] += 1
+            report.reasons[kind_of(outcome.reason)] += 1
     report.pages, report.reasons = +report.pages, +report.reasons  # no zero counts
     return len(outcomes)
 

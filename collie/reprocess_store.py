@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from collie.dedup import BlockIndex
-from collie.models import RELATIVE_SUSPECTED, DocumentRow, PageOutcome
+from collie.models import DocumentRow, PageOutcome
+from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
 
 

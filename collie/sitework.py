@@ -27,13 +27,14 @@ from collie.bodycache import CompressedBody, compress_body, read_body
 from collie.dedup import exact_key, simhash_text
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
-from collie.models import RELATIVE_SUSPECTED, DocumentRow, PageOutcome, QueuedPage, SuspectRow
+from collie.models import DocumentRow, PageOutcome, QueuedPage, SuspectRow
 from collie.process import process
+from collie.reasons import CACHE_MISSING, LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
 from collie.reprocess_store import CachedPage
 from collie.robots import MemoryRobotsStore, RobotsRecord
 from collie.seeds import count_words
 
-MISSING = "cache-missing"  # a recorded body gone from cache/
+MISSING = CACHE_MISSING  # a recorded body gone from cache/
 log = logging.getLogger("collie.sitework")
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
@@ -195,7 +196,7 @@ def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> Non
     """A short page takes the language its linking pages voted for; `too-short` when
     too few voted."""
     if voted is None:
-        examined.outcome.reason = "too-short"
+        examined.outcome.reason = TOO_SHORT
     else:
         text = examined.short_text or ""
         decide(examined.outcome, text, [(p, voted, 0.0) for p in examined.short_paragraphs],
@@ -285,7 +286,7 @@ def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
     probs = [p for _, c, p in labels if c == outcome.lang]
     outcome.lang_prob = round(sum(probs) / len(probs), 4) if probs else None
     if outcome.lang == "und":
-        outcome.reason = "language-undetermined"
+        outcome.reason = LANGUAGE_UNDETERMINED
         return
     kind = "target" if outcome.lang == rules.target else "wronglang"
     outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)

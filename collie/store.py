@@ -30,7 +30,6 @@ from collie.bodycache import CompressedBody, compress_body, write_body
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
 from collie.dedup import BlockIndex, exact_key, simhash_text
 from collie.models import (
-    RELATIVE_SUSPECTED,
     DocumentRow,
     LoopState,
     PageOutcome,
@@ -38,6 +37,7 @@ from collie.models import (
     QueueEntry,
     SuspectRow,
 )
+from collie.reasons import RELATIVE_SUSPECTED
 from collie.robots import RobotsRecord
 from collie.workspace import Workspace, now_iso
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from collie.config import Value
 from collie.languages import Language, all_languages, get_language, members
+from collie.reasons import NEAR_DUPLICATE
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.seeds import SeedList, safetynet_languages
@@ -151,7 +152,7 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
             f"{pages.get('wronglang', 0):>5}  {loop['words']:>8,}"
         )
         dropped = ", ".join(f"{reason} {n}" for reason, n in loop["dropped"].items()
-                            if reason != "near-duplicate")  # fmt: skip
+                            if reason != NEAR_DUPLICATE)  # fmt: skip
         if dropped:
             lines.append(f"{'':>6}dropped: {dropped}")
         if loop.get("relative_suspected"):

@@ -12,6 +12,7 @@ import pytest
 
 from collie.mininet.demo_world import ZuluWorld, build_zulu_world
 from collie.mininet.server import MiniWebServer, Response, World
+from collie.reasons import is_known
 
 from .clihelp import run_collie
 
@@ -78,6 +79,8 @@ def test_two_loops_find_search_and_crawl_documents(mined, web: MiniWebServer) ->
     assert robots["http://www.izindaba.co.za"] == "rules"  # kept for the next run (24 h)
     assert robots["http://zulu-blog.example.za"] == "allow-all"  # its robots.txt is a 404
     assert "loop 2:" in result.err
+    recorded = {reason for _, reason, _ in got.values() if reason}
+    assert recorded and all(is_known(reason) for reason in recorded), recorded
 
 
 def test_second_loop_seeds_by_odds_ratio(mined, capsys) -> None:
