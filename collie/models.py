@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from collie.bodycache import CompressedBody
+
 
 @dataclass(frozen=True)
 class QueueEntry:
@@ -87,3 +89,15 @@ class LoopState:
     number: int
     searched: bool
     finished: bool
+
+
+@dataclass
+class Examined:
+    """One page as a worker leaves it: the outcome to record, the body to keep, and for
+    a short page its text, waiting for the vote of the pages linking to it."""
+
+    queued: QueuedPage
+    outcome: PageOutcome
+    body: CompressedBody | None = None
+    short_text: str | None = None  # set: the language is the driver's to decide
+    short_paragraphs: list[str] = field(default_factory=list)

@@ -17,6 +17,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from collie.classify import (
+    SITE_MIN_LETTERS,
+    PageRules,
+    decide_short,
+    judge_with_site,
+    relative_site,
+    target_site,
+)
 from collie.crawl import (
     LinkEvidence,
     crawl_url,
@@ -29,7 +37,7 @@ from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.contrast import contrast_of
 from collie.langid.model import LangModel
-from collie.models import PageOutcome, QueuedPage, QueueEntry
+from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT, kind_of
 from collie.relatives import learn_relatives
@@ -39,21 +47,14 @@ from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
 from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.sitework import (
-    SITE_MIN_LETTERS,
-    Examined,
-    PageRules,
     SiteBatch,
     SiteResult,
     WorkerContext,
-    decide_short,
     examine_cached,
     fetch_and_examine,
     host_in_sites,
-    judge_with_site,
     origins_and_hosts,
-    relative_site,
     split_by_site,
-    target_site,
 )
 from collie.store import Store
 from collie.workspace import Workspace
@@ -490,7 +491,7 @@ def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[Page
 
 def _judge_with_sites(miner: _Miner, outcomes: Sequence[PageOutcome]) -> None:
     """A page relative-suspected on its own, on a site already known as the target's,
-    is judged with its site (sitework.judge_with_site), once the model has learnt the
+    is judged with its site (classify.judge_with_site), once the model has learnt the
     relatives' text (before, a relative's site can look like the target's)."""
     if contrast_of(miner.model, miner.target) is None:
         return
@@ -501,7 +502,7 @@ def _judge_with_sites(miner: _Miner, outcomes: Sequence[PageOutcome]) -> None:
 
 
 def _suspect_relative_sites(miner: _Miner, sites: set[str]) -> None:
-    """Stop crawling a relatives' site (sitework.relative_site); its target documents
+    """Stop crawling a relatives' site (classify.relative_site); its target documents
     become relative-suspected."""
     for site in sorted(sites):
         mine, near = miner.store.site_letters(site)

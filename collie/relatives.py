@@ -2,7 +2,7 @@
 relatives' text the loop found, and the corpus judged again with it.
 
 During a loop, pages and sites whose target-like text mostly fails the learnt target's
-open-set tests are set aside as relative-suspected (sitework.relative_page and
+open-set tests are set aside as relative-suspected (classify.relative_page and
 relative_site). Those tests alone let much of a close relative's text through (an
 unseen relative shares most of the target's n-grams). At the end of the loop their text
 becomes a contrast class (collie.langid.contrast); the corpus's pages are labelled
@@ -22,6 +22,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from collie.classify import (
+    SITE_MIN_LETTERS,
+    PageRules,
+    is_learnt,
+    relative_page,
+    relative_site,
+    target_site,
+)
 from collie.langid.contrast import (
     MIN_CONTRAST_LETTERS,
     Contrast,
@@ -39,14 +47,6 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
 from collie.models import SuspectRow
-from collie.sitework import (
-    SITE_MIN_LETTERS,
-    PageRules,
-    is_learnt,
-    relative_page,
-    relative_site,
-    target_site,
-)
 from collie.store import Store
 from collie.workspace import Workspace
 
@@ -193,7 +193,7 @@ def relatives_sites(
 
 def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int, int]:
     """Label the corpus's paragraphs again with `model`, set aside the pages and sites
-    that now look like relatives (sitework's rules: a page on a target site is judged
+    that now look like relatives (classify.py's rules: a page on a target site is judged
     with its site, by langid.min_share alone); (pages, sites) set aside."""
     pages = store.corpus_paragraphs()
     texts = [p[0] for _, _, _, paragraphs, _ in pages for p in paragraphs]

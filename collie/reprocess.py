@@ -16,11 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collie.classify import PageRules, decide_short
 from collie.executor import Executor
 from collie.langid.model import LangModel
+from collie.models import Examined
 from collie.pipeline import RunEvents
 from collie.reprocess_store import CachedPage, Rewriter
-from collie.sitework import MISSING, Examined, PageRules, decide_short, examine_cached
+from collie.sitework import MISSING, examine_cached
 from collie.workspace import Workspace
 
 SHARD_PAGES = 200  # pages of a task at least, when there are enough
