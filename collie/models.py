@@ -101,3 +101,23 @@ class Examined:
     body: CompressedBody | None = None
     short_text: str | None = None  # set: the language is the driver's to decide
     short_paragraphs: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CachedPage:
+    """A recorded page whose raw body is in cache/."""
+
+    id: int
+    url: str
+    site: str
+    loop: int
+    source: str
+    depth: int
+    final_url: str | None
+    http_status: int | None
+    fetched_at: float | None
+    content_type: str | None
+    encoding: str | None
+    encoding_method: str | None
+    body_sha1: str
+    status: str  # before reprocessing

@@ -19,9 +19,9 @@ from pathlib import Path
 from collie.classify import PageRules, decide_short
 from collie.executor import Executor
 from collie.langid.model import LangModel
-from collie.models import Examined
+from collie.models import CachedPage, Examined
 from collie.pipeline import RunEvents
-from collie.reprocess_store import CachedPage, Rewriter
+from collie.reprocess_store import Rewriter
 from collie.sitework import MISSING, examine_cached
 from collie.workspace import Workspace
 

