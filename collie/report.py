@@ -12,7 +12,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from collie.views import loop_lines
+from collie.cli.views import loop_lines
 
 BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from collie.classify import PageRules, decide, judge_with_site
+from collie.cli.views import status_data, status_lines
 from collie.langid import corpus
 from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against
 from collie.langid.learn import base_model, learn_language
@@ -17,7 +18,6 @@ from collie.langid.model import LangModel
 from collie.models import PageOutcome, QueueEntry
 from collie.relatives import judge_corpus
 from collie.store import Store
-from collie.views import status_data, status_lines
 from collie.workspace import open_workspace
 
 from .clihelp import run_collie

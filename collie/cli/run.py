@@ -12,8 +12,8 @@ import click
 from tqdm import tqdm
 
 from collie import pipeline
-from collie.cli_executor import executor_options, open_executor
-from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli.executor import executor_options, open_executor
+from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.fetch import FetchConfig, Fetcher
 from collie.langid.learn import load_model_for
 from collie.search import make_backend

@@ -7,7 +7,7 @@ import json
 
 import click
 
-from collie.clioptions import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import UsageProblem
 from collie.review import precision
 from collie.review.server import ReviewServer

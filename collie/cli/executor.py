@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from collie.clioptions import App, note
+from collie.cli.options import App, note
 from collie.executor import DaskExecutor, ExecutorSpec, LocalExecutor, make_executor
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -18,15 +18,15 @@ from typing import Any
 import click
 
 from collie import __version__, pipeline, searchcache
-from collie import views as text
-from collie.cli_export import export, report
-from collie.cli_extract import extract
-from collie.cli_langid import langid
-from collie.cli_mininet import demo, mininet
-from collie.cli_reprocess import reprocess_command
-from collie.cli_review import review
-from collie.cli_run import run
-from collie.clioptions import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli import views as text
+from collie.cli.export import export, report
+from collie.cli.extract import extract
+from collie.cli.langid import langid
+from collie.cli.mininet import demo, mininet
+from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli.reprocess import reprocess_command
+from collie.cli.review import review
+from collie.cli.run import run
 from collie.config import lookup
 from collie.encoding import decode_text_file
 from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from collie.clioptions import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError, UsageProblem
 from collie.export import document_text
 from collie.languages import resolve_language

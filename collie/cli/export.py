@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from collie import views
-from collie.clioptions import CONTEXT, App, common_options, note
+from collie.cli import views
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError
 from collie.export import FORMATS, write_export
 from collie.pipeline import seed_list_for

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from collie.clioptions import CONTEXT, App, common_options, note, set_flag
+from collie.cli.options import CONTEXT, App, common_options, note, set_flag
 from collie.errors import CollieError, InputError
 from collie.fetch import FetchConfig, Fetcher, FetchResult
 from collie.process import Page, process

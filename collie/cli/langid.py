@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from collie.clioptions import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.encoding import decode_text_file
 from collie.errors import InputError, LanguageNotFound, UsageProblem
 from collie.langid.compare import METHODS, train_comparison

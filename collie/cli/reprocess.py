@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from collie.cli_executor import executor_options, open_executor
-from collie.cli_run import CliEvents
-from collie.clioptions import CONTEXT, App, common_options, note
+from collie.cli.executor import executor_options, open_executor
+from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.run import CliEvents
 from collie.errors import CollieError
 from collie.langid.learn import load_model_for
 from collie.reprocess import ReprocessReport, reprocess
