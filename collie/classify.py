@@ -45,9 +45,14 @@ class PageRules:
         """The rules of `settings`; the relative check (langid.min_pass) only when `model`
         learnt the target from documents (it has open-set tests for it)."""
         learnt = model is not None and is_learnt(model, target)
-        return cls(target, settings["encoding.min_confidence"], settings["extract.boilerplate"],
-                   settings["crawl.short_page_chars"], settings["langid.min_share"],
-                   settings["langid.min_pass"] if learnt else 0.0)  # fmt: skip
+        return cls(
+            target,
+            settings["encoding.min_confidence"],
+            settings["extract.boilerplate"],
+            settings["crawl.short_page_chars"],
+            settings["langid.min_share"],
+            settings["langid.min_pass"] if learnt else 0.0,
+        )
 
 
 def is_learnt(model: LangModel, code: str) -> bool:
@@ -62,8 +67,7 @@ def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> Non
         examined.outcome.reason = TOO_SHORT
     else:
         text = examined.short_text or ""
-        decide(examined.outcome, text, [(p, voted, 0.0) for p in examined.short_paragraphs],
-               rules)  # fmt: skip
+        decide(examined.outcome, text, [(p, voted, 0.0) for p in examined.short_paragraphs], rules)
     examined.short_text, examined.short_paragraphs = None, []
 
 
@@ -105,15 +109,17 @@ def judge_with_site(outcome: PageOutcome, rules: PageRules, model: LangModel) ->
     if suspect is None:
         return
     texts = [p[0] for p in suspect.paragraphs]
-    labels = [(text, nearest if code == UNDETERMINED and nearest == rules.target else code, prob)
-              for text, (code, prob, nearest) in zip(texts, model.identify_nearest(texts),
-                                                      strict=True)]  # fmt: skip
+    labels = [
+        (text, nearest if code == UNDETERMINED and nearest == rules.target else code, prob)
+        for text, (code, prob, nearest) in zip(texts, model.identify_nearest(texts), strict=True)
+    ]
     outcome.suspect, outcome.status, outcome.reason = None, "dropped", None
     decide(outcome, suspect.text, labels, replace(rules, min_pass=0.0))
 
 
-def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
-           near: Sequence[bool] = ()) -> None:  # fmt: skip
+def decide(
+    outcome: PageOutcome, text: str, labels: Labels, rules: PageRules, near: Sequence[bool] = ()
+) -> None:
     """Target document, wrong-language text, relative-suspected or undetermined, by the
     share of letters; a document gets its fingerprints (exact key, simhash) here.
 
@@ -141,9 +147,13 @@ def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
     if relative_page(mine, near_letters, total, rules):
         outcome.lang, outcome.reason = UNDETERMINED, f"{RELATIVE_SUSPECTED}:page {mine / like:.2f}"
         flags = [i < len(near) and near[i] for i in range(len(labels))]
-        outcome.suspect = SuspectRow("page", mine / like, text,
-                                     [(*label, f) for label, f in zip(labels, flags, strict=True)],
-                                     count_words(text))  # fmt: skip
+        outcome.suspect = SuspectRow(
+            "page",
+            mine / like,
+            text,
+            [(*label, f) for label, f in zip(labels, flags, strict=True)],
+            count_words(text),
+        )
         return
     outcome.lang = rules.target if share >= rules.min_share else best
     probs = [p for _, c, p in labels if c == outcome.lang]
@@ -154,6 +164,11 @@ def decide(outcome: PageOutcome, text: str, labels: Labels, rules: PageRules,
     kind = "target" if outcome.lang == rules.target else "wronglang"
     outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)
     outcome.document = DocumentRow(
-        kind, outcome.lang, text, labels, count_words(text), exact_key=exact_key(text),
+        kind,
+        outcome.lang,
+        text,
+        labels,
+        count_words(text),
+        exact_key=exact_key(text),
         simhash=simhash_text(text),
-    )  # fmt: skip
+    )

@@ -35,16 +35,54 @@ from collie.languages import Language, all_languages, get_language
 from collie.urls import canonical_url
 
 GENERIC_SECOND_LEVEL = frozenset(
-    ["ac", "co", "com", "edu", "gen", "go", "gob", "gov", "govt", "gv", "info", "int", "ltd",
-     "me", "mil", "ne", "net", "nic", "nom", "or", "org", "plc", "sc", "sch", "web"]
-)  # fmt: skip
+    [
+        "ac",
+        "co",
+        "com",
+        "edu",
+        "gen",
+        "go",
+        "gob",
+        "gov",
+        "govt",
+        "gv",
+        "info",
+        "int",
+        "ltd",
+        "me",
+        "mil",
+        "ne",
+        "net",
+        "nic",
+        "nom",
+        "or",
+        "org",
+        "plc",
+        "sc",
+        "sch",
+        "web",
+    ]
+)
 HOSTING_SUFFIXES = frozenset(
-    ["blogspot.com", "blogspot.co.ke", "wordpress.com", "github.io", "tumblr.com",
-     "weebly.com", "wixsite.com", "substack.com", "neocities.org", "jimdofree.com",
-     "over-blog.com"]
-)  # fmt: skip
-SESSION_PARAMS = re.compile(r"^(?:s|sid|session|sessionid|session_id|phpsessid|jsessionid|"
-                            r"aspsessionid\w*|cfid|cftoken|zenid)$", re.I)  # fmt: skip
+    [
+        "blogspot.com",
+        "blogspot.co.ke",
+        "wordpress.com",
+        "github.io",
+        "tumblr.com",
+        "weebly.com",
+        "wixsite.com",
+        "substack.com",
+        "neocities.org",
+        "jimdofree.com",
+        "over-blog.com",
+    ]
+)
+SESSION_PARAMS = re.compile(
+    r"^(?:s|sid|session|sessionid|session_id|phpsessid|jsessionid|"
+    r"aspsessionid\w*|cfid|cftoken|zenid)$",
+    re.I,
+)
 MAX_URL_LENGTH = 512
 MAX_PATH_SEGMENTS = 12
 SHORT_REFERRER_BYTES = 400  # ClueWeb09: shorter referrers do not vote
@@ -82,8 +120,11 @@ def crawl_url(url: str) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
     path = _PATH_SESSION.sub("", parts.path)
-    pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-             if not SESSION_PARAMS.match(k)]  # fmt: skip
+    pairs = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not SESSION_PARAMS.match(k)
+    ]
     query = urlencode(pairs)
     cleaned = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
     cleaned = urljoin(cleaned, (path or "/") + (f"?{query}" if query else ""))  # no ./ ../
@@ -167,8 +208,9 @@ def language_needles(code: str) -> Needles:
             other_codes |= {lang.part1, lang.code}
             other_names |= _names(lang)
     other_names -= names
-    return Needles(frozenset(names), frozenset(codes),
-                   frozenset(other_names), frozenset(other_codes - codes))  # fmt: skip
+    return Needles(
+        frozenset(names), frozenset(codes), frozenset(other_names), frozenset(other_codes - codes)
+    )
 
 
 def _hits(tokens: Sequence[Token], names: frozenset[str], codes: frozenset[str]) -> bool:
@@ -204,8 +246,9 @@ class LinkEvidence:
 LAYER_SCORE = {"primary": 0.3, "secondary": 0.0, "reserve": -0.3}
 
 
-def link_priority(evidence: LinkEvidence, target: str, needles: Needles,
-                  domains: Iterable[str]) -> float:  # fmt: skip
+def link_priority(
+    evidence: LinkEvidence, target: str, needles: Needles, domains: Iterable[str]
+) -> float:
     """A score around 0.5, higher first: referrer votes (+-0.4), layer (+-0.3), the
     referrers' lang attributes (+-0.1), the domain extension (+-0.1)."""
     score = 0.5 + LAYER_SCORE[link_layer(evidence.url, evidence.anchor, needles)]
@@ -213,8 +256,9 @@ def link_priority(evidence: LinkEvidence, target: str, needles: Needles,
     if voters:
         share = sum(r.lang == target for r in voters) / len(voters)
         score += 0.8 * (share - 0.5)
-    attributes = [r.lang_attribute.lower().split("-")[0] for r in evidence.referrers
-                  if r.lang_attribute]  # fmt: skip
+    attributes = [
+        r.lang_attribute.lower().split("-")[0] for r in evidence.referrers if r.lang_attribute
+    ]
     if attributes:
         share = sum(a in needles.target_codes for a in attributes) / len(attributes)
         score += 0.2 * (share - 0.5)

@@ -171,8 +171,13 @@ class ExecutorSpec:
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> ExecutorSpec:
-        return cls(settings["run.executor"], settings["dask.scheduler"], settings["dask.cluster"],
-                   tuple(settings["dask.cluster_options"]), settings["dask.retries"])  # fmt: skip
+        return cls(
+            settings["run.executor"],
+            settings["dask.scheduler"],
+            settings["dask.cluster"],
+            tuple(settings["dask.cluster_options"]),
+            settings["dask.retries"],
+        )
 
     def describe(self) -> str:
         if self.kind == "local":
@@ -212,8 +217,9 @@ def _dask_client_parts(spec: ExecutorSpec) -> tuple[Any, Any]:
     try:
         from distributed import Client
     except ImportError:
-        raise CollieError("The dask executor needs Dask distributed, which is not installed.",
-                          EXTRA_HINT) from None  # fmt: skip
+        raise CollieError(
+            "The dask executor needs Dask distributed, which is not installed.", EXTRA_HINT
+        ) from None
     if spec.scheduler and spec.cluster:
         raise ConfigError(
             "Both a Dask scheduler address and a cluster to start were given.",
@@ -221,8 +227,9 @@ def _dask_client_parts(spec: ExecutorSpec) -> tuple[Any, Any]:
         )
     if spec.scheduler:
         return Client, None
-    return Client, start_cluster(spec.cluster or f"local:{os.cpu_count() or 1}",
-                                 parse_cluster_options(spec.cluster_options))  # fmt: skip
+    return Client, start_cluster(
+        spec.cluster or f"local:{os.cpu_count() or 1}", parse_cluster_options(spec.cluster_options)
+    )
 
 
 def parse_cluster_options(options: Iterable[str]) -> dict[str, Any]:
@@ -260,8 +267,13 @@ def start_cluster(name: str, options: dict[str, Any]) -> Any:
             workers = 0
         if workers < 1:
             raise ConfigError(f"dask.cluster = {name!r}: expected local:N with N >= 1.")
-        settings = {"n_workers": workers, "threads_per_worker": 1, "processes": True,
-                    "dashboard_address": ":0", **options}  # fmt: skip
+        settings = {
+            "n_workers": workers,
+            "threads_per_worker": 1,
+            "processes": True,
+            "dashboard_address": ":0",
+            **options,
+        }
         return LocalCluster(**settings)
     if kind == "slurm":
         return _start_slurm(options)
@@ -276,13 +288,15 @@ def _start_slurm(options: dict[str, Any]) -> Any:
     try:
         from dask_jobqueue import SLURMCluster
     except ImportError:
-        raise CollieError("--cluster slurm needs dask-jobqueue, which is not installed.",
-                          EXTRA_HINT) from None  # fmt: skip
+        raise CollieError(
+            "--cluster slurm needs dask-jobqueue, which is not installed.", EXTRA_HINT
+        ) from None
     jobs = int(options.pop("jobs", 1))
     try:
         cluster = SLURMCluster(**options)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"--cluster slurm: {exc}.",
-                          "See dask-jobqueue's SLURMCluster for its options.") from exc  # fmt: skip
+        raise ConfigError(
+            f"--cluster slurm: {exc}.", "See dask-jobqueue's SLURMCluster for its options."
+        ) from exc
     cluster.scale(jobs=jobs)
     return cluster

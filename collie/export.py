@@ -45,20 +45,31 @@ def document_text(row: dict[str, Any], target: str, segments: str) -> str:
 def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
     """The jsonl object of one document."""
     return {
-        "id": row["id"], "url": row["url"], "final_url": row["final_url"] or row["url"],
-        "title": row["title"], "loop": row["loop"], "source": row["source"],
-        "depth": row["depth"], "query": row["query"], "referrer": row["referrer"],
-        "language": row["lang"], "probability": row["lang_prob"],
-        "target_share": row["target_share"], "words": count_words(text),
-        "encoding": row["encoding"], "encoding_method": row["encoding_method"],
-        "fetched_at": row["fetched_at"], "simhash": row["simhash"], "text": text,
-        **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row
-           else {}),
-    }  # fmt: skip
+        "id": row["id"],
+        "url": row["url"],
+        "final_url": row["final_url"] or row["url"],
+        "title": row["title"],
+        "loop": row["loop"],
+        "source": row["source"],
+        "depth": row["depth"],
+        "query": row["query"],
+        "referrer": row["referrer"],
+        "language": row["lang"],
+        "probability": row["lang_prob"],
+        "target_share": row["target_share"],
+        "words": count_words(text),
+        "encoding": row["encoding"],
+        "encoding_method": row["encoding_method"],
+        "fetched_at": row["fetched_at"],
+        "simhash": row["simhash"],
+        "text": text,
+        **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row else {}),
+    }
 
 
-def _texts(rows: Iterable[dict[str, Any]], target: str, segments: str,
-           count: ExportCount) -> Iterator[tuple[dict[str, Any], str]]:  # fmt: skip
+def _texts(
+    rows: Iterable[dict[str, Any]], target: str, segments: str, count: ExportCount
+) -> Iterator[tuple[dict[str, Any], str]]:
     for row in rows:
         text = document_text(row, target, segments)
         if text:
@@ -87,8 +98,9 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
             manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
 
 
-def write_export(rows: Iterable[dict[str, Any]], out: str, fmt: str, target: str,
-                 segments: str = "all") -> ExportCount:  # fmt: skip
+def write_export(
+    rows: Iterable[dict[str, Any]], out: str, fmt: str, target: str, segments: str = "all"
+) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written."""
     count = ExportCount()
     items = _texts(rows, target, segments, count)

@@ -75,10 +75,32 @@ NAV_ATTRIBUTE = re.compile(
 _BLOCKS = {"h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "blockquote"}
 _BLOCKS |= {"pre", "br", "hr"}
 _AS_DIV = {
-    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "section", "article",
-    "main", "figure", "figcaption", "address", "header", "footer", "details", "summary",
-    "center", "fieldset", "legend", "dl", "dt", "dd", "body",
-}  # fmt: skip
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "caption",
+    "section",
+    "article",
+    "main",
+    "figure",
+    "figcaption",
+    "address",
+    "header",
+    "footer",
+    "details",
+    "summary",
+    "center",
+    "fieldset",
+    "legend",
+    "dl",
+    "dt",
+    "dd",
+    "body",
+}
 _BREAKS = _AS_DIV | {"p", "div"}  # all become one paragraph break
 _LINK_BLOCKS = {"li", "p", "div", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"}
 _WORDY = re.compile(r"[^\W_]")

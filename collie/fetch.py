@@ -44,9 +44,16 @@ log = logging.getLogger("collie.fetch")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # Content types that say nothing: the body decides (sniffed).
 GENERIC_TYPES = frozenset(
-    {"", "application/octet-stream", "binary/octet-stream", "application/unknown",
-     "unknown/unknown", "text/plain", "application/x-unknown-content-type"}
-)  # fmt: skip
+    {
+        "",
+        "application/octet-stream",
+        "binary/octet-stream",
+        "application/unknown",
+        "unknown/unknown",
+        "text/plain",
+        "application/x-unknown-content-type",
+    }
+)
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
@@ -55,10 +62,28 @@ SNIFF_BYTES = 1024
 # WHATWG MIME sniffing: what an HTML document may start with (after whitespace).
 _HTML_STARTS = tuple(
     b"<" + tag
-    for tag in (b"!doctype html", b"html", b"head", b"script", b"iframe", b"h1", b"div",
-                b"font", b"table", b"a", b"style", b"title", b"b", b"body", b"br", b"p",
-                b"!--", b"meta", b"?xml")
-)  # fmt: skip
+    for tag in (
+        b"!doctype html",
+        b"html",
+        b"head",
+        b"script",
+        b"iframe",
+        b"h1",
+        b"div",
+        b"font",
+        b"table",
+        b"a",
+        b"style",
+        b"title",
+        b"b",
+        b"body",
+        b"br",
+        b"p",
+        b"!--",
+        b"meta",
+        b"?xml",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -146,9 +171,13 @@ def _is_private_literal(host: str) -> bool:
     except ValueError:
         return False
     return bool(
-        address.is_private or address.is_loopback or address.is_link_local
-        or address.is_unspecified or address.is_reserved or address.is_multicast
-    )  # fmt: skip
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_unspecified
+        or address.is_reserved
+        or address.is_multicast
+    )
 
 
 def looks_like_html(head: bytes) -> bool:
@@ -304,8 +333,9 @@ class Fetcher:
     ) -> FetchResult:
         status = resp.status_code
         headers = {k.lower(): v for k, v in resp.headers.items()}
-        base = FetchResult(url, final, status, headers, redirects=tuple(hops),
-                           fetched_at=fetched_at)  # fmt: skip
+        base = FetchResult(
+            url, final, status, headers, redirects=tuple(hops), fetched_at=fetched_at
+        )
         if status >= 300:
             return replace(base, outcome="dropped", reason=f"http-{status}")
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
@@ -348,8 +378,15 @@ class Fetcher:
     def _dropped(
         self, url: str, final: str, reason: str, hops: list[str], status: int | None = None
     ) -> FetchResult:
-        return FetchResult(url, final, status, redirects=tuple(hops), outcome="dropped",
-                           reason=reason, fetched_at=self.clock.wall())  # fmt: skip
+        return FetchResult(
+            url,
+            final,
+            status,
+            redirects=tuple(hops),
+            outcome="dropped",
+            reason=reason,
+            fetched_at=self.clock.wall(),
+        )
 
     def _refusal(self, url: str) -> str | None:
         """Why `url` must not be requested at all, or None."""
@@ -379,8 +416,7 @@ class Fetcher:
             self.gate.acquire(host)
             fetched_at = self.clock.wall()
             try:
-                resp = self._session().get(url, stream=True, allow_redirects=False,
-                                           timeout=timeout)  # fmt: skip
+                resp = self._session().get(url, stream=True, allow_redirects=False, timeout=timeout)
             except requests.Timeout:
                 reason, hold = "timeout", self._backoff(attempt)
             except requests.ConnectionError:

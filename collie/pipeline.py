@@ -186,9 +186,15 @@ class _Miner:
         return bool(limit) and time.monotonic() - self.started >= limit
 
 
-def run(ws: Workspace, backend: Backend, fetcher: Fetcher, model: LangModel,
-        limits: RunLimits, events: RunEvents | None = None,
-        executor: Executor | None = None) -> RunReport:  # fmt: skip
+def run(
+    ws: Workspace,
+    backend: Backend,
+    fetcher: Fetcher,
+    model: LangModel,
+    limits: RunLimits,
+    events: RunEvents | None = None,
+    executor: Executor | None = None,
+) -> RunReport:
     """Bring the workspace to `limits.loops` completed loops (see DESIGN.md's loop).
     Pages are fetched and examined by `executor` (in this process by default, with
     `fetcher`; on Dask workers, each with its own); only this process writes."""
@@ -266,29 +272,38 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
     miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
     for outcome in outcomes:
         report.pages[outcome.status] += 1
-    miner.events.line(f"loop {report.number}: pages suspected on their own but found to be "
-                      f"{miner.target} after all (their sites are): {len(outcomes)}")  # fmt: skip
+    miner.events.line(
+        f"loop {report.number}: pages suspected on their own but found to be "
+        f"{miner.target} after all (their sites are): {len(outcomes)}"
+    )
     return len(outcomes)
 
 
 def _loop_line(report: LoopReport) -> str:
     pages = report.pages
-    reasons = ", ".join(f"{r} {n}" for r, n in report.reasons.most_common(6)
-                        if r != NEAR_DUPLICATE)  # fmt: skip
+    reasons = ", ".join(f"{r} {n}" for r, n in report.reasons.most_common(6) if r != NEAR_DUPLICATE)
     why = f" ({reasons})" if reasons else ""
-    return (f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
-            f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
-            f"other languages, {pages['dropped']} dropped{why}")  # fmt: skip
+    return (
+        f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
+        f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
+        f"other languages, {pages['dropped']} dropped{why}"
+    )
 
 
 def _nothing_found_line(report: LoopReport, target: str) -> str:
     """What a loop that found no target document saw instead."""
     seen = ", ".join(f"{code} {n}" for code, n in report.languages.most_common(8))
     suspected = report.reasons[RELATIVE_SUSPECTED]
-    return (f"loop {report.number}: no {target} document among {sum(report.pages.values())} "
-            f"pages fetched; their languages: {seen or 'none (no page had text)'}"
-            + (f"; {suspected} pages look like a close relative of {target} "
-               "(`collie export --suspects`)" if suspected else ""))  # fmt: skip
+    return (
+        f"loop {report.number}: no {target} document among {sum(report.pages.values())} "
+        f"pages fetched; their languages: {seen or 'none (no page had text)'}"
+        + (
+            f"; {suspected} pages look like a close relative of {target} "
+            "(`collie export --suspects`)"
+            if suspected
+            else ""
+        )
+    )
 
 
 def _load_robots(miner: _Miner) -> None:
@@ -323,8 +338,16 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
             raise _StopRequested
 
     try:
-        result = search_queries(ws, miner.backend, planned, settings["search.results"],
-                                settings["search.max_failures"], budget, loop, counted)  # fmt: skip
+        result = search_queries(
+            ws,
+            miner.backend,
+            planned,
+            settings["search.results"],
+            settings["search.max_failures"],
+            budget,
+            loop,
+            counted,
+        )
     except _StopRequested:
         return "interrupted"
     report.search_stopped = result.stopped
@@ -333,13 +356,24 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
         for hit in outcome.results:
             url = crawl_url(hit.url)
             if url is not None:
-                entries.append(QueueEntry(url, site_of(url), loop, "search", 0, SEARCH_PRIORITY,
-                                          query_id=outcome.query_id))  # fmt: skip
+                entries.append(
+                    QueueEntry(
+                        url,
+                        site_of(url),
+                        loop,
+                        "search",
+                        0,
+                        SEARCH_PRIORITY,
+                        query_id=outcome.query_id,
+                    )
+                )
     report.search_urls = miner.store.enqueue(entries)
     miner.store.mark_searched(loop)
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
-    miner.events.line(f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
-                      f"{report.search_urls} new URLs")  # fmt: skip
+    miner.events.line(
+        f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
+        f"{report.search_urls} new URLs"
+    )
     return None
 
 
@@ -461,8 +495,9 @@ def _finish(miner: _Miner, examined: Examined) -> PageOutcome:
     return examined.outcome
 
 
-def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome],
-                *, loop: int) -> list[QueueEntry]:  # fmt: skip
+def _plan_links(
+    miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], *, loop: int
+) -> list[QueueEntry]:
     """Same-site links of this batch's new target documents, to the crawl depth and the
     site's page cap, scored by what predicts their language."""
     store, settings = miner.store, miner.ws.settings
@@ -483,8 +518,11 @@ def _plan_links(miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[Page
                 continue
             evidence = LinkEvidence(url, anchor, tuple(store.referrers(url)))
             priority = link_priority(evidence, miner.target, needles, domains)
-            entries.append(QueueEntry(url, source.site, loop, "crawl", depth, priority,
-                                      referrer_id=outcome.page_id))  # fmt: skip
+            entries.append(
+                QueueEntry(
+                    url, source.site, loop, "crawl", depth, priority, referrer_id=outcome.page_id
+                )
+            )
             room -= 1
     return entries
 
@@ -517,7 +555,8 @@ def _stop_poor_sites(miner: _Miner, sites: set[str]) -> None:
     settings = miner.ws.settings
     for site in sorted(sites):
         pages, target, stopped = miner.store.site_counts(site)
-        reason = site_stop_reason(target, pages, settings["crawl.site_min_yield"],
-                                  settings["crawl.site_min_pages"])  # fmt: skip
+        reason = site_stop_reason(
+            target, pages, settings["crawl.site_min_yield"], settings["crawl.site_min_pages"]
+        )
         if stopped is None and reason is not None:
             miner.store.stop_site(site, reason)

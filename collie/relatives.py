@@ -64,16 +64,20 @@ class RelativesReport:
 
     def line(self, loop: int, target: str) -> str | None:
         if self.refused:
-            return (f"loop {loop}: the relatives' pages found were not used to sharpen "
-                    f"{target}: learning against them cost too much recall on your "
-                    "documents (some may be in the target: `collie review`)")  # fmt: skip
+            return (
+                f"loop {loop}: the relatives' pages found were not used to sharpen "
+                f"{target}: learning against them cost too much recall on your "
+                "documents (some may be in the target: `collie review`)"
+            )
         if self.contrast is None:
             return None
         c = self.contrast
-        return (f"loop {loop}: {target} learnt again against {c.used:,} letters of "
-                f"relatives' text from {c.sites} sites (recall on your held-back documents "
-                f"{c.recall:.1%}, {c.recall_without:.1%} without); {self.pages} more pages "
-                f"set aside as relative-suspected")  # fmt: skip
+        return (
+            f"loop {loop}: {target} learnt again against {c.used:,} letters of "
+            f"relatives' text from {c.sites} sites (recall on your held-back documents "
+            f"{c.recall:.1%}, {c.recall_without:.1%} without); {self.pages} more pages "
+            f"set aside as relative-suspected"
+        )
 
 
 def _letters(text: str) -> int:
@@ -116,11 +120,13 @@ def learn_relatives(
             if recall_without is None:
                 recall_without = learn_language(base, code, targets, wronglang).recall
         assert targets is not None and wronglang is not None
-        relatives = relatives_sites(base, code, targets, wronglang, rules, suspects,
-                                    store.corpus_paragraphs(), model)  # fmt: skip
+        relatives = relatives_sites(
+            base, code, targets, wronglang, rules, suspects, store.corpus_paragraphs(), model
+        )
         by_site = {site: texts for site, texts in suspects.items() if site in relatives}
-        result = learn_against(base, code, targets, wronglang, by_site, recall_without,
-                               seen=available)  # fmt: skip
+        result = learn_against(
+            base, code, targets, wronglang, by_site, recall_without, seen=available
+        )
         if result is None:
             offered = sum(_letters(t) for texts in by_site.values() for t in texts)
             report.refused = offered >= MIN_CONTRAST_LETTERS and report.contrast is None
@@ -228,8 +234,9 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
         if target_site(*site_letters[site], rules):  # judged with its site: judge_with_site
             fails = mine + own < rules.min_share * max(total, 1)
         else:
-            fails = mine < rules.min_share * max(total, 1) or relative_page(mine, near, total,
-                                                                             rules)  # fmt: skip
+            fails = mine < rules.min_share * max(total, 1) or relative_page(
+                mine, near, total, rules
+            )
         if fails:
             share = mine / max(mine + near, 1)
             suspected.append((page_id, SuspectRow("page", share, text, new, words)))
@@ -239,8 +246,9 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
     moved = {page_id for page_id, _ in suspected}
     corpus_sites = {site for page_id, site, *_ in pages if page_id not in moved}
     least = SITE_MIN_LETTERS // 2  # the model now knows the relatives: less text will do
-    sites = [site for site in sorted(corpus_sites)
-             if relative_site(*site_letters[site], rules, least)]  # fmt: skip
+    sites = [
+        site for site in sorted(corpus_sites) if relative_site(*site_letters[site], rules, least)
+    ]
     demoted = 0
     for site in sites:
         mine, near = site_letters[site]

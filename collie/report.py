@@ -19,31 +19,44 @@ BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
 
 def summary_lines(data: dict[str, Any]) -> list[str]:
     """The text report (stdout of `collie report`)."""
-    lines = [f"collie report: {data['language']} ({data['language_name']}), "
-             f"{len(data['loops'])} loop(s)", ""]  # fmt: skip
+    lines = [
+        f"collie report: {data['language']} ({data['language_name']}), "
+        f"{len(data['loops'])} loop(s)",
+        "",
+    ]
     lines += loop_lines(data["loops"])
-    lines += ["", "languages of the pages fetched: " + (", ".join(
-        f"{code} {n}" for code, n in data["languages"].items()) or "-")]  # fmt: skip
+    lines += [
+        "",
+        "languages of the pages fetched: "
+        + (", ".join(f"{code} {n}" for code, n in data["languages"].items()) or "-"),
+    ]
     lines += ["", "best sites (target documents / pages fetched):"]
     lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
     lines += ["", "best queries (target documents among the URLs they found first):"]
     lines += [f"  {q[:60]:<60} {d:>4} / {n}" for q, d, n in data["queries"]] or ["  -"]
     for loop, words in data["seeds"].items():
-        lines += ["", f"seed words of loop {loop} ({len(words)}): " + " ".join(words[:30])
-                  + (" ..." if len(words) > 30 else "")]  # fmt: skip
+        lines += [
+            "",
+            f"seed words of loop {loop} ({len(words)}): "
+            + " ".join(words[:30])
+            + (" ..." if len(words) > 30 else ""),
+        ]
     return lines
 
 
-def bar_chart(title: str, labels: Sequence[str], series: dict[str, Sequence[float]],
-              width: int = 640) -> str:  # fmt: skip
+def bar_chart(
+    title: str, labels: Sequence[str], series: dict[str, Sequence[float]], width: int = 640
+) -> str:
     """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values."""
     row, left, top = 22, 180, 40
     totals = [sum(values[i] for values in series.values()) for i in range(len(labels))]
     scale = (width - left - 60) / max(max(totals, default=0), 1)
     height = top + row * len(labels) + 20
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'role="img" aria-label="{html.escape(title)}">',
-             f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>']  # fmt: skip
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'role="img" aria-label="{html.escape(title)}">',
+        f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>',
+    ]
     for k, name in enumerate(series):
         lx = left + k * 120
         colour = BAR_COLOURS[k % len(BAR_COLOURS)]
@@ -51,16 +64,22 @@ def bar_chart(title: str, labels: Sequence[str], series: dict[str, Sequence[floa
         parts.append(f'<rect x="{lx}" y="24" width="10" height="10" fill="{colour}"/>{legend}')
     for i, label in enumerate(labels):
         y, x = top + i * row, float(left)
-        parts.append(f'<text x="{left - 6}" y="{y + 14}" font-size="12" text-anchor="end">'
-                     f"{html.escape(label[:28])}</text>")  # fmt: skip
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 14}" font-size="12" text-anchor="end">'
+            f"{html.escape(label[:28])}</text>"
+        )
         for k, values in enumerate(series.values()):
             w = values[i] * scale
             if w > 0:
-                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row - 6}" '
-                             f'fill="{BAR_COLOURS[k % len(BAR_COLOURS)]}"/>')  # fmt: skip
+                parts.append(
+                    f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row - 6}" '
+                    f'fill="{BAR_COLOURS[k % len(BAR_COLOURS)]}"/>'
+                )
             x += w
-        parts.append(f'<text x="{x + 4:.1f}" y="{y + 14}" font-size="11" '
-                     f'data-total="{totals[i]:g}">{totals[i]:g}</text>')  # fmt: skip
+        parts.append(
+            f'<text x="{x + 4:.1f}" y="{y + 14}" font-size="11" '
+            f'data-total="{totals[i]:g}">{totals[i]:g}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -69,18 +88,27 @@ def html_report(data: dict[str, Any]) -> str:
     """One self-contained HTML page: the summary as tables and three plots."""
     loops = data["loops"]
     labels = [f"loop {loop['number']}" for loop in loops]
-    yield_chart = bar_chart("Target documents per loop", labels, {
-        "from search": [loop["documents"]["search"] for loop in loops],
-        "from crawling": [loop["documents"]["crawl"] for loop in loops],
-    })  # fmt: skip
+    yield_chart = bar_chart(
+        "Target documents per loop",
+        labels,
+        {
+            "from search": [loop["documents"]["search"] for loop in loops],
+            "from crawling": [loop["documents"]["crawl"] for loop in loops],
+        },
+    )
     languages = list(data["languages"].items())[:15]
-    language_chart = bar_chart("Pages fetched by language", [c for c, _ in languages],
-                               {"pages": [n for _, n in languages]})  # fmt: skip
+    language_chart = bar_chart(
+        "Pages fetched by language", [c for c, _ in languages], {"pages": [n for _, n in languages]}
+    )
     sites = data["sites"][:15]
-    site_chart = bar_chart("Yield by site", [s for s, _, _ in sites], {
-        "target documents": [d for _, d, _ in sites],
-        "other pages": [n - d for _, d, n in sites],
-    })  # fmt: skip
+    site_chart = bar_chart(
+        "Yield by site",
+        [s for s, _, _ in sites],
+        {
+            "target documents": [d for _, d, _ in sites],
+            "other pages": [n - d for _, d, n in sites],
+        },
+    )
     text = html.escape("\n".join(summary_lines(data)))
     title = f"collie report: {html.escape(data['language_name'])}"
     return (

@@ -71,8 +71,9 @@ def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
     return [examine_cached(page, cache, model, shard.rules) for page in shard.pages]
 
 
-def reprocess(ws: Workspace, model: LangModel, executor: Executor,
-              events: RunEvents | None = None) -> ReprocessReport:  # fmt: skip
+def reprocess(
+    ws: Workspace, model: LangModel, executor: Executor, events: RunEvents | None = None
+) -> ReprocessReport:
     """Reprocess every cached page of the workspace (see the module docstring); events
     get the stage ("reprocess", with the page count) and each shard's pages as done."""
     events = events or RunEvents()

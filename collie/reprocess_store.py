@@ -48,16 +48,17 @@ def select_cached(store: Store, where: str = "", params: tuple[Any, ...] = ()) -
 
 def short_pages(store: Store, loop: int) -> list[CachedPage]:
     """The loop's pages dropped as too short (too few linking pages had voted yet)."""
-    return select_cached(store, "loop = ? AND status = 'dropped' AND reason = 'too-short'",
-                         (loop,))  # fmt: skip
+    return select_cached(store, "loop = ? AND status = 'dropped' AND reason = 'too-short'", (loop,))
 
 
 def page_suspects(store: Store) -> list[CachedPage]:
     """The pages relative-suspected on their own (not with their site) that no reviewer
     has called a relative's."""
     return select_cached(
-        store, f"status = 'dropped' AND reason LIKE '{RELATIVE_SUSPECTED}:page%' AND id NOT IN "
-        "(SELECT page_id FROM suspects WHERE label IS NOT NULL)")  # fmt: skip
+        store,
+        f"status = 'dropped' AND reason LIKE '{RELATIVE_SUSPECTED}:page%' AND id NOT IN "
+        "(SELECT page_id FROM suspects WHERE label IS NOT NULL)",
+    )
 
 
 class Rewriter(Store):
@@ -77,15 +78,33 @@ class Rewriter(Store):
             "UPDATE pages SET status = ?, reason = ?, encoding = ?, encoding_method = ?, "
             "title = ?, lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, "
             "text_chars = ? WHERE id = ?",
-            (o.status, o.reason, o.encoding, o.encoding_method, o.title, o.lang_attribute,
-             o.lang, o.lang_prob, o.target_share, o.text_chars, o.page_id),
-        )  # fmt: skip
+            (
+                o.status,
+                o.reason,
+                o.encoding,
+                o.encoding_method,
+                o.title,
+                o.lang_attribute,
+                o.lang,
+                o.lang_prob,
+                o.target_share,
+                o.text_chars,
+                o.page_id,
+            ),
+        )
 
     def put_document(self, page_id: int, doc: DocumentRow) -> str:
         """Update the page's document in place, or add one; "updated" or "added"."""
         assert doc.exact_key is not None and doc.simhash is not None
-        values = (doc.kind, doc.lang, doc.text, json.dumps(doc.paragraphs, ensure_ascii=False),
-                  doc.words, doc.exact_key, _signed(doc.simhash))  # fmt: skip
+        values = (
+            doc.kind,
+            doc.lang,
+            doc.text,
+            json.dumps(doc.paragraphs, ensure_ascii=False),
+            doc.words,
+            doc.exact_key,
+            _signed(doc.simhash),
+        )
         cursor = self.conn.execute(
             "UPDATE documents SET kind = ?, lang = ?, text = ?, paragraphs = ?, words = ?, "
             "exact_key = ?, simhash = ? WHERE page_id = ?",

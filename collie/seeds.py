@@ -295,9 +295,13 @@ def odds_ratio(
 
 
 def _select(
-    ranked: Iterable[SeedWord], n: int, target: str, top: int, ignore: Iterable[str],
+    ranked: Iterable[SeedWord],
+    n: int,
+    target: str,
+    top: int,
+    ignore: Iterable[str],
     safetynet: Safetynet | None,
-) -> tuple[list[SeedWord], dict[str, list[str]]]:  # fmt: skip
+) -> tuple[list[SeedWord], dict[str, list[str]]]:
     """The first n ranked words that survive the safetynet, and the removed ones above."""
     net = safetynet if safetynet is not None else packaged_safetynet()
     exempt = related_languages(target) | set(ignore)
@@ -328,8 +332,12 @@ def frequency_seeds(
         (w for w in target_counts.counts if len(w) >= min_length),
         key=lambda w: (-target_counts.counts[w], w),
     )
-    seeds = (SeedWord(w, float(target_counts.counts[w]), target_counts.counts[w],
-                      target_counts.doc_freq[w]) for w in ranked)  # fmt: skip
+    seeds = (
+        SeedWord(
+            w, float(target_counts.counts[w]), target_counts.counts[w], target_counts.doc_freq[w]
+        )
+        for w in ranked
+    )
     kept, removed = _select(seeds, n, target, top, ignore, safetynet)
     return SeedList("frequency", kept, removed)
 

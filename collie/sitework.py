@@ -98,9 +98,14 @@ def examine_cached(page: CachedPage, cache: Path, model: LangModel, rules: PageR
     body = read_body(cache, page.body_sha1)
     if body is None:
         return Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING))
-    result = FetchResult(page.url, page.final_url or page.url, page.http_status,
-                         {"content-type": _content_type(page)}, body,
-                         fetched_at=page.fetched_at or 0.0)  # fmt: skip
+    result = FetchResult(
+        page.url,
+        page.final_url or page.url,
+        page.http_status,
+        {"content-type": _content_type(page)},
+        body,
+        fetched_at=page.fetched_at or 0.0,
+    )
     examined = examine(queued, result, model, rules)
     examined.body = None  # already in cache/
     return examined
@@ -116,16 +121,26 @@ def _content_type(page: CachedPage) -> str:
     return "text/html"
 
 
-def examine_page(queued: QueuedPage, result: FetchResult, model: LangModel,
-                 rules: PageRules) -> Examined:  # fmt: skip
+def examine_page(
+    queued: QueuedPage, result: FetchResult, model: LangModel, rules: PageRules
+) -> Examined:
     """Decode, extract, identify the language paragraph by paragraph, decide, fingerprint."""
-    page = process(result.url, result, min_confidence=rules.min_confidence,
-                   boilerplate=rules.boilerplate)  # fmt: skip
+    page = process(
+        result.url, result, min_confidence=rules.min_confidence, boilerplate=rules.boilerplate
+    )
     outcome = PageOutcome(
-        queued.id, queued.site, "dropped", page.reason, result.final_url, result.status,
-        result.fetched_at or None, page.encoding, page.encoding_method, page.title or None,
+        queued.id,
+        queued.site,
+        "dropped",
+        page.reason,
+        result.final_url,
+        result.status,
+        result.fetched_at or None,
+        page.encoding,
+        page.encoding_method,
+        page.title or None,
         page.lang or None,
-    )  # fmt: skip
+    )
     examined = Examined(queued, outcome)
     if page.outcome != "kept":
         return examined

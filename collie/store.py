@@ -71,8 +71,9 @@ class Store:
     def save_body(self, body: bytes | CompressedBody) -> str:
         """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.
         Written before the page is recorded, so a recorded page always has its body."""
-        return write_body(self.cache, body if isinstance(body, CompressedBody)
-                          else compress_body(body))  # fmt: skip
+        return write_body(
+            self.cache, body if isinstance(body, CompressedBody) else compress_body(body)
+        )
 
     # -- loops ------------------------------------------------------------------------
     def open_loop(self) -> LoopState:
@@ -82,22 +83,26 @@ class Store:
         ).fetchone()
         if row is not None:
             return LoopState(row[0], row[1] is not None, False)
-        number = int(self.conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM loops")
-                     .fetchone()[0])  # fmt: skip
+        number = int(
+            self.conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM loops").fetchone()[0]
+        )
         with self.conn:
-            self.conn.execute("INSERT INTO loops (number, started_at) VALUES (?, ?)",
-                              (number, now_iso()))  # fmt: skip
+            self.conn.execute(
+                "INSERT INTO loops (number, started_at) VALUES (?, ?)", (number, now_iso())
+            )
         return LoopState(number, False, False)
 
     def mark_searched(self, loop: int) -> None:
         with self.conn:
-            self.conn.execute("UPDATE loops SET searched_at = ? WHERE number = ?",
-                              (now_iso(), loop))  # fmt: skip
+            self.conn.execute(
+                "UPDATE loops SET searched_at = ? WHERE number = ?", (now_iso(), loop)
+            )
 
     def finish_loop(self, loop: int) -> None:
         with self.conn:
-            self.conn.execute("UPDATE loops SET finished_at = ? WHERE number = ?",
-                              (now_iso(), loop))  # fmt: skip
+            self.conn.execute(
+                "UPDATE loops SET finished_at = ? WHERE number = ?", (now_iso(), loop)
+            )
 
     # -- the frontier -----------------------------------------------------------------
     def enqueue(self, entries: Iterable[QueueEntry]) -> int:
@@ -106,8 +111,10 @@ class Store:
             return self._insert_queue(entries)
 
     def _insert_queue(self, entries: Iterable[QueueEntry]) -> int:
-        rows = [(e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id,
-                 e.priority) for e in entries]  # fmt: skip
+        rows = [
+            (e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id, e.priority)
+            for e in entries
+        ]
         before = self.conn.total_changes
         self.conn.executemany(
             "INSERT OR IGNORE INTO pages (url, site, loop, source, depth, query_id, "
@@ -133,8 +140,9 @@ class Store:
         return [QueuedPage(*tuple(r)) for r in rows]
 
     def queued_count(self) -> int:
-        return int(self.conn.execute(
-            "SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0])  # fmt: skip
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0]
+        )
 
     def referrers(self, url: str) -> list[Referrer]:
         """Classified pages linking to `url` (what the link's language is guessed from)."""
@@ -157,8 +165,9 @@ class Store:
     # -- sites ------------------------------------------------------------------------
     def site_counts(self, site: str) -> tuple[int, int, str | None]:
         """(pages fetched, target pages, stop reason) of a site."""
-        row = self.conn.execute("SELECT pages, target, stopped FROM sites WHERE site = ?",
-                                (site,)).fetchone()  # fmt: skip
+        row = self.conn.execute(
+            "SELECT pages, target, stopped FROM sites WHERE site = ?", (site,)
+        ).fetchone()
         return (row[0], row[1], row[2]) if row else (0, 0, None)
 
     def site_letters(self, site: str) -> tuple[int, int]:
@@ -221,14 +230,18 @@ class Store:
         freed = [i for i in page_ids if i not in referred]
         with self.conn:
             for table in ("suspects", "documents"):
-                self.conn.executemany(f"DELETE FROM {table} WHERE page_id = ?",
-                                      [(i,) for i in freed])  # fmt: skip
+                self.conn.executemany(
+                    f"DELETE FROM {table} WHERE page_id = ?", [(i,) for i in freed]
+                )
         self._index = None
         return freed
 
-    def judge_again(self, relabelled: Sequence[tuple[int, Sequence[Any], float]],
-                    suspected: Sequence[tuple[int, SuspectRow]],
-                    site_letters: dict[str, tuple[int, int]]) -> None:  # fmt: skip
+    def judge_again(
+        self,
+        relabelled: Sequence[tuple[int, Sequence[Any], float]],
+        suspected: Sequence[tuple[int, SuspectRow]],
+        site_letters: dict[str, tuple[int, int]],
+    ) -> None:
         """In one transaction: the corpus pages' paragraphs labelled again by a new model
         ((page id, paragraphs, target share)), the pages it makes relative-suspected
         (status dropped, documents rows kept), and the sites' letters counted again."""
@@ -238,13 +251,16 @@ class Store:
                     "UPDATE documents SET paragraphs = ? WHERE page_id = ?",
                     (json.dumps(paragraphs, ensure_ascii=False), page_id),
                 )
-                self.conn.execute("UPDATE pages SET target_share = ? WHERE id = ?",
-                                  (round(share, 4), page_id))  # fmt: skip
+                self.conn.execute(
+                    "UPDATE pages SET target_share = ? WHERE id = ?", (round(share, 4), page_id)
+                )
             for page_id, suspect in suspected:
                 self.insert_suspect(page_id, suspect)
                 reason = f"{RELATIVE_SUSPECTED}:{suspect.level} {suspect.pass_share:.2f}"
-                self.conn.execute("UPDATE pages SET status = 'dropped', reason = ?, "
-                                  "lang = 'und' WHERE id = ?", (reason, page_id))  # fmt: skip
+                self.conn.execute(
+                    "UPDATE pages SET status = 'dropped', reason = ?, lang = 'und' WHERE id = ?",
+                    (reason, page_id),
+                )
             self.conn.executemany(
                 "UPDATE sites SET target_letters = ?, near_letters = ? WHERE site = ?",
                 [(mine, near, site) for site, (mine, near) in sorted(site_letters.items())],
@@ -254,8 +270,9 @@ class Store:
 
     def site_size(self, site: str) -> int:
         """Pages of the site known to the frontier (queued or done)."""
-        return int(self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?",
-                                     (site,)).fetchone()[0])  # fmt: skip
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?", (site,)).fetchone()[0]
+        )
 
     def stop_site(self, site: str, reason: str) -> None:
         with self.conn:
@@ -299,10 +316,25 @@ class Store:
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
             "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
             "body_sha1 = ?, content_type = ? WHERE id = ?",
-            (o.status, o.reason, o.final_url, o.http_status, o.fetched_at, o.encoding,
-             o.encoding_method, o.title, o.lang_attribute, o.lang, o.lang_prob,
-             o.target_share, o.text_chars, o.body_sha1, o.content_type, o.page_id),
-        )  # fmt: skip
+            (
+                o.status,
+                o.reason,
+                o.final_url,
+                o.http_status,
+                o.fetched_at,
+                o.encoding,
+                o.encoding_method,
+                o.title,
+                o.lang_attribute,
+                o.lang,
+                o.lang_prob,
+                o.target_share,
+                o.text_chars,
+                o.body_sha1,
+                o.content_type,
+                o.page_id,
+            ),
+        )
         self.conn.executemany(
             "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",
             [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
@@ -324,9 +356,16 @@ class Store:
         self.conn.execute(
             "INSERT OR REPLACE INTO suspects (page_id, loop, level, pass_share, text, "
             "paragraphs, words) SELECT ?, loop, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
-            (page_id, suspect.level, round(suspect.pass_share, 4), suspect.text,
-             json.dumps(suspect.paragraphs, ensure_ascii=False), suspect.words, page_id),
-        )  # fmt: skip
+            (
+                page_id,
+                suspect.level,
+                round(suspect.pass_share, 4),
+                suspect.text,
+                json.dumps(suspect.paragraphs, ensure_ascii=False),
+                suspect.words,
+                page_id,
+            ),
+        )
 
     def _insert_document(self, o: PageOutcome) -> None:
         doc = o.document
@@ -344,10 +383,19 @@ class Store:
             "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
             "exact_key, simhash, duplicate_of) "
             "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
-            (page_id, doc.kind, doc.lang, doc.text,
-             json.dumps(doc.paragraphs, ensure_ascii=False), doc.words, key,
-             _signed(fingerprint), doc.duplicate_of, page_id),
-        )  # fmt: skip
+            (
+                page_id,
+                doc.kind,
+                doc.lang,
+                doc.text,
+                json.dumps(doc.paragraphs, ensure_ascii=False),
+                doc.words,
+                key,
+                _signed(fingerprint),
+                doc.duplicate_of,
+                page_id,
+            ),
+        )
         doc_id = int(cursor.lastrowid or 0)
         if doc.kind == "target" and doc.duplicate_of is None:
             self.near_duplicate_index().add(doc_id, fingerprint)
@@ -406,8 +454,12 @@ class Store:
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
     ) -> Iterator[dict[str, Any]]:
         """The corpus: original target documents with what is known of their pages."""
-        where = ["d.kind = 'target'", "d.duplicate_of IS NULL", "p.status = 'kept'",
-                 "COALESCE(p.target_share, 1) >= ?"]  # fmt: skip
+        where = [
+            "d.kind = 'target'",
+            "d.duplicate_of IS NULL",
+            "p.status = 'kept'",
+            "COALESCE(p.target_share, 1) >= ?",
+        ]
         params: list[Any] = [min_share]
         if loop is not None:
             where.append("d.loop = ?")
@@ -482,13 +534,19 @@ class Store:
         existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
         if existing:
             return int(existing)
-        ids = [r[0] for r in self.conn.execute(
-            "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = "
-            "'target' AND d.duplicate_of IS NULL AND p.status = 'kept' ORDER BY d.id")]  # fmt: skip
+        ids = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = "
+                "'target' AND d.duplicate_of IS NULL AND p.status = 'kept' ORDER BY d.id"
+            )
+        ]
         chosen = random.Random(seed).sample(ids, min(size, len(ids)))
         with self.conn:
-            self.conn.executemany("INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
-                                  list(enumerate(chosen, start=1)))  # fmt: skip
+            self.conn.executemany(
+                "INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
+                list(enumerate(chosen, start=1)),
+            )
         return len(chosen)
 
     def next_review(self) -> dict[str, Any] | None:
@@ -512,8 +570,9 @@ class Store:
             "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
             "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
         ).fetchone()
-        doc = None if row is None else {**dict(zip(keys, tuple(row), strict=True)),
-                                        "suspect": False}  # fmt: skip
+        doc = (
+            None if row is None else {**dict(zip(keys, tuple(row), strict=True)), "suspect": False}
+        )
         return {"total": total, "judged": judged, "document": doc}
 
     def judge(self, doc_id: int, label: str, reviewer: str) -> bool:
@@ -543,16 +602,23 @@ class Store:
             return None
         with self.conn:
             if row[0] < 0:
-                self.conn.execute("UPDATE suspects SET label = NULL, reviewer = NULL, "
-                                  "judged_at = NULL WHERE page_id = ?", (-row[0],))  # fmt: skip
+                self.conn.execute(
+                    "UPDATE suspects SET label = NULL, reviewer = NULL, "
+                    "judged_at = NULL WHERE page_id = ?",
+                    (-row[0],),
+                )
             else:
-                self.conn.execute("UPDATE reviews SET label = NULL, reviewer = NULL, "
-                                  "judged_at = NULL WHERE doc_id = ?", (row[0],))  # fmt: skip
+                self.conn.execute(
+                    "UPDATE reviews SET label = NULL, reviewer = NULL, "
+                    "judged_at = NULL WHERE doc_id = ?",
+                    (row[0],),
+                )
         return int(row[0])
 
     def review_labels(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL "
-                                 "GROUP BY label")  # fmt: skip
+        rows = self.conn.execute(
+            "SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL GROUP BY label"
+        )
         return {r[0]: r[1] for r in rows}
 
     # -- robots.txt -------------------------------------------------------------------
@@ -579,16 +645,27 @@ class Store:
 
     def _counts_of(self, loop: int) -> dict[str, object]:
         q = self.conn.execute
-        status = dict(q("SELECT status, COUNT(*) FROM pages WHERE loop = ? GROUP BY status",
-                        (loop,)).fetchall())  # fmt: skip
-        reasons = dict(q(
-            "SELECT CASE WHEN instr(reason, ':') > 0 THEN substr(reason, 1, instr(reason, ':')"
-            " - 1) ELSE reason END AS r, COUNT(*) FROM pages WHERE loop = ? AND status IN "
-            "('dropped', 'duplicate') GROUP BY r ORDER BY 2 DESC", (loop,)).fetchall())  # fmt: skip
-        docs = dict(q(
-            "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
-            "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL AND "
-            "p.status = 'kept' GROUP BY p.source", (loop,)).fetchall())  # fmt: skip
+        status = dict(
+            q(
+                "SELECT status, COUNT(*) FROM pages WHERE loop = ? GROUP BY status", (loop,)
+            ).fetchall()
+        )
+        reasons = dict(
+            q(
+                "SELECT CASE WHEN instr(reason, ':') > 0 THEN substr(reason, 1, instr(reason, ':')"
+                " - 1) ELSE reason END AS r, COUNT(*) FROM pages WHERE loop = ? AND status IN "
+                "('dropped', 'duplicate') GROUP BY r ORDER BY 2 DESC",
+                (loop,),
+            ).fetchall()
+        )
+        docs = dict(
+            q(
+                "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
+                "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL AND "
+                "p.status = 'kept' GROUP BY p.source",
+                (loop,),
+            ).fetchall()
+        )
         words = q(
             "SELECT COALESCE(SUM(d.words), 0) FROM documents d JOIN pages p ON "
             "p.id = d.page_id WHERE d.loop = ? AND d.kind = 'target' AND "
@@ -596,12 +673,20 @@ class Store:
             (loop,),
         ).fetchone()[0]
         suspects = q("SELECT COUNT(*) FROM suspects WHERE loop = ?", (loop,)).fetchone()[0]
-        queries = q("SELECT COUNT(*) FROM queries WHERE loop = ? AND status = 'done'",
-                    (loop,)).fetchone()[0]  # fmt: skip
-        found = q("SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'",
-                  (loop,)).fetchone()[0]  # fmt: skip
+        queries = q(
+            "SELECT COUNT(*) FROM queries WHERE loop = ? AND status = 'done'", (loop,)
+        ).fetchone()[0]
+        found = q(
+            "SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'", (loop,)
+        ).fetchone()[0]
         fetched = sum(v for k, v in status.items() if k != "queued")
-        return {"queries": queries, "search_urls": found, "pages": status, "fetched": fetched,
-                "dropped": reasons, "documents": {"search": docs.get("search", 0),
-                "crawl": docs.get("crawl", 0)}, "words": words,
-                "relative_suspected": suspects}  # fmt: skip
+        return {
+            "queries": queries,
+            "search_urls": found,
+            "pages": status,
+            "fetched": fetched,
+            "dropped": reasons,
+            "documents": {"search": docs.get("search", 0), "crawl": docs.get("crawl", 0)},
+            "words": words,
+            "relative_suspected": suspects,
+        }

@@ -295,9 +295,16 @@ class Workspace:
 
 def _query_record(row: sqlite3.Row) -> QueryRecord:
     return QueryRecord(
-        row["id"], row["backend"], row["text"], row["status"], row["attempts"],
-        row["created_at"], row["finished_at"], row["result_count"], row["error"],
-    )  # fmt: skip
+        row["id"],
+        row["backend"],
+        row["text"],
+        row["status"],
+        row["attempts"],
+        row["created_at"],
+        row["finished_at"],
+        row["result_count"],
+        row["error"],
+    )
 
 
 def read_word_list(text: str) -> list[str]:

@@ -335,12 +335,19 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--dry-run", is_flag=True, help="Only show the queries (the only mode: "
-              "`collie run` sends them).")  # fmt: skip
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Only show the queries (the only mode: `collie run` sends them).",
+)
 @click.option("--loop", "loop", type=click.IntRange(1), help="Loop number (default: the next).")
-@click.option("--tld", type=click.Choice(["off", "auto"]), callback=set_flag("queries.tld"),
-              expose_value=False, help="auto: restrict to the language's country domains "
-              "plus generic ones.")  # fmt: skip
+@click.option(
+    "--tld",
+    type=click.Choice(["off", "auto"]),
+    callback=set_flag("queries.tld"),
+    expose_value=False,
+    help="auto: restrict to the language's country domains plus generic ones.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON array on stdout.")
 @search_options
 @common_options
@@ -367,8 +374,13 @@ def queries(app: App, dry_run: bool, loop: int | None, as_json: bool) -> None:
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("code", required=False, metavar="[CODE|NAME]")
-@click.option("--top", type=click.IntRange(1), default=20, show_default=True,
-              help="Words shown for one language.")  # fmt: skip
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Words shown for one language.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
 @click.pass_obj
 def safetynet(app: App, code: str | None, top: int, as_json: bool) -> None:
@@ -390,10 +402,14 @@ def safetynet(app: App, code: str | None, top: int, as_json: bool) -> None:
         info = lists.get(lang.code)
         if info is None:
             raise UsageProblem(f"The safetynet does not cover {lang.code} ({lang.display_name}).")
-        data = [{"rank": e.rank, "word": e.word, "frequency": e.frequency, "sources": e.sources}
-                for e in info.entries[:top]]  # fmt: skip
-        lines = [f"{e['rank']:>4}  {e['word']:<20} {e['frequency'] or '-':<10} {e['sources']}"
-                 for e in data]  # fmt: skip
+        data = [
+            {"rank": e.rank, "word": e.word, "frequency": e.frequency, "sources": e.sources}
+            for e in info.entries[:top]
+        ]
+        lines = [
+            f"{e['rank']:>4}  {e['word']:<20} {e['frequency'] or '-':<10} {e['sources']}"
+            for e in data
+        ]
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else "\n".join(lines))
 
 
@@ -449,8 +465,12 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
         results = outcome.results
         status = {"cached": "from the workspace's store", "sent": "sent and stored"}[outcome.status]
     if as_json:
-        data = {"query": query, "backend": backend.name, "status": status,
-                "results": [text.result_data(r) for r in results]}  # fmt: skip
+        data = {
+            "query": query,
+            "backend": backend.name,
+            "status": status,
+            "results": [text.result_data(r) for r in results],
+        }
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo("\n".join(text.result_lines(results)))

@@ -31,29 +31,39 @@ def executor_options(func: F) -> F:
     """The executor options, as flags over settings."""
     options = [
         click.option(
-            "--executor", type=click.Choice(["local", "dask"]), expose_value=False,
+            "--executor",
+            type=click.Choice(["local", "dask"]),
+            expose_value=False,
             callback=_record("run.executor", False),
             help="Work in this process (local) or on a Dask cluster (default: run.executor).",
         ),
         click.option(
-            "--scheduler", metavar="ADDRESS", expose_value=False,
+            "--scheduler",
+            metavar="ADDRESS",
+            expose_value=False,
             callback=_record("dask.scheduler", True),
             help="Join a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies "
             "--executor dask; default: dask.scheduler).",
         ),
         click.option(
-            "--cluster", metavar="local:N|slurm", expose_value=False,
+            "--cluster",
+            metavar="local:N|slurm",
+            expose_value=False,
             callback=_record("dask.cluster", True),
             help="Start a Dask cluster: N worker processes here, or Slurm jobs through "
             "dask-jobqueue (implies --executor dask; default: dask.cluster).",
         ),
         click.option(
-            "--cluster-opt", "cluster_opt", metavar="KEY=VALUE", multiple=True,
-            expose_value=False, callback=_record("dask.cluster_options", False),
+            "--cluster-opt",
+            "cluster_opt",
+            metavar="KEY=VALUE",
+            multiple=True,
+            expose_value=False,
+            callback=_record("dask.cluster_options", False),
             help="An option of the cluster, e.g. --cluster-opt queue=short --cluster-opt "
             "cores=8 --cluster-opt jobs=4 (default: dask.cluster_options).",
         ),
-    ]  # fmt: skip
+    ]
     for option in reversed(options):
         func = option(func)
     return func

@@ -20,28 +20,56 @@ from collie.store import Store
 
 @click.command(context_settings=CONTEXT)
 @click.argument("out", metavar="OUT")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="txt", show_default=True,
-              help="txt: documents separated by a blank line, a paragraph a line; jsonl: a "
-              "JSON object per document (URL, title, loop, source, query or referrer, "
-              "language, share, encoding, simhash, text); dir: a .txt file per document "
-              "and manifest.jsonl.")  # fmt: skip
-@click.option("--min-share", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Only documents with at least this share of target-language text "
-              "(0.5: mainly target).")  # fmt: skip
-@click.option("--segments", type=click.Choice(["all", "target"]), default="all",
-              show_default=True,
-              help="target: only the paragraphs identified as the target language.")  # fmt: skip
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="txt",
+    show_default=True,
+    help="txt: documents separated by a blank line, a paragraph a line; jsonl: a "
+    "JSON object per document (URL, title, loop, source, query or referrer, "
+    "language, share, encoding, simhash, text); dir: a .txt file per document "
+    "and manifest.jsonl.",
+)
+@click.option(
+    "--min-share",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Only documents with at least this share of target-language text (0.5: mainly target).",
+)
+@click.option(
+    "--segments",
+    type=click.Choice(["all", "target"]),
+    default="all",
+    show_default=True,
+    help="target: only the paragraphs identified as the target language.",
+)
 @click.option("--loop", "loop", type=click.IntRange(1), help="Only documents of this loop.")
-@click.option("--source", type=click.Choice(["search", "crawl"]),
-              help="Only documents found by search, or only by crawling.")  # fmt: skip
-@click.option("--suspects", is_flag=True,
-              help="Instead of the corpus: the pages set aside as relative-suspected (text "
-              "mostly near the target but failing its tests: a close relative, maybe), to "
-              "check them.")  # fmt: skip
+@click.option(
+    "--source",
+    type=click.Choice(["search", "crawl"]),
+    help="Only documents found by search, or only by crawling.",
+)
+@click.option(
+    "--suspects",
+    is_flag=True,
+    help="Instead of the corpus: the pages set aside as relative-suspected (text "
+    "mostly near the target but failing its tests: a close relative, maybe), to "
+    "check them.",
+)
 @common_options
 @click.pass_obj
-def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: int | None,
-           source: str | None, suspects: bool) -> None:  # fmt: skip
+def export(
+    app: App,
+    out: str,
+    fmt: str,
+    min_share: float,
+    segments: str,
+    loop: int | None,
+    source: str | None,
+    suspects: bool,
+) -> None:
     """Write the corpus: the target-language documents, near-duplicates left out.
 
     OUT is a file (a directory with --format dir), or - for stdout. The file appears only
@@ -67,13 +95,19 @@ def export(app: App, out: str, fmt: str, min_share: float, segments: str, loop: 
             ) from None
     if not app.quiet:
         what = "relative-suspected pages" if suspects else "documents"
-        note(f"{count.documents:,} {what}, {count.words:,} words written to "
-             f"{'stdout' if out == '-' else out}.")  # fmt: skip
+        note(
+            f"{count.documents:,} {what}, {count.words:,} words written to "
+            f"{'stdout' if out == '-' else out}."
+        )
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write one self-contained HTML page with plots (inline SVG).")  # fmt: skip
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write one self-contained HTML page with plots (inline SVG).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @common_options
 @click.pass_obj
@@ -88,8 +122,10 @@ def report(app: App, html_path: Path | None, as_json: bool) -> None:
       collie report --html report.html
     """
     with app.open() as ws:
-        seeds = {loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
-                 for loop in ws.loops()}  # fmt: skip
+        seeds = {
+            loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
+            for loop in ws.loops()
+        }
         data = views.report_data(ws, seeds)
     if html_path is not None:
         _write_atomically(html_path, html_report(data))

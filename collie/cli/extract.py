@@ -18,16 +18,28 @@ from collie.workspace import read_settings
 
 @click.command(context_settings=CONTEXT)
 @click.argument("source", metavar="FILE.html|URL")
-@click.option("--base-url", metavar="URL",
-              help="The URL a file was fetched from: resolves its relative links.")  # fmt: skip
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]),
-              default="text", show_default=True,
-              help="text: the clean text; markdown: the kept lines with their Markdown "
-              "markup; json: everything (title, lang attribute, encoding decision, links, "
-              "paragraphs, dropped boilerplate lines and their rules).")  # fmt: skip
-@click.option("--boilerplate", type=click.Choice(["rules", "none"]), expose_value=False,
-              callback=set_flag("extract.boilerplate"),
-              help="Boilerplate removal (default: extract.boilerplate).")  # fmt: skip
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="The URL a file was fetched from: resolves its relative links.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the clean text; markdown: the kept lines with their Markdown "
+    "markup; json: everything (title, lang attribute, encoding decision, links, "
+    "paragraphs, dropped boilerplate lines and their rules).",
+)
+@click.option(
+    "--boilerplate",
+    type=click.Choice(["rules", "none"]),
+    expose_value=False,
+    callback=set_flag("extract.boilerplate"),
+    help="Boilerplate removal (default: extract.boilerplate).",
+)
 @common_options
 @click.pass_obj
 def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:

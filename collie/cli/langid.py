@@ -72,13 +72,22 @@ def read_input(source: str, encoding: str | None = None) -> str:
 
 @langid.command(context_settings=CONTEXT)
 @click.argument("source", metavar="[FILE|-]", default="-")
-@click.option("--top", type=click.IntRange(1), default=1, show_default=True,
-              help="Print the K most probable languages of each text.")  # fmt: skip
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Print the K most probable languages of each text.",
+)
 @click.option("--probs", is_flag=True, help="Print probabilities beside the codes.")
-@click.option("--paragraphs", is_flag=True,
-              help="Read the whole file as one document and label each paragraph.")  # fmt: skip
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
-              help=MODEL_HELP)  # fmt: skip
+@click.option(
+    "--paragraphs",
+    is_flag=True,
+    help="Read the whole file as one document and label each paragraph.",
+)
+@click.option(
+    "--model", "model_path", type=click.Path(dir_okay=False, path_type=Path), help=MODEL_HELP
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON on stdout.")
 @common_options
 @click.pass_obj
@@ -139,8 +148,9 @@ def _label_data(
 
 
 @langid.command(context_settings=CONTEXT)
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
-              help=MODEL_HELP)  # fmt: skip
+@click.option(
+    "--model", "model_path", type=click.Path(dir_okay=False, path_type=Path), help=MODEL_HELP
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON array on stdout.")
 @common_options
 @click.pass_obj
@@ -178,16 +188,24 @@ def _name(code: str) -> str:
 @langid.command(context_settings=CONTEXT)
 @click.option("--lang", "lang", required=True, metavar="CODE", help="The language to learn.")
 @click.argument("docs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--wronglang", multiple=True, metavar="[CODE=]PATH",
-              help="Text that is not in the target language (repeatable); with a code, it "
-              "becomes (or adds to) that language's class.")  # fmt: skip
+@click.option(
+    "--wronglang",
+    multiple=True,
+    metavar="[CODE=]PATH",
+    help="Text that is not in the target language (repeatable); with a code, it "
+    "becomes (or adds to) that language's class.",
+)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the model (default: the workspace's models/langid.npz).",
 )
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="The model to start from (default: the bundled one).")  # fmt: skip
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The model to start from (default: the bundled one).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @common_options
 @click.pass_obj
@@ -244,18 +262,36 @@ def train(
 
 # langid eval: see collie/langid/evaluate.py
 @langid.command(name="eval", context_settings=CONTEXT)
-@click.argument("source", metavar="[FILE.tsv]", required=False,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))  # fmt: skip
-@click.option("--heldout", is_flag=True,
-              help="Test on the held-out UDHR snippets (articles 21-30), not a file.")  # fmt: skip
-@click.option("--method", type=click.Choice(METHODS), default="maxent", show_default=True,
-              help="maxent: collie's model (naive Bayes scores, a maxent layer on top; see "
-              "langmodel/README.md); "
-              "or a comparison method trained on the same UDHR training text.")  # fmt: skip
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
-              help=MODEL_HELP)  # fmt: skip
-@click.option("--worst", type=click.IntRange(0), default=None, metavar="N",
-              help="Show only the N worst languages (default: all).")  # fmt: skip
+@click.argument(
+    "source",
+    metavar="[FILE.tsv]",
+    required=False,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@click.option(
+    "--heldout",
+    is_flag=True,
+    help="Test on the held-out UDHR snippets (articles 21-30), not a file.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="maxent",
+    show_default=True,
+    help="maxent: collie's model (naive Bayes scores, a maxent layer on top; see "
+    "langmodel/README.md); "
+    "or a comparison method trained on the same UDHR training text.",
+)
+@click.option(
+    "--model", "model_path", type=click.Path(dir_okay=False, path_type=Path), help=MODEL_HELP
+)
+@click.option(
+    "--worst",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Show only the N worst languages (default: all).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @common_options
 @click.pass_obj

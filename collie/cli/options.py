@@ -114,12 +114,17 @@ def set_flag(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 def search_options(func: F) -> F:
     """--search NAME and --search-url URL: the search backend, as flags over settings."""
     func = click.option(
-        "--search-url", metavar="URL", expose_value=False, callback=_set_backend,
-        help="The backend's endpoint (a SearXNG instance's base URL, or any compatible "
-        "service).",
-    )(func)  # fmt: skip
+        "--search-url",
+        metavar="URL",
+        expose_value=False,
+        callback=_set_backend,
+        help="The backend's endpoint (a SearXNG instance's base URL, or any compatible service).",
+    )(func)
     func = click.option(
-        "--search", type=click.Choice(sorted(BACKENDS)), expose_value=False,
-        callback=_set_backend, help="Search backend (default: search.backend).",
-    )(func)  # fmt: skip
+        "--search",
+        type=click.Choice(sorted(BACKENDS)),
+        expose_value=False,
+        callback=_set_backend,
+        help="Search backend (default: search.backend).",
+    )(func)
     return func

@@ -17,8 +17,13 @@ from collie.workspace import RunLock
 
 
 @click.command("reprocess", context_settings=CONTEXT)
-@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
-              help="Threads of the local executor.")  # fmt: skip
+@click.option(
+    "--threads",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Threads of the local executor.",
+)
 @executor_options
 @common_options
 @click.pass_obj
@@ -43,10 +48,13 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
         if not (ws.root / "cache").is_dir():
-            raise CollieError("This workspace has no cache/ of fetched pages yet.",
-                              "Run `collie run` first; it keeps every page it reads.")  # fmt: skip
+            raise CollieError(
+                "This workspace has no cache/ of fetched pages yet.",
+                "Run `collie run` first; it keeps every page it reads.",
+            )
         model = load_model_for(ws.root).with_settings(
-            settings["langid.threshold"], settings["langid.min_chars"])  # fmt: skip
+            settings["langid.threshold"], settings["langid.min_chars"]
+        )
         events = CliEvents(app.quiet)
         try:
             with open_executor(app, settings, threads) as executor:
@@ -62,11 +70,15 @@ def _print(app: App, report: ReprocessReport) -> None:
     kinds = ("kept", "duplicate", "wronglang", "dropped")
     statuses = ", ".join(f"{report.after[s]} {s}" for s in kinds if report.after[s])
     docs = ", ".join(f"{n} {what}" for what, n in sorted(report.documents.items()))
-    note(f"Reprocessed {report.pages - report.missing} cached pages: {statuses or 'none'}; "
-         f"{report.changed} changed status. Documents: {docs or 'none'}; "
-         f"{report.duplicates} near-duplicates.")  # fmt: skip
+    note(
+        f"Reprocessed {report.pages - report.missing} cached pages: {statuses or 'none'}; "
+        f"{report.changed} changed status. Documents: {docs or 'none'}; "
+        f"{report.duplicates} near-duplicates."
+    )
     if report.missing:
         note(f"{report.missing} pages had no body left in cache/ and were left as they were.")
     if report.documents["reviewed"]:
-        note(f"{report.documents['reviewed']} reviewed documents were kept although their "
-             "page no longer yields text.")  # fmt: skip
+        note(
+            f"{report.documents['reviewed']} reviewed documents were kept although their "
+            "page no longer yields text."
+        )

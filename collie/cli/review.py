@@ -15,20 +15,35 @@ from collie.store import Store
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--sample", "size", type=click.IntRange(1), default=100, show_default=True,
-              help="Documents drawn at random from the corpus (once; later runs continue "
-              "the same sample).")  # fmt: skip
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port on 127.0.0.1 (0: any free port).")  # fmt: skip
-@click.option("--reviewer", default=None, help="Name stored with each judgement "
-              "(default: your login name).")  # fmt: skip
-@click.option("--results", is_flag=True,
-              help="Print the share of each class (95% intervals) instead of serving.")  # fmt: skip
+@click.option(
+    "--sample",
+    "size",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Documents drawn at random from the corpus (once; later runs continue the same sample).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port on 127.0.0.1 (0: any free port).",
+)
+@click.option(
+    "--reviewer", default=None, help="Name stored with each judgement (default: your login name)."
+)
+@click.option(
+    "--results",
+    is_flag=True,
+    help="Print the share of each class (95% intervals) instead of serving.",
+)
 @click.option("--json", "as_json", is_flag=True, help="With --results: JSON on stdout.")
 @common_options
 @click.pass_obj
-def review(app: App, size: int, port: int, reviewer: str | None, results: bool,
-           as_json: bool) -> None:  # fmt: skip
+def review(
+    app: App, size: int, port: int, reviewer: str | None, results: bool, as_json: bool
+) -> None:
     """Judge a sample of the corpus in the browser: mainly, some or no target language.
 
     Serves a page on 127.0.0.1 (for a native speaker; no internet needed): one document
@@ -49,16 +64,22 @@ def review(app: App, size: int, port: int, reviewer: str | None, results: bool,
             return
         drawn = store.draw_review_sample(size, ws.settings["run.seed"])
         if not drawn:
-            raise UsageProblem("The corpus has no documents to review yet.",
-                               "Run `collie run` first.")  # fmt: skip
+            raise UsageProblem(
+                "The corpus has no documents to review yet.", "Run `collie run` first."
+            )
         try:
-            server = ReviewServer(store, ws.language.display_name,
-                                  reviewer or getpass.getuser(), port=port)  # fmt: skip
+            server = ReviewServer(
+                store, ws.language.display_name, reviewer or getpass.getuser(), port=port
+            )
         except OSError as exc:
-            raise UsageProblem(f"Cannot listen on 127.0.0.1:{port}: {exc.strerror}.",
-                               "Choose another port with --port (0: any).") from None  # fmt: skip
-        note(f"Reviewing {drawn} documents: open {server.url} (Ctrl-C to stop; your "
-             "judgements are kept).")  # fmt: skip
+            raise UsageProblem(
+                f"Cannot listen on 127.0.0.1:{port}: {exc.strerror}.",
+                "Choose another port with --port (0: any).",
+            ) from None
+        note(
+            f"Reviewing {drawn} documents: open {server.url} (Ctrl-C to stop; your "
+            "judgements are kept)."
+        )
         try:
             server.serve_forever()
         finally:
@@ -68,12 +89,13 @@ def review(app: App, size: int, port: int, reviewer: str | None, results: bool,
 def _print_results(labels: dict[str, int], as_json: bool) -> None:
     rows = precision(labels)
     if as_json:
-        data = {"skipped": labels.get("skip", 0),
-                "classes": [row.__dict__ for row in rows]}  # fmt: skip
+        data = {"skipped": labels.get("skip", 0), "classes": [row.__dict__ for row in rows]}
         click.echo(json.dumps(data, indent=2))
         return
     judged = sum(labels.get(label, 0) for label in ("mainly", "some", "none"))
     click.echo(f"{judged} documents judged ({labels.get('skip', 0)} skipped)")
     for row in rows:
-        click.echo(f"  {row.label:<12} {row.count:>5}  {row.share:6.1%}  "
-                   f"(95% CI {row.low:.1%} - {row.high:.1%})")  # fmt: skip
+        click.echo(
+            f"  {row.label:<12} {row.count:>5}  {row.share:6.1%}  "
+            f"(95% CI {row.low:.1%} - {row.high:.1%})"
+        )

@@ -100,7 +100,7 @@ class CliEvents(pipeline.RunEvents):
 @search_options
 @common_options
 @click.pass_obj
-def run(app: App, **_options: Any) -> None:  # fmt: skip
+def run(app: App, **_options: Any) -> None:
     """Mine the web: seed words -> queries -> search -> fetch -> language ID -> crawl
     -> near-duplicates, loop after loop.
 
@@ -122,16 +122,19 @@ def run(app: App, **_options: Any) -> None:  # fmt: skip
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
         limits = pipeline.RunLimits(
-            settings["run.loops"], settings["crawl.depth"], settings["run.max_pages"],
+            settings["run.loops"],
+            settings["crawl.depth"],
+            settings["run.max_pages"],
             settings["run.max_time"],
-        )  # fmt: skip
+        )
         if ws.completed_loops() >= limits.loops:  # nothing to do: no model, no network
             _print_report(app, pipeline.RunReport(already_done=True), limits.loops)
             return
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
         model = load_model_for(ws.root).with_settings(
-            settings["langid.threshold"], settings["langid.min_chars"])  # fmt: skip
+            settings["langid.threshold"], settings["langid.min_chars"]
+        )
         events = CliEvents(app.quiet)
         previous = signal.signal(signal.SIGINT, events.on_sigint)
         try:
@@ -148,8 +151,10 @@ def run(app: App, **_options: Any) -> None:  # fmt: skip
 
 def _print_report(app: App, report: pipeline.RunReport, loops: int) -> None:
     if report.already_done:
-        note(f"The workspace has {loops} completed loop(s) already; nothing to do. "
-             f"Use --loops {loops + 1} to run another.")  # fmt: skip
+        note(
+            f"The workspace has {loops} completed loop(s) already; nothing to do. "
+            f"Use --loops {loops + 1} to run another."
+        )
         return
     for loop in report.loops:  # the per-loop lines were written as each loop ended
         if loop.search_stopped and not app.quiet:

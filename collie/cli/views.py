@@ -151,8 +151,9 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
             f"{docs['search']:>4}+{docs['crawl']:<4}  {pages.get('duplicate', 0):>5}  "
             f"{pages.get('wronglang', 0):>5}  {loop['words']:>8,}"
         )
-        dropped = ", ".join(f"{reason} {n}" for reason, n in loop["dropped"].items()
-                            if reason != NEAR_DUPLICATE)  # fmt: skip
+        dropped = ", ".join(
+            f"{reason} {n}" for reason, n in loop["dropped"].items() if reason != NEAR_DUPLICATE
+        )
         if dropped:
             lines.append(f"{'':>6}dropped: {dropped}")
         if loop.get("relative_suspected"):
@@ -229,8 +230,12 @@ def language_lines(data: dict[str, Any]) -> list[str]:
 
 
 def result_data(result: SearchResult) -> dict[str, Any]:
-    return {"rank": result.rank, "url": result.url, "title": result.title,
-            "snippet": result.snippet}  # fmt: skip
+    return {
+        "rank": result.rank,
+        "url": result.url,
+        "title": result.title,
+        "snippet": result.snippet,
+    }
 
 
 def result_lines(results: list[SearchResult]) -> list[str]:
@@ -270,14 +275,18 @@ def seed_list_lines(data: dict[str, Any], explain: bool) -> list[str]:
     method = data["method"]
     score = {"frequency": "count", "odds-ratio": "log2 OR", "manual": ""}[method]
     lines = [f"loop {data['loop']}: {len(data['words'])} seed words by {method}"]
-    lines += [f"{i:>4}  {w['word']:<24} {w['score']:>9.3f}" if score else f"{i:>4}  {w['word']}"
-              for i, w in enumerate(data["words"], start=1)]  # fmt: skip
+    lines += [
+        f"{i:>4}  {w['word']:<24} {w['score']:>9.3f}" if score else f"{i:>4}  {w['word']}"
+        for i, w in enumerate(data["words"], start=1)
+    ]
     if explain:
         removed = data["removed"]
         lines.append("")
         lines.append(f"removed by the safetynet ({len(removed)}): word  <- frequent in")
-        lines += [f"      {word:<24} {', '.join(codes[:8])}{' ...' if len(codes) > 8 else ''}"
-                  for word, codes in removed.items()]  # fmt: skip
+        lines += [
+            f"      {word:<24} {', '.join(codes[:8])}{' ...' if len(codes) > 8 else ''}"
+            for word, codes in removed.items()
+        ]
     return lines
 
 

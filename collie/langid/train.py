@@ -202,9 +202,12 @@ def fit_temperature(
     for code in sorted(texts):
         fit[code], dev[code] = split_dev(texts[code])
     model = train_model(
-        {c: t for c, t in fit.items() if t}, variant=variant, alpha=alpha, orders=orders,
+        {c: t for c, t in fit.items() if t},
+        variant=variant,
+        alpha=alpha,
+        orders=orders,
         calibrate=False,
-    )  # fmt: skip
+    )
     snippets: list[str] = []
     truth: list[int] = []
     for code, paragraphs in dev.items():

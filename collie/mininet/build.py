@@ -168,8 +168,10 @@ class BuildOptions:
         """The options as a file-name part (the docs folders by name)."""
         docs = "".join(f"-{c}={p.name}" for c, p in sorted(self.docs.items()))
         langs = f"-{'.'.join(self.langs)}" if self.langs else ""
-        return (f"{self.target}-{self.sites}-{self.seed}-r{self.relative_share:g}-"
-                f"s{self.seed_head or self.seed_every}{langs}{docs}")  # fmt: skip
+        return (
+            f"{self.target}-{self.sites}-{self.seed}-r{self.relative_share:g}-"
+            f"s{self.seed_head or self.seed_every}{langs}{docs}"
+        )
 
     def other_languages(self) -> list[str]:
         if self.langs:

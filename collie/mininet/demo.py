@@ -50,8 +50,9 @@ def demo_options(sites: int = 300, seed: int = 1, learn: bool = False) -> BuildO
     the sites), mined with `hidden_for("zul")` hidden."""
     if not learn:
         return BuildOptions(sites=sites, seed=seed)
-    return BuildOptions(sites=sites, seed=seed, relative_share=LEARN_RELATIVE_SHARE,
-                        seed_every=LEARN_SEED_EVERY)  # fmt: skip
+    return BuildOptions(
+        sites=sites, seed=seed, relative_share=LEARN_RELATIVE_SHARE, seed_every=LEARN_SEED_EVERY
+    )
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,10 @@ def run_demo(
     echo.write(f"seed documents: {docs} ({words} words of {world.target} kept out of the world)\n")
     hidden = list(hide)
     if hidden:
-        echo.write(f"hidden from the language model (langid.hide): {', '.join(hidden)}; "
-                   f"{world.target} is learnt from the seed documents\n")  # fmt: skip
+        echo.write(
+            f"hidden from the language model (langid.hide): {', '.join(hidden)}; "
+            f"{world.target} is learnt from the seed documents\n"
+        )
     log = out / "requests.jsonl"
     log.unlink(missing_ok=True)
     corpus, jsonl = out / "corpus.txt", out / "corpus.jsonl"
@@ -137,12 +140,27 @@ def run_demo(
             for a in ("--set", s)
         ]
         ws = str(workspace)
-        init = ["init", "-w", ws, "--lang", world.target, "--docs", str(docs), "--search",
-                "searxng", "--search-url", server.search_url, *sets,
-                *(["--force"] if hidden else [])]  # fmt: skip
-        for args in (init, ["-w", ws, "run", "--loops", str(loops)],
-                     ["-w", ws, "export", str(corpus)],
-                     ["-w", ws, "export", str(jsonl), "--format", "jsonl"]):  # fmt: skip
+        init = [
+            "init",
+            "-w",
+            ws,
+            "--lang",
+            world.target,
+            "--docs",
+            str(docs),
+            "--search",
+            "searxng",
+            "--search-url",
+            server.search_url,
+            *sets,
+            *(["--force"] if hidden else []),
+        ]
+        for args in (
+            init,
+            ["-w", ws, "run", "--loops", str(loops)],
+            ["-w", ws, "export", str(corpus)],
+            ["-w", ws, "export", str(jsonl), "--format", "jsonl"],
+        ):
             _collie(args, env, echo, quiet)
     scores = score(world, read_jsonl(jsonl), read_jsonl(log), delay)
     world.close()

@@ -28,9 +28,11 @@ def page(
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
     anchors = "".join(f"<li><a href='{href}'>{html.escape(text)}</a></li>" for href, text in links)
     attr = f" lang='{lang}'" if lang else ""
-    return (f"<!DOCTYPE html><html{attr}><head><title>{html.escape(title)}</title></head><body>"
-            f"{NAV}<main><h1>{html.escape(title)}</h1>{body}<ul>{anchors}</ul></main>{FOOTER}"
-            "</body></html>")  # fmt: skip
+    return (
+        f"<!DOCTYPE html><html{attr}><head><title>{html.escape(title)}</title></head><body>"
+        f"{NAV}<main><h1>{html.escape(title)}</h1>{body}<ul>{anchors}</ul></main>{FOOTER}"
+        "</body></html>"
+    )
 
 
 def hidden(body: str) -> Callable[[Request], Response]:
@@ -58,13 +60,29 @@ def build_zulu_world(world: World) -> ZuluWorld:
 
     def add(url: str, behaviour: Response | Callable[[Request], Response], kind: str) -> None:
         world.add(url, behaviour)
-        {"target": made.target_urls, "other": made.other_urls,
-         "duplicate": made.duplicate_urls}[kind].add(url)  # fmt: skip
+        {"target": made.target_urls, "other": made.other_urls, "duplicate": made.duplicate_urls}[
+            kind
+        ].add(url)
 
     one = "http://www.izindaba.co.za"
     articles = [(f"/indaba/{i}", f"Indaba {i}") for i in range(1, 5)]
-    add(f"{one}/", Response.html(page("Izindaba", z[0:6], [*articles, ("/en/", "English"),
-        ("/private/secret", "Imfihlo"), ("/short", "Okufushane")], "zu")), "target")  # fmt: skip
+    add(
+        f"{one}/",
+        Response.html(
+            page(
+                "Izindaba",
+                z[0:6],
+                [
+                    *articles,
+                    ("/en/", "English"),
+                    ("/private/secret", "Imfihlo"),
+                    ("/short", "Okufushane"),
+                ],
+                "zu",
+            )
+        ),
+        "target",
+    )
     for i, (path, title) in enumerate(articles):
         links = [(articles[(i + 1) % 4][0], "Okulandelayo"), ("/short", "Okufushane")]
         body = page(title, z[6 + 6 * i : 12 + 6 * i], links)
@@ -79,8 +97,11 @@ def build_zulu_world(world: World) -> ZuluWorld:
     world.add(f"{one}/robots.txt", Response.text("User-agent: *\nDisallow: /private/\n"))
 
     two = "http://zulu-blog.example.za"
-    add(f"{two}/", Response.html(page("Ibhulogi", z[32:38], [("/post/1", "Okuthunyelwe")])),
-        "target")  # fmt: skip
+    add(
+        f"{two}/",
+        Response.html(page("Ibhulogi", z[32:38], [("/post/1", "Okuthunyelwe")])),
+        "target",
+    )
     add(f"{two}/post/1", hidden(page("Okuthunyelwe", z[38:44], [("/copy", "Ikhophi")])), "target")
     made.crawl_only.add(f"{two}/post/1")
     mirror = page("Indaba 1", z[6:12]).replace("Izindaba Media", "Ibhulogi Yami")
@@ -88,13 +109,15 @@ def build_zulu_world(world: World) -> ZuluWorld:
 
     def calendar(request: Request) -> Response:  # an endless calendar: a crawler trap
         month = int(request.path.rsplit("/", 1)[-1] or 0)
-        body = page(f"Ikhalenda {month}", z[44 + month % 6 : 50 + month % 6],
-                    [(f"/cal/{month + 1}", "Inyanga elandelayo")])  # fmt: skip
+        body = page(
+            f"Ikhalenda {month}",
+            z[44 + month % 6 : 50 + month % 6],
+            [(f"/cal/{month + 1}", "Inyanga elandelayo")],
+        )
         return Response.html(body)
 
     four = "http://ikhalenda.example.za"
-    add(f"{four}/", Response.html(page("Ikhalenda", z[50:56], [("/cal/1", "Ikhalenda")])),
-        "target")  # fmt: skip
+    add(f"{four}/", Response.html(page("Ikhalenda", z[50:56], [("/cal/1", "Ikhalenda")])), "target")
     for month in range(1, 40):
         world.add(f"{four}/cal/{month}", calendar)
     made.trap = f"{four}/cal/"

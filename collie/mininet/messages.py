@@ -133,9 +133,17 @@ class LogEntry:
         """The log entry of ``request`` answered with ``status``."""
         r = request
         return cls(
-            r.time, r.monotonic, r.client, r.method, r.url, r.host, r.path, status, r.headers,
+            r.time,
+            r.monotonic,
+            r.client,
+            r.method,
+            r.url,
+            r.host,
+            r.path,
+            status,
+            r.headers,
             bytes_sent,
-        )  # fmt: skip
+        )
 
 
 def normalise_host(netloc: str) -> str:

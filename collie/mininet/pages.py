@@ -26,9 +26,24 @@ from typing import Protocol
 TEMPLATES = ("blog", "news", "legacy", "portal", "docs", "forum", "wiki")
 DECLARATIONS = ("meta", "http", "both", "http-equiv", "none", "wrong-http")
 MENU_EN = [
-    "Home", "About us", "News", "Contact", "Blog", "Events", "Sport", "Culture", "Politics",
-    "Business", "Opinion", "Video", "Photos", "Archive", "Jobs", "Health", "Education",
-]  # fmt: skip
+    "Home",
+    "About us",
+    "News",
+    "Contact",
+    "Blog",
+    "Events",
+    "Sport",
+    "Culture",
+    "Politics",
+    "Business",
+    "Opinion",
+    "Video",
+    "Photos",
+    "Archive",
+    "Jobs",
+    "Health",
+    "Education",
+]
 _WORD = re.compile(r"\w{4,12}")
 
 
@@ -305,9 +320,14 @@ def _wiki(site: _Site, main: str, year: int) -> str:
 
 
 _BUILDERS: dict[str, Callable[[_Site, str, int], str]] = {
-    "blog": _blog, "news": _news, "legacy": _legacy, "portal": _portal, "docs": _docs,
-    "forum": _forum, "wiki": _wiki,
-}  # fmt: skip
+    "blog": _blog,
+    "news": _news,
+    "legacy": _legacy,
+    "portal": _portal,
+    "docs": _docs,
+    "forum": _forum,
+    "wiki": _wiki,
+}
 
 
 def _head(site: _Site, title: str, charset_tag: str, kilobytes: int) -> str:

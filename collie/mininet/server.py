@@ -269,8 +269,13 @@ class _Handler(BaseHTTPRequestHandler):
 class MiniWebServer:
     """Serves a :class:`World` as an HTTP forward proxy on ``host``:``port`` (0 = free port)."""
 
-    def __init__(self, world: ServedWorld, host: str = "127.0.0.1", port: int = 0,
-                 log_file: Path | None = None):  # fmt: skip
+    def __init__(
+        self,
+        world: ServedWorld,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_file: Path | None = None,
+    ):
         self.world = world
         self._log_file = log_file.open("a", encoding="utf-8") if log_file else None
         self._bind = (host, port)

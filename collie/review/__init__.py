@@ -34,8 +34,11 @@ def precision(labels: dict[str, int]) -> list[ClassShare]:
     judged = sum(labels.get(label, 0) for label in LABELS)
     rows = []
     for label in (*LABELS, "mainly+some"):
-        count = labels.get("mainly", 0) + labels.get("some", 0) if label == "mainly+some" else (
-            labels.get(label, 0))  # fmt: skip
+        count = (
+            labels.get("mainly", 0) + labels.get("some", 0)
+            if label == "mainly+some"
+            else (labels.get(label, 0))
+        )
         low, high = wilson(count, judged)
         rows.append(ClassShare(label, count, count / judged if judged else 0.0, low, high))
     return rows

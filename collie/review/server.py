@@ -94,8 +94,14 @@ call("/api/next").then(show);
 class ReviewServer(HTTPServer):
     """Serves the review page for `backend` until shut down."""
 
-    def __init__(self, backend: ReviewBackend, language: str, reviewer: str,
-                 host: str = "127.0.0.1", port: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        backend: ReviewBackend,
+        language: str,
+        reviewer: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         self.backend = backend
         self.page = PAGE.format(language=html.escape(language)).encode("utf-8")
         self.reviewer = reviewer

@@ -160,8 +160,12 @@ class Backend:
 
     def cache_params(self, count: int, offset: int) -> dict[str, Any]:
         """What identifies a query's results besides its text (never a secret)."""
-        return {"count": min(count, self.max_count), "offset": offset,
-                "country": self.country, "language": self.language}  # fmt: skip
+        return {
+            "count": min(count, self.max_count),
+            "offset": offset,
+            "country": self.country,
+            "language": self.language,
+        }
 
     def restrict_to_domains(self, query: str, domains: list[str]) -> str:
         """The query limited to domain extensions, e.g. `... (site:.ke OR site:.com)`."""
@@ -239,10 +243,11 @@ class Backend:
             attempt += 1
             if attempt > self.http.retries:
                 raise SearchError(
-                    self.redact(f"{self.name}: {problem}, still failing after "
-                                f"{self.http.retries} retries."),
+                    self.redact(
+                        f"{self.name}: {problem}, still failing after {self.http.retries} retries."
+                    ),
                     "The backend may be down or overloaded; try again later.",
-                )  # fmt: skip
+                )
             if wait is None:
                 wait = self.http.backoff * 2 ** (attempt - 1) * (1 + random.random() / 2)
             if wait > MAX_WAIT:
