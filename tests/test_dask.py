@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from collie.mininet.demo_world import ZuluWorld, build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
 from .test_run import SETTINGS
+from .zuluworld import ZuluWorld, build_zulu_world
 
 distributed = pytest.importorskip("distributed")
 

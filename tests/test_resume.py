@@ -13,10 +13,10 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from collie.mininet.demo_world import build_zulu_world
 from collie.mininet.server import MiniWebServer, World
 
 from .test_run import init_zulu
+from .zuluworld import build_zulu_world
 
 
 def start_run(root: Path) -> subprocess.Popen[bytes]:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from collie.mininet.demo_world import ZuluWorld, build_zulu_world
 from collie.mininet.server import MiniWebServer, Response, World
 from collie.reasons import is_known
 
 from .clihelp import run_collie
+from .zuluworld import ZuluWorld, build_zulu_world
 
 SETTINGS = [
     "fetch.delay=0", "search.rate_limit=0", "queries.count=4", "search.results=10",
@@ -191,8 +191,9 @@ def test_short_page_is_decided_by_referrers_fetched_with_it(
 ) -> None:
     """The about page comes in the same batch as the articles linking to it: only the
     home page had voted when it arrived, the articles' votes decide it at the loop's end."""
-    from collie.mininet.demo_world import hidden, page
     from collie.udhr import load_declarations
+
+    from .zuluworld import hidden, page
 
     zul = load_declarations()["zul"].training_paragraphs()
     site = "http://www.ikhaya.co.za"
