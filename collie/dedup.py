@@ -18,8 +18,9 @@ all n-grams of a text in one numpy pass (benchmarks/bench_dedup.py: 0.56 ms for 
 `BlockIndex` finds a stored fingerprint within Hamming distance k of a new one by the
 pigeonhole principle: split into k + 1 blocks, two fingerprints within distance k agree
 on at least one block; so each block value points to its fingerprints (for k = 3: four
-16-bit blocks). The workspace keeps the same blocks in indexed columns (the loop, issue
-7); this in-memory form serves one process and the benchmark.
+16-bit blocks). A run builds one from the stored fingerprints when it first needs it and
+keeps it up to date as documents are recorded (store.py: the same blocks in indexed
+SQLite columns were measured and rejected, much slower at a million documents).
 """
 
 from __future__ import annotations

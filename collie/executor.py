@@ -1,5 +1,5 @@
-"""Where batches of work run: in this process, or on a Dask cluster (DESIGN.md, "Real
-parts": an existing distributed engine, never a home-made one).
+"""Where batches of work run: in this process, or on a Dask cluster (an existing
+distributed engine, never a home-made one).
 
 An executor maps a function over batches and yields the results in the batches' order:
 

@@ -1,4 +1,4 @@
-"""The mining loop: where the stages meet the workspace (DESIGN.md, "One loop").
+"""The mining loop: where the stages meet the workspace (docs/design.md, "What a run does").
 
 `run` brings a workspace to N completed loops: seed list -> queries -> search (cached,
 searchcache.py) -> frontier -> fetch in batches -> process -> paragraph language ID ->
@@ -195,7 +195,7 @@ def run(
     events: RunEvents | None = None,
     executor: Executor | None = None,
 ) -> RunReport:
-    """Bring the workspace to `limits.loops` completed loops (see DESIGN.md's loop).
+    """Bring the workspace to `limits.loops` completed loops (docs/design.md, "What a run does").
     Pages are fetched and examined by `executor` (in this process by default, with
     `fetcher`; on Dask workers, each with its own); only this process writes."""
     events = events or RunEvents()

@@ -1,4 +1,4 @@
-"""The closed-world web and the mining stages meet only over HTTP (DESIGN.md)."""
+"""The closed-world web and the mining stages meet only over HTTP (docs/design.md, "Layers")."""
 
 from __future__ import annotations
 
