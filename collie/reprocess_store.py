@@ -19,20 +19,10 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from collie.dedup import BlockIndex
+from collie.dedup import BlockIndex, from_sqlite, to_sqlite
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
-
-_SIGN = 1 << 63
-
-
-def _signed(value: int) -> int:
-    return value - (1 << 64) if value >= _SIGN else value
-
-
-def _unsigned(value: int) -> int:
-    return value + (1 << 64) if value < 0 else value
 
 
 def select_cached(store: Store, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
@@ -103,7 +93,7 @@ class Rewriter(Store):
             json.dumps(doc.paragraphs, ensure_ascii=False),
             doc.words,
             doc.exact_key,
-            _signed(doc.simhash),
+            to_sqlite(doc.simhash),
         )
         cursor = self.conn.execute(
             "UPDATE documents SET kind = ?, lang = ?, text = ?, paragraphs = ?, words = ?, "
@@ -161,7 +151,7 @@ class Rewriter(Store):
         index, seen = BlockIndex(self.max_distance), dict[str, int]()
         decisions: list[tuple[int | None, int]] = []
         for doc_id, key, value in self._target_documents():
-            fingerprint = _unsigned(value)
+            fingerprint = from_sqlite(value)
             duplicate_of = seen.get(key)
             if duplicate_of is None:
                 match = index.find(fingerprint)

@@ -28,7 +28,7 @@ from typing import Any
 
 from collie.bodycache import CompressedBody, compress_body, write_body
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
-from collie.dedup import BlockIndex, exact_key, simhash_text
+from collie.dedup import BlockIndex, exact_key, from_sqlite, simhash_text, to_sqlite
 from collie.models import (
     DocumentRow,
     LoopState,
@@ -45,18 +45,6 @@ from collie.workspace import Workspace, now_iso
 def now_iso_precise() -> str:
     """UTC time with microseconds: judgements a second apart must still be ordered."""
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
-
-
-_SIGN = 1 << 63
-
-
-def _signed(value: int) -> int:
-    """SQLite integers are signed 64-bit: store a fingerprint as its two's complement."""
-    return value - (1 << 64) if value >= _SIGN else value
-
-
-def _unsigned(value: int) -> int:
-    return value + (1 << 64) if value < 0 else value
 
 
 class Store:
@@ -391,7 +379,7 @@ class Store:
                 json.dumps(doc.paragraphs, ensure_ascii=False),
                 doc.words,
                 key,
-                _signed(fingerprint),
+                to_sqlite(fingerprint),
                 doc.duplicate_of,
                 page_id,
             ),
@@ -410,7 +398,7 @@ class Store:
                 "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
                 "ORDER BY d.id"
             )
-            index.add_all((doc_id, _unsigned(value)) for doc_id, value in rows)
+            index.add_all((doc_id, from_sqlite(value)) for doc_id, value in rows)
             self._index = index
         return self._index
 
@@ -478,7 +466,7 @@ class Store:
         )
         for row in rows:
             data = dict(row)
-            data["simhash"] = f"{_unsigned(data['simhash']):016x}"
+            data["simhash"] = f"{from_sqlite(data['simhash']):016x}"
             data["paragraphs"] = json.loads(data["paragraphs"])
             yield data
 

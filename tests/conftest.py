@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from collie.mininet.server import MiniWebServer, World
+
+from .clihelp import run_collie
+from .zuluworld import zulu_workspace
 
 _OTHER_PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")
 
@@ -26,3 +30,13 @@ def web(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[MiniWebServer
         for name in _OTHER_PROXY_VARS:
             monkeypatch.delenv(name, raising=False)
         yield server
+
+
+@pytest.fixture
+def mined(tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch):
+    """A Zulu workspace after `collie run --loops 2` on the small test world."""
+    root, made = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "run", "--loops", "2")
+    assert result.code == 0, result.err
+    return root, made, result

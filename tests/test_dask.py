@@ -25,8 +25,7 @@ import pytest
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
-from .test_run import SETTINGS
-from .zuluworld import ZuluWorld, build_zulu_world
+from .zuluworld import SETTINGS, ZuluWorld, build_zulu_world
 
 distributed = pytest.importorskip("distributed")
 

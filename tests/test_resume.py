@@ -15,8 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from collie.mininet.server import MiniWebServer, World
 
-from .test_run import init_zulu
-from .zuluworld import build_zulu_world
+from .zuluworld import build_zulu_world, init_zulu
 
 
 def start_run(root: Path) -> subprocess.Popen[bytes]:

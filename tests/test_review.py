@@ -20,7 +20,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 from collie.review import precision, wilson
 
 from .clihelp import run_collie
-from .test_run import mined  # noqa: F401  (the fixture: a workspace after two loops)
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
@@ -64,7 +63,7 @@ def test_wilson_interval() -> None:
     assert rows["mainly"].share == 0.75 and rows["mainly+some"].count == 4
 
 
-def test_judging_in_the_browser(mined, browser, capsys) -> None:  # noqa: F811
+def test_judging_in_the_browser(mined, browser, capsys) -> None:
     root = mined[0]
     port = free_port()
     server = subprocess.Popen(

@@ -8,45 +8,11 @@ import re
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from collie.mininet.server import MiniWebServer, Response, World
 from collie.reasons import is_known
 
 from .clihelp import run_collie
-from .zuluworld import ZuluWorld, build_zulu_world
-
-SETTINGS = [
-    "fetch.delay=0", "search.rate_limit=0", "queries.count=4", "search.results=10",
-    "seeds.count=40", "crawl.depth=3", "run.seed=7",
-]  # fmt: skip
-
-
-def init_zulu(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:
-    """`collie init` of a Zulu workspace searching the local web, with SETTINGS."""
-    sets = [arg for s in SETTINGS for arg in ("--set", s)]
-    init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
-                      "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
-    assert init.code == 0, init.err
-
-
-def zulu_workspace(
-    tmp_path: Path, capsys, web: MiniWebServer, world: World
-) -> tuple[Path, ZuluWorld]:
-    made = build_zulu_world(world)
-    docs = tmp_path / "zulu.txt"
-    docs.write_text(made.seed_text, encoding="utf-8")
-    init_zulu(capsys, tmp_path / "ws", docs, web)
-    return tmp_path / "ws", made
-
-
-@pytest.fixture
-def mined(tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch):
-    root, made = zulu_workspace(tmp_path, capsys, web, world)
-    monkeypatch.chdir(root)
-    result = run_collie(capsys, "run", "--loops", "2")
-    assert result.code == 0, result.err
-    return root, made, result
+from .zuluworld import init_zulu, zulu_workspace
 
 
 def pages(root: Path) -> dict[str, tuple[str, str | None, str]]:

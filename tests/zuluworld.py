@@ -13,9 +13,12 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from collie.mininet.server import Request, Response, World
+from collie.mininet.server import MiniWebServer, Request, Response, World
 from collie.udhr import load_declarations
+
+from .clihelp import run_collie
 
 NAV = "<nav><a href='/'>Ikhaya</a> | <a href='/about'>Mayelana</a></nav>"
 FOOTER = "<footer>© 2024 Izindaba Media. All rights reserved.</footer>"
@@ -127,3 +130,27 @@ def build_zulu_world(world: World) -> ZuluWorld:
     add(f"{three}/2", Response.html(page("Iindaba 2", xho[6:12])), "other")
     made.wronglang_text = "\n\n".join(xho[20:30])
     return made
+
+
+SETTINGS = [
+    "fetch.delay=0", "search.rate_limit=0", "queries.count=4", "search.results=10",
+    "seeds.count=40", "crawl.depth=3", "run.seed=7",
+]  # fmt: skip
+
+
+def init_zulu(capsys, root: Path, docs: Path, web: MiniWebServer) -> None:
+    """`collie init` of a Zulu workspace searching the local web, with SETTINGS."""
+    sets = [arg for s in SETTINGS for arg in ("--set", s)]
+    init = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                      "--search", "searxng", "--search-url", web.search_url, *sets)  # fmt: skip
+    assert init.code == 0, init.err
+
+
+def zulu_workspace(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World
+) -> tuple[Path, ZuluWorld]:
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    return tmp_path / "ws", made
