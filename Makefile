@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 DEMO := build/demo
-LINTED := collie tests ethnologue safetynet langmodel examples benchmarks
+LINTED := collie tests ethnologue safetynet langmodel examples benchmarks tools
 
 .PHONY: demo test lint install bench data clean
 

@@ -64,6 +64,7 @@ def test_languages_lists_codes_names_and_sizes(capsys) -> None:
     assert {"code", "name", "training_chars"} <= data[0].keys()
 
 
+@pytest.mark.slow
 def test_train_writes_a_model_that_identify_uses(capsys, tmp_path: Path) -> None:
     training = corpus.udhr_training_texts()
     docs = tmp_path / "zul.txt"

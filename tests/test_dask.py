@@ -112,6 +112,7 @@ def two_runs(closed_web, tmp_path_factory) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 def test_dask_run_gives_the_local_corpus(two_runs, capsys) -> None:
     local, dask = two_runs["local"], two_runs["dask"]
     assert "Dask executor on local:2: 2 worker thread(s)" in dask["err"]

@@ -370,6 +370,7 @@ def test_fetch_all_many_hosts_in_parallel(web: MiniWebServer, world: World) -> N
         assert min(b - a for a, b in itertools.pairwise(sorted(starts))) >= 0.19
 
 
+@pytest.mark.slow
 def test_default_delay_one_second_per_host(web: MiniWebServer, world: World) -> None:
     """Issue 5: with the default 1 s delay no host sees two requests closer than 1 s."""
     assert SETTINGS_BY_KEY["fetch.delay"].default == 1.0

@@ -283,6 +283,7 @@ def test_cli_score_json_from_a_corpus_file(
     assert data["precision_some"] == 1.0 and data["recall_reachable"] == 1.0
 
 
+@pytest.mark.slow
 def test_demo_mines_a_small_world_end_to_end(tmp_path: Path) -> None:
     """`collie demo`, as `make demo` runs it, on a 40-site world with no delay."""
     out = tmp_path / "demo"

@@ -141,6 +141,7 @@ def test_init_refuses_too_little_text_for_a_language_the_model_lacks(
     assert "--force" in refused.err and not root.exists()
 
 
+@pytest.mark.slow
 def test_langid_hide_makes_a_known_language_learnt_from_the_documents(
     tmp_path: Path, capsys, monkeypatch
 ) -> None:
@@ -172,6 +173,7 @@ def test_the_contrast_is_drawn_from_every_site_in_turn_up_to_its_budget() -> Non
     assert sum(len(t) for t in taken) == 20 and taken.count("bbbb") == 1
 
 
+@pytest.mark.slow
 def test_a_contrast_from_a_relatives_text_keeps_it_out_and_costs_little_recall() -> None:
     training, heldout = corpus.udhr_training_texts(), corpus.udhr_heldout_texts()
     base = base_model(["zul", "xho", "nbl", "ssw"])

@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from collie.mininet.server import MiniWebServer, World
 
 from .zuluworld import build_zulu_world, init_zulu
@@ -41,6 +43,7 @@ def search_queries(web: MiniWebServer) -> list[str]:
             if urlsplit(e.path).path == "/search"]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: MiniWebServer,
                                                world: World) -> None:  # fmt: skip
     made = build_zulu_world(world)

@@ -128,6 +128,7 @@ def test_zulu_function_words_shared_with_relatives_are_removed() -> None:
     assert all("zul" not in codes for codes in result.removed.values())
 
 
+@pytest.mark.slow
 def test_table_is_reproducible_from_its_sources(tmp_path: Path) -> None:
     """safetynet/build.py rebuilds the installed table byte for byte (about 12 s)."""
     subprocess.run(
