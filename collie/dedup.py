@@ -28,11 +28,13 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from collie.reasons import NEAR_DUPLICATE
 from collie.seeds import tokenize
 
 BITS = 64
@@ -141,6 +143,50 @@ class Match:
     doc_id: int
     fingerprint: int
     distance: int
+
+
+def fingerprints(doc: Any) -> tuple[str, int]:
+    """(exact key, simhash) of a document (a DocumentRow), computed unless a worker did."""
+    key = doc.exact_key if doc.exact_key is not None else exact_key(doc.text)
+    fingerprint = doc.simhash if doc.simhash is not None else simhash_text(doc.text)
+    return key, fingerprint
+
+
+def mark_duplicate(outcome: Any, find: Callable[[str, int], int | None]) -> None:
+    """The near-duplicate decision: a target document whose exact key or fingerprint
+    `find` matches an earlier document's (its id) becomes a duplicate of it: the page's
+    status `duplicate`, its reason `near-duplicate:<id>`."""
+    doc = outcome.document
+    if doc is None or doc.kind != "target":
+        return
+    doc.duplicate_of = find(*fingerprints(doc))
+    if doc.duplicate_of is not None:
+        outcome.status, outcome.reason = "duplicate", f"{NEAR_DUPLICATE}:{doc.duplicate_of}"
+
+
+class Deduplicator:
+    """Near-duplicate lookups against the original documents seen so far: the same exact
+    key, else a fingerprint within `max_distance` (a BlockIndex). The run's store looks
+    exact keys up in its indexed column (`exact`); reprocess keeps them in memory."""
+
+    def __init__(self, max_distance: int, exact: Callable[[str], int | None] | None = None) -> None:
+        self.index = BlockIndex(max_distance)
+        self._exact = exact
+        self._keys: dict[str, int] = {}
+
+    def find(self, key: str, fingerprint: int) -> int | None:
+        """The original with the same exact key, else the closest within the distance."""
+        found = self._exact(key) if self._exact is not None else self._keys.get(key)
+        if found is not None:
+            return found
+        match = self.index.find(fingerprint)
+        return match.doc_id if match is not None else None
+
+    def add(self, doc_id: int, key: str, fingerprint: int) -> None:
+        """A new original document."""
+        if self._exact is None:
+            self._keys.setdefault(key, doc_id)
+        self.index.add(doc_id, fingerprint)
 
 
 _SIGN = 1 << 63

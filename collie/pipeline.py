@@ -10,7 +10,6 @@ return plain data and never touch the database.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from collie.crawl import (
     site_of,
     site_stop_reason,
 )
+from collie.dedup import mark_duplicate
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.contrast import contrast_of
@@ -269,7 +269,7 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
     outcomes = [e.outcome for e in restored if e.queued.id in freed]
     if not outcomes:
         return 0
-    miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+    _record(miner, outcomes, by_id, report.number)
     for outcome in outcomes:
         report.pages[outcome.status] += 1
     miner.events.line(
@@ -409,7 +409,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
         _judge_with_sites(miner, outcomes)
-        store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+        _record(miner, outcomes, by_id, report.number)
         _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
         _stop_poor_sites(miner, {o.site for o in outcomes})
         _save_robots(miner)
@@ -442,7 +442,7 @@ def _revote_short(miner: _Miner, report: LoopReport) -> int:
         return 0
     by_id = {e.queued.id: e.queued for e in decided}
     outcomes = [e.outcome for e in decided]
-    miner.store.record(outcomes, functools.partial(_plan_links, miner, by_id, loop=report.number))
+    _record(miner, outcomes, by_id, report.number)
     for outcome in outcomes:
         if report.reasons[TOO_SHORT] > 0:  # counted by this run (not before a resume)
             report.pages.subtract(["dropped"])
@@ -493,6 +493,21 @@ def _finish(miner: _Miner, examined: Examined) -> PageOutcome:
         voted = miner.store.vote(examined.queued.url, miner.ws.settings["crawl.min_votes"])
         decide_short(examined, voted, miner.rules)
     return examined.outcome
+
+
+def _record(
+    miner: _Miner, outcomes: Sequence[PageOutcome], by_id: dict[int, QueuedPage], loop: int
+) -> int:
+    """A batch's outcomes in one transaction: each target document marked as a
+    near-duplicate or not against every earlier document (this batch's included), then
+    the crawl links of the batch's new target documents queued. Returns how many URLs
+    were new."""
+    store = miner.store
+    with store.batch():
+        for outcome in outcomes:
+            mark_duplicate(outcome, store.find_duplicate)
+            store.write(outcome)
+        return store.enqueue_in_batch(_plan_links(miner, by_id, outcomes, loop=loop))
 
 
 def _plan_links(

@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from collie.dedup import BlockIndex, from_sqlite, to_sqlite
+from collie.dedup import Deduplicator, from_sqlite, to_sqlite
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
@@ -148,17 +148,13 @@ class Rewriter(Store):
     def redo_duplicates(self) -> int:
         """Every target document against the earlier originals, in id order: the same
         exact key, else a simhash within dedup.max_distance. Returns the duplicates."""
-        index, seen = BlockIndex(self.max_distance), dict[str, int]()
+        originals = Deduplicator(self.max_distance)
         decisions: list[tuple[int | None, int]] = []
         for doc_id, key, value in self._target_documents():
             fingerprint = from_sqlite(value)
-            duplicate_of = seen.get(key)
+            duplicate_of = originals.find(key, fingerprint)
             if duplicate_of is None:
-                match = index.find(fingerprint)
-                duplicate_of = match.doc_id if match is not None else None
-            if duplicate_of is None:
-                seen[key] = doc_id
-                index.add(doc_id, fingerprint)
+                originals.add(doc_id, key, fingerprint)
             else:
                 decisions.append((duplicate_of, doc_id))
         self.conn.executemany("UPDATE documents SET duplicate_of = ? WHERE id = ?", decisions)

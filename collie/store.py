@@ -9,7 +9,7 @@ its document: never half.
 
 Near-duplicates: a new target document is compared with every earlier target document
 that is not itself a duplicate: by exact key (an indexed column), then by simhash within
-`dedup.max_distance` through a `BlockIndex` built from the stored fingerprints when a
+`dedup.max_distance` through a `Deduplicator` built from the stored fingerprints when a
 run first needs it and kept up to date as documents are recorded. Measured against four
 indexed 16-bit block columns in SQLite (benchmarks/bench_dedup.py): random inserts into
 four B-trees rewrite most of their pages at every commit, 43 s for 200,000 documents and
@@ -23,12 +23,13 @@ import datetime as dt
 import json
 import random
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from collie.bodycache import CompressedBody, compress_body, write_body
 from collie.crawl import SHORT_REFERRER_BYTES, Referrer
-from collie.dedup import BlockIndex, exact_key, from_sqlite, simhash_text, to_sqlite
+from collie.dedup import Deduplicator, fingerprints, from_sqlite, mark_duplicate, to_sqlite
 from collie.models import (
     DocumentRow,
     LoopState,
@@ -54,7 +55,7 @@ class Store:
         self.conn: sqlite3.Connection = ws.conn
         self.cache = ws.root / "cache"
         self.max_distance = max_distance
-        self._index: BlockIndex | None = None
+        self._index: Deduplicator | None = None
 
     def save_body(self, body: bytes | CompressedBody) -> str:
         """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.
@@ -276,29 +277,38 @@ class Store:
             )
 
     # -- recording fetched pages --------------------------------------------------------
-    def record(
-        self,
-        outcomes: Sequence[PageOutcome],
-        plan_links: Callable[[Sequence[PageOutcome]], list[QueueEntry]] | None = None,
-    ) -> int:
-        """Record a batch, and the URLs `plan_links` queues from it, in one transaction;
-        near-duplicates are decided here, against every earlier document (this batch's
-        included). Returns how many URLs were newly queued."""
+    @contextmanager
+    def batch(self) -> Iterator[Store]:
+        """One transaction for a batch's writes (`write`, `enqueue_in_batch`); reads
+        inside it see them. On any error everything is rolled back, and the near-duplicate
+        index, which may hold rolled-back documents, is built again when next needed."""
         try:
             with self.conn:
-                for outcome in outcomes:
-                    self._record_one(outcome)
-                entries = plan_links(outcomes) if plan_links is not None else []
-                return self._insert_queue(entries)
+                yield self
         except BaseException:
-            self._index = None  # it may hold documents that were rolled back
+            self._index = None
             raise
+
+    def record(self, outcomes: Sequence[PageOutcome]) -> None:
+        """Record a batch in one transaction, near-duplicates marked (tests, benchmarks;
+        the run records through `batch`, planning links in the same transaction)."""
+        with self.batch():
+            for outcome in outcomes:
+                mark_duplicate(outcome, self.find_duplicate)
+                self.write(outcome)
+
+    def enqueue_in_batch(self, entries: Iterable[QueueEntry]) -> int:
+        """Queue URLs not seen before, inside `batch`; return how many were new."""
+        return self._insert_queue(entries)
+
+    def write(self, o: PageOutcome) -> None:
+        """A page's outcome, its document (an original target document joins the
+        near-duplicate index), links, suspicion and site counts (inside `batch`)."""
+        self._record_one(o)
 
     def _record_one(self, o: PageOutcome) -> None:
         if o.document is not None:
             self._insert_document(o)
-        if o.document is not None and o.document.duplicate_of is not None:
-            o.status, o.reason = "duplicate", f"near-duplicate:{o.document.duplicate_of}"
         self.conn.execute(
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
@@ -358,10 +368,7 @@ class Store:
     def _insert_document(self, o: PageOutcome) -> None:
         doc = o.document
         assert doc is not None
-        key = doc.exact_key if doc.exact_key is not None else exact_key(doc.text)
-        fingerprint = doc.simhash if doc.simhash is not None else simhash_text(doc.text)
-        if doc.kind == "target":
-            doc.duplicate_of = self.find_duplicate(key, fingerprint)
+        key, fingerprint = fingerprints(doc)
         self.insert_document(o.page_id, doc, key, fingerprint)
 
     def insert_document(self, page_id: int, doc: DocumentRow, key: str, fingerprint: int) -> int:
@@ -386,35 +393,36 @@ class Store:
         )
         doc_id = int(cursor.lastrowid or 0)
         if doc.kind == "target" and doc.duplicate_of is None:
-            self.near_duplicate_index().add(doc_id, fingerprint)
+            self.deduplicator().add(doc_id, key, fingerprint)
         return doc_id
 
-    def near_duplicate_index(self) -> BlockIndex:
-        """The fingerprints of the original target documents (built on first use)."""
+    def deduplicator(self) -> Deduplicator:
+        """The near-duplicate lookups over the original target documents (fingerprints
+        loaded on first use, exact keys from their indexed column)."""
         if self._index is None:
-            index = BlockIndex(self.max_distance)
+            found = Deduplicator(self.max_distance, self._exact_original)
             rows = self.conn.execute(
                 "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
                 "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
                 "ORDER BY d.id"
             )
-            index.add_all((doc_id, from_sqlite(value)) for doc_id, value in rows)
-            self._index = index
+            found.index.add_all((doc_id, from_sqlite(value)) for doc_id, value in rows)
+            self._index = found
         return self._index
 
-    def find_duplicate(self, key: str, fingerprint: int) -> int | None:
-        """The first original target document with the same exact key, else the closest
-        within the Hamming distance, else None."""
+    def _exact_original(self, key: str) -> int | None:
         row = self.conn.execute(
             "SELECT MIN(d.id) FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
             "d.exact_key = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
             "AND p.status = 'kept'",
             (key,),
         ).fetchone()
-        if row[0] is not None:
-            return int(row[0])
-        match = self.near_duplicate_index().find(fingerprint)
-        return match.doc_id if match is not None else None
+        return int(row[0]) if row[0] is not None else None
+
+    def find_duplicate(self, key: str, fingerprint: int) -> int | None:
+        """The first original target document with the same exact key, else the closest
+        within the Hamming distance, else None."""
+        return self.deduplicator().find(key, fingerprint)
 
     # -- what later loops learn from ------------------------------------------------------
     def document_texts(self, kind: str, before_loop: int) -> list[str]:

@@ -97,3 +97,38 @@ def test_index_finds_exactly_what_brute_force_finds(
         assert found is None
     else:
         assert found is not None and (found.distance, found.doc_id) == within[0]
+
+
+def test_the_deduplicator_finds_an_exact_key_first_then_a_close_fingerprint() -> None:
+    from collie.dedup import Deduplicator
+
+    originals = Deduplicator(max_distance=3)
+    originals.add(1, "key-a", 0b1111)
+    assert originals.find("key-a", 1 << 40) == 1  # same text, whatever the fingerprint
+    assert originals.find("key-b", 0b1110) == 1  # one bit away
+    assert originals.find("key-b", (1 << 64) - 1) is None
+    looked_up: list[str] = []
+    stored = Deduplicator(3, exact=lambda key: looked_up.append(key) or None)
+    stored.add(2, "key-c", 0)
+    assert stored.find("key-c", 1 << 63 | 1 << 62 | 1 << 61 | 1 << 60) is None
+    assert looked_up == ["key-c"]  # the store's column answers exact keys, not memory
+
+
+def test_a_target_document_matching_an_earlier_one_is_marked_a_duplicate() -> None:
+    from collie.dedup import mark_duplicate
+    from collie.models import DocumentRow, PageOutcome
+
+    text = "Umuntu ngamunye unelungelo lokuphila."
+    page = PageOutcome(
+        5, "site.example", "kept", document=DocumentRow("target", "zul", text, [], 5)
+    )
+    mark_duplicate(page, lambda key, fingerprint: 3)
+    assert (page.status, page.reason, page.document.duplicate_of) == (
+        "duplicate",
+        "near-duplicate:3",
+        3,
+    )
+    other = PageOutcome(6, "site.example", "wronglang",
+                        document=DocumentRow("wronglang", "eng", text, [], 5))  # fmt: skip
+    mark_duplicate(other, lambda key, fingerprint: 3)  # only target documents are compared
+    assert other.status == "wronglang" and other.document.duplicate_of is None
