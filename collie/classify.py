@@ -19,7 +19,7 @@ from typing import Any
 
 from collie.dedup import exact_key, simhash_text
 from collie.langid.model import UNDETERMINED, LangModel
-from collie.models import DocumentRow, Examined, PageOutcome, SuspectRow
+from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
 from collie.reasons import LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
 from collie.seeds import count_words
 
@@ -161,8 +161,8 @@ def decide(
     if outcome.lang == "und":
         outcome.reason = LANGUAGE_UNDETERMINED
         return
-    kind = "target" if outcome.lang == rules.target else "wronglang"
-    outcome.status, outcome.reason = ("kept", None) if kind == "target" else ("wronglang", None)
+    kind: DocumentKind = "target" if outcome.lang == rules.target else "wronglang"
+    outcome.status, outcome.reason = ("kept" if kind == "target" else "wronglang"), None
     outcome.document = DocumentRow(
         kind,
         outcome.lang,

@@ -5,8 +5,16 @@ close relative's), a loop's state. Plain data: no database, no decisions."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from collie.bodycache import CompressedBody
+
+# A page's status: queued (in the frontier), kept (a target document of the corpus),
+# duplicate (a target document repeating an earlier one), wronglang (text in another
+# language, kept for the odds ratio), dropped (with a reason, collie.reasons).
+PageStatus = Literal["queued", "kept", "duplicate", "wronglang", "dropped"]
+DocumentKind = Literal["target", "wronglang"]
+SuspectLevel = Literal["page", "site"]  # judged on its own text, or with its site
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class QueuedPage:
 
 @dataclass
 class DocumentRow:
-    kind: str  # target or wronglang
+    kind: DocumentKind
     lang: str
     text: str
     paragraphs: list[tuple[str, str, float]]  # (text, lang, probability)
@@ -48,7 +56,7 @@ class SuspectRow:
     """A page that looks like a close relative of a target learnt from documents: most of
     its text nearest to the target failed the target's open-set tests."""
 
-    level: str  # "page" (its own text) or "site" (its site's text as a whole)
+    level: SuspectLevel
     pass_share: float  # of its (or its site's) target-like letters, those taken for it
     text: str
     paragraphs: list[tuple[str, str, float, bool]]  # (text, lang, probability, near)
@@ -62,7 +70,7 @@ class PageOutcome:
 
     page_id: int
     site: str
-    status: str
+    status: PageStatus
     reason: str | None = None
     final_url: str | None = None
     http_status: int | None = None
@@ -120,4 +128,4 @@ class CachedPage:
     encoding: str | None
     encoding_method: str | None
     body_sha1: str
-    status: str  # before reprocessing
+    status: PageStatus  # before reprocessing
