@@ -131,7 +131,8 @@ def learn_relatives(
             offered = sum(_letters(t) for texts in by_site.values() for t in texts)
             report.refused = offered >= MIN_CONTRAST_LETTERS and report.contrast is None
             break
-        model, report.contrast = result[0].model, result[1]
+        learnt_model = result[0].model.with_settings(model.threshold, model.min_chars)
+        model, report.contrast = learnt_model, result[1]
         log.info(
             "relatives: learnt against %d letters from %d sites (%.1f s in the pass)",
             result[1].used,
@@ -182,7 +183,9 @@ def relatives_sites(
         others = {s: suspects[s] for s in sites if s not in judged}
         negatives = {k: list(v) for k, v in wronglang.items()}
         negatives[None] = [*negatives.get(None, []), *draw(others, budget)]
-        model = relearn(base, code, targets, negatives, tests)
+        model = relearn(base, code, targets, negatives, tests).with_settings(
+            tests.threshold, tests.min_chars
+        )
         for site in judged:
             paragraphs = [p for text in pages[site] for p in split_paragraphs(text)]
             mine = near = 0

@@ -17,6 +17,8 @@ import click
 
 from collie.config import parse_assignment
 from collie.errors import CollieError, ConfigError
+from collie.langid.learn import load_model_for
+from collie.langid.model import LangModel
 from collie.search import BACKENDS
 from collie.workspace import Workspace, find_workspace, open_workspace
 
@@ -128,3 +130,12 @@ def search_options(func: F) -> F:
         help="Search backend (default: search.backend).",
     )(func)
     return func
+
+
+def workspace_model(ws: Workspace) -> LangModel:
+    """The workspace's language model (its own, else the bundled one) with its
+    langid.threshold and langid.min_chars: what `run` and `reprocess` identify with."""
+    settings = ws.settings
+    return load_model_for(ws.root).with_settings(
+        settings["langid.threshold"], settings["langid.min_chars"]
+    )

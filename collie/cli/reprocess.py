@@ -8,10 +8,9 @@ from typing import Any
 import click
 
 from collie.cli.executor import executor_options, open_executor
-from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.run import CliEvents
 from collie.errors import CollieError
-from collie.langid.learn import load_model_for
 from collie.reprocess import ReprocessReport, reprocess
 from collie.workspace import RunLock
 
@@ -52,9 +51,7 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
                 "This workspace has no cache/ of fetched pages yet.",
                 "Run `collie run` first; it keeps every page it reads.",
             )
-        model = load_model_for(ws.root).with_settings(
-            settings["langid.threshold"], settings["langid.min_chars"]
-        )
+        model = workspace_model(ws)
         events = CliEvents(app.quiet)
         try:
             with open_executor(app, settings, threads) as executor:

@@ -13,9 +13,16 @@ from tqdm import tqdm
 
 from collie import pipeline
 from collie.cli.executor import executor_options, open_executor
-from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli.options import (
+    CONTEXT,
+    App,
+    common_options,
+    note,
+    search_options,
+    set_flag,
+    workspace_model,
+)
 from collie.fetch import FetchConfig, Fetcher
-from collie.langid.learn import load_model_for
 from collie.search import make_backend
 from collie.workspace import RunLock
 
@@ -132,9 +139,7 @@ def run(app: App, **_options: Any) -> None:
             return
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
-        model = load_model_for(ws.root).with_settings(
-            settings["langid.threshold"], settings["langid.min_chars"]
-        )
+        model = workspace_model(ws)
         events = CliEvents(app.quiet)
         previous = signal.signal(signal.SIGINT, events.on_sigint)
         try:
