@@ -19,7 +19,7 @@ all n-grams of a text in one numpy pass (benchmarks/bench_dedup.py: 0.56 ms for 
 pigeonhole principle: split into k + 1 blocks, two fingerprints within distance k agree
 on at least one block; so each block value points to its fingerprints (for k = 3: four
 16-bit blocks). A run builds one from the stored fingerprints when it first needs it and
-keeps it up to date as documents are recorded (store.py: the same blocks in indexed
+keeps it up to date as documents are recorded (store/: the same blocks in indexed
 SQLite columns were measured and rejected, much slower at a million documents).
 """
 

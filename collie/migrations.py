@@ -128,7 +128,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 simhash INTEGER NOT NULL,
                 duplicate_of INTEGER REFERENCES documents (id)
             )""",
-            # Only the documents later ones are compared with (see store.py).
+            # Only the documents later ones are compared with (see collie/store/).
             "CREATE INDEX documents_exact ON documents (exact_key) "
             "WHERE kind = 'target' AND duplicate_of IS NULL",
             """CREATE TABLE sites (

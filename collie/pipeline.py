@@ -3,7 +3,7 @@
 `run` brings a workspace to N completed loops: seed list -> queries -> search (cached,
 searchcache.py) -> frontier -> fetch in batches -> process -> paragraph language ID ->
 target documents, wrong-language text or drops -> near-duplicates -> crawl-out. Each
-batch is recorded in one transaction (store.py), so a run can be killed at any moment
+batch is recorded in one transaction (collie/store/), so a run can be killed at any moment
 and resumed. The stages themselves (fetch, process, langid, crawl, dedup) take and
 return plain data and never touch the database.
 """
@@ -41,7 +41,6 @@ from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT, kind_of
 from collie.relatives import learn_relatives
-from collie.reprocess_store import page_suspects, short_pages
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
@@ -57,6 +56,7 @@ from collie.sitework import (
     split_by_site,
 )
 from collie.store import Store
+from collie.store.rewrite import page_suspects, short_pages
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")

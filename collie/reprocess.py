@@ -5,7 +5,7 @@ The cached pages are cut into shards by the first two hex digits of their body's
 (cache/ab/...: at most 256 shards) and mapped by an executor (executor.py): a plain loop
 here, or a `dask.bag` of shards on a cluster, whose workers read the bodies from the
 workspace's cache/ (on a cluster: a file system they share) and return plain outcomes.
-This process writes everything in one transaction (reprocess_store.py says what is
+This process writes everything in one transaction (store/rewrite.py says what is
 rewritten): an interrupted reprocess changes nothing, and a finished one leaves the
 workspace as if the run had met every page with today's settings and model.
 """
@@ -21,8 +21,8 @@ from collie.executor import Executor
 from collie.langid.model import LangModel
 from collie.models import CachedPage, Examined
 from collie.pipeline import RunEvents
-from collie.reprocess_store import Rewriter
 from collie.sitework import MISSING, examine_cached
+from collie.store.rewrite import Rewriter
 from collie.workspace import Workspace
 
 SHARD_PAGES = 200  # pages of a task at least, when there are enough

@@ -1,0 +1,171 @@
+"""What later loops and the user read: texts for the seed lists, the export rows, the
+suspects, yields and per-loop counts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from collie.dedup import from_sqlite
+from collie.store.sites import SiteStore
+
+
+class CorpusStore(SiteStore):
+    """The corpus and the counts."""
+
+    # -- what later loops learn from ------------------------------------------------------
+    def document_texts(self, kind: str, before_loop: int) -> list[str]:
+        """Texts of the documents of a kind harvested before a loop (target: not the
+        near-duplicates)."""
+        rows = self.conn.execute(
+            "SELECT d.text FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = ? "
+            "AND d.duplicate_of IS NULL AND d.loop < ? AND p.status IN ('kept', 'wronglang') "
+            "ORDER BY d.id",
+            (kind, before_loop),
+        )
+        return [r[0] for r in rows]
+
+    def suspect_texts(self, before_loop: int) -> list[str]:
+        """Texts of the relative-suspected pages of the loops before `before_loop`
+        (the seed list's wrong-language text: their words are the relatives')."""
+        rows = self.conn.execute(
+            "SELECT text FROM suspects WHERE loop < ? AND COALESCE(label, '') != 'target' "
+            "ORDER BY page_id",
+            (before_loop,),
+        )
+        return [r[0] for r in rows]
+
+    def export_rows(
+        self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
+    ) -> Iterator[dict[str, Any]]:
+        """The corpus: original target documents with what is known of their pages."""
+        where = [
+            "d.kind = 'target'",
+            "d.duplicate_of IS NULL",
+            "p.status = 'kept'",
+            "COALESCE(p.target_share, 1) >= ?",
+        ]
+        params: list[Any] = [min_share]
+        if loop is not None:
+            where.append("d.loop = ?")
+            params.append(loop)
+        if source is not None:
+            where.append("p.source = ?")
+            params.append(source)
+        rows = self.conn.execute(
+            "SELECT d.id, p.url, p.final_url, p.title, d.loop, p.source, p.depth, q.text AS "
+            "query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
+            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs "
+            "FROM documents d JOIN pages p ON p.id = d.page_id "
+            "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
+            f"WHERE {' AND '.join(where)} ORDER BY d.id",
+            params,
+        )
+        for row in rows:
+            data = dict(row)
+            data["simhash"] = f"{from_sqlite(data['simhash']):016x}"
+            data["paragraphs"] = json.loads(data["paragraphs"])
+            yield data
+
+    def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:
+        """The relative-suspected pages, in export_rows' shape (level and pass_share
+        added; their paragraphs carry a fourth value: near the target but failing it)."""
+        where, params = ("WHERE s.loop = ?", [loop]) if loop is not None else ("", [])
+        rows = self.conn.execute(
+            "SELECT s.page_id AS id, p.url, p.final_url, p.title, s.loop, p.source, p.depth, "
+            "q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
+            "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, s.text, "
+            "s.paragraphs, s.level, s.pass_share, s.label FROM suspects s "
+            "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
+            f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
+            params,
+        )
+        for row in rows:
+            data = dict(row)
+            data["paragraphs"] = [tuple(p[:3]) for p in json.loads(data["paragraphs"])]
+            yield data
+
+    def language_counts(self) -> dict[str, int]:
+        """Fetched pages by the language they were given (the target, others, und)."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(lang, 'und'), COUNT(*) FROM pages WHERE status IN "
+            "('kept', 'duplicate', 'wronglang') GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def site_yields(self, limit: int = 20) -> list[tuple[str, int, int]]:
+        """(site, target documents, pages fetched) of the best-yielding sites."""
+        rows = self.conn.execute(
+            "SELECT site, SUM(status = 'kept'), SUM(status != 'queued') FROM pages "
+            "GROUP BY site HAVING SUM(status = 'kept') > 0 ORDER BY 2 DESC, 3, 1 LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def query_yields(self, limit: int = 20) -> list[tuple[str, int, int]]:
+        """(query, target documents found directly, result URLs) of the best queries."""
+        rows = self.conn.execute(
+            "SELECT q.text, SUM(p.status = 'kept'), COUNT(p.id) FROM queries q "
+            "JOIN pages p ON p.query_id = q.id GROUP BY q.id "
+            "HAVING SUM(p.status = 'kept') > 0 ORDER BY 2 DESC, 3, 1 LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    # -- counts -----------------------------------------------------------------------
+    def loop_counts(self) -> dict[int, dict[str, object]]:
+        """Per loop: queries, result URLs, pages by status and drop reason, documents
+        from search and from crawling, words."""
+        out: dict[int, dict[str, object]] = {}
+        for (loop,) in self.conn.execute("SELECT number FROM loops ORDER BY number"):
+            out[loop] = self._counts_of(loop)
+        return out
+
+    def _counts_of(self, loop: int) -> dict[str, object]:
+        q = self.conn.execute
+        status = dict(
+            q(
+                "SELECT status, COUNT(*) FROM pages WHERE loop = ? GROUP BY status", (loop,)
+            ).fetchall()
+        )
+        reasons = dict(
+            q(
+                "SELECT CASE WHEN instr(reason, ':') > 0 THEN substr(reason, 1, instr(reason, ':')"
+                " - 1) ELSE reason END AS r, COUNT(*) FROM pages WHERE loop = ? AND status IN "
+                "('dropped', 'duplicate') GROUP BY r ORDER BY 2 DESC",
+                (loop,),
+            ).fetchall()
+        )
+        docs = dict(
+            q(
+                "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
+                "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL AND "
+                "p.status = 'kept' GROUP BY p.source",
+                (loop,),
+            ).fetchall()
+        )
+        words = q(
+            "SELECT COALESCE(SUM(d.words), 0) FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.loop = ? AND d.kind = 'target' AND "
+            "d.duplicate_of IS NULL AND p.status = 'kept'",
+            (loop,),
+        ).fetchone()[0]
+        suspects = q("SELECT COUNT(*) FROM suspects WHERE loop = ?", (loop,)).fetchone()[0]
+        queries = q(
+            "SELECT COUNT(*) FROM queries WHERE loop = ? AND status = 'done'", (loop,)
+        ).fetchone()[0]
+        found = q(
+            "SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'", (loop,)
+        ).fetchone()[0]
+        fetched = sum(v for k, v in status.items() if k != "queued")
+        return {
+            "queries": queries,
+            "search_urls": found,
+            "pages": status,
+            "fetched": fetched,
+            "dropped": reasons,
+            "documents": {"search": docs.get("search", 0), "crawl": docs.get("crawl", 0)},
+            "words": words,
+            "relative_suspected": suspects,
+        }

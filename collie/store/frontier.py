@@ -1,0 +1,105 @@
+"""Loops and the frontier: queued URLs, the next batch, referrers and their votes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from collie.crawl import SHORT_REFERRER_BYTES, Referrer
+from collie.models import (
+    LoopState,
+    QueuedPage,
+    QueueEntry,
+)
+from collie.store.base import StoreBase
+from collie.workspace import now_iso
+
+
+class FrontierStore(StoreBase):
+    """Loops and the frontier."""
+
+    # -- loops ------------------------------------------------------------------------
+    def open_loop(self) -> LoopState:
+        """The unfinished loop, or a new one after the last finished loop."""
+        row = self.conn.execute(
+            "SELECT number, searched_at FROM loops WHERE finished_at IS NULL ORDER BY number"
+        ).fetchone()
+        if row is not None:
+            return LoopState(row[0], row[1] is not None, False)
+        number = int(
+            self.conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM loops").fetchone()[0]
+        )
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO loops (number, started_at) VALUES (?, ?)", (number, now_iso())
+            )
+        return LoopState(number, False, False)
+
+    def mark_searched(self, loop: int) -> None:
+        with self.conn:
+            self.conn.execute(
+                "UPDATE loops SET searched_at = ? WHERE number = ?", (now_iso(), loop)
+            )
+
+    def finish_loop(self, loop: int) -> None:
+        with self.conn:
+            self.conn.execute(
+                "UPDATE loops SET finished_at = ? WHERE number = ?", (now_iso(), loop)
+            )
+
+    # -- the frontier -----------------------------------------------------------------
+    def enqueue(self, entries: Iterable[QueueEntry]) -> int:
+        """Queue URLs not seen before; return how many were new."""
+        with self.conn:
+            return self._insert_queue(entries)
+
+    def _insert_queue(self, entries: Iterable[QueueEntry]) -> int:
+        rows = [
+            (e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id, e.priority)
+            for e in entries
+        ]
+        before = self.conn.total_changes
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO pages (url, site, loop, source, depth, query_id, "
+            "referrer_id, priority, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
+            rows,
+        )
+        added = self.conn.total_changes - before
+        # A queued crawl link found again gets the priority its referrers now give it.
+        self.conn.executemany(
+            "UPDATE pages SET priority = ? WHERE url = ? AND status = 'queued' "
+            "AND source = 'crawl' AND priority != ?",
+            [(r[7], r[0], r[7]) for r in rows if r[3] == "crawl"],
+        )
+        return added
+
+    def next_batch(self, limit: int) -> list[QueuedPage]:
+        """The most promising queued pages: priority first, then shallow, then oldest."""
+        rows = self.conn.execute(
+            "SELECT id, url, site, loop, source, depth FROM pages WHERE status = 'queued' "
+            "ORDER BY priority DESC, depth, id LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [QueuedPage(*tuple(r)) for r in rows]
+
+    def queued_count(self) -> int:
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0]
+        )
+
+    def referrers(self, url: str) -> list[Referrer]:
+        """Classified pages linking to `url` (what the link's language is guessed from)."""
+        rows = self.conn.execute(
+            "SELECT p.lang, p.text_chars, p.lang_attribute FROM links l "
+            "JOIN pages p ON p.id = l.from_page WHERE l.to_url = ? AND p.lang IS NOT NULL",
+            (url,),
+        ).fetchall()
+        return [Referrer(r[0], r[1] or 0, r[2] or "") for r in rows]
+
+    def vote(self, url: str, min_votes: int) -> str | None:
+        """The majority language of the long referrers of `url` when at least
+        `min_votes` voted (Hayati's inlink vote for short pages), else None."""
+        votes = [r.lang for r in self.referrers(url) if r.text_bytes >= SHORT_REFERRER_BYTES]
+        if len(votes) < min_votes:
+            return None
+        best = max(sorted(set(votes)), key=votes.count)
+        return best if votes.count(best) * 2 > len(votes) else None

@@ -1,0 +1,169 @@
+"""Recording fetched pages: a batch's outcomes, documents, suspects, the near-duplicate
+lookups."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+
+from collie.dedup import Deduplicator, fingerprints, from_sqlite, mark_duplicate, to_sqlite
+from collie.models import (
+    DocumentRow,
+    PageOutcome,
+    QueueEntry,
+    SuspectRow,
+)
+from collie.store.frontier import FrontierStore
+
+
+class PageStore(FrontierStore):
+    """Recording fetched pages and their documents."""
+
+    # -- recording fetched pages --------------------------------------------------------
+    @contextmanager
+    def batch(self) -> Iterator[PageStore]:
+        """One transaction for a batch's writes (`write`, `enqueue_in_batch`); reads
+        inside it see them. On any error everything is rolled back, and the near-duplicate
+        index, which may hold rolled-back documents, is built again when next needed."""
+        try:
+            with self.conn:
+                yield self
+        except BaseException:
+            self._index = None
+            raise
+
+    def record(self, outcomes: Sequence[PageOutcome]) -> None:
+        """Record a batch in one transaction, near-duplicates marked (tests, benchmarks;
+        the run records through `batch`, planning links in the same transaction)."""
+        with self.batch():
+            for outcome in outcomes:
+                mark_duplicate(outcome, self.find_duplicate)
+                self.write(outcome)
+
+    def enqueue_in_batch(self, entries: Iterable[QueueEntry]) -> int:
+        """Queue URLs not seen before, inside `batch`; return how many were new."""
+        return self._insert_queue(entries)
+
+    def write(self, o: PageOutcome) -> None:
+        """A page's outcome, its document (an original target document joins the
+        near-duplicate index), links, suspicion and site counts (inside `batch`)."""
+        self._record_one(o)
+
+    def _record_one(self, o: PageOutcome) -> None:
+        if o.document is not None:
+            self._insert_document(o)
+        self.conn.execute(
+            "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
+            "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
+            "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
+            "body_sha1 = ?, content_type = ? WHERE id = ?",
+            (
+                o.status,
+                o.reason,
+                o.final_url,
+                o.http_status,
+                o.fetched_at,
+                o.encoding,
+                o.encoding_method,
+                o.title,
+                o.lang_attribute,
+                o.lang,
+                o.lang_prob,
+                o.target_share,
+                o.text_chars,
+                o.body_sha1,
+                o.content_type,
+                o.page_id,
+            ),
+        )
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",
+            [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
+        )
+        if o.suspect is not None:
+            self.insert_suspect(o.page_id, o.suspect)
+        if o.status in ("kept", "wronglang", "duplicate") or o.suspect is not None:
+            self.conn.execute(
+                "INSERT INTO sites (site, pages, target, target_letters, near_letters) "
+                "VALUES (?, 1, ?, ?, ?) ON CONFLICT (site) DO UPDATE SET pages = pages + 1, "
+                "target = target + excluded.target, "
+                "target_letters = target_letters + excluded.target_letters, "
+                "near_letters = near_letters + excluded.near_letters",
+                (o.site, int(o.status == "kept"), o.target_letters, o.near_letters),
+            )
+
+    def insert_suspect(self, page_id: int, suspect: SuspectRow) -> None:
+        """The suspects row of a page (in the caller's transaction)."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO suspects (page_id, loop, level, pass_share, text, "
+            "paragraphs, words) SELECT ?, loop, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            (
+                page_id,
+                suspect.level,
+                round(suspect.pass_share, 4),
+                suspect.text,
+                json.dumps(suspect.paragraphs, ensure_ascii=False),
+                suspect.words,
+                page_id,
+            ),
+        )
+
+    def _insert_document(self, o: PageOutcome) -> None:
+        doc = o.document
+        assert doc is not None
+        key, fingerprint = fingerprints(doc)
+        self.insert_document(o.page_id, doc, key, fingerprint)
+
+    def insert_document(self, page_id: int, doc: DocumentRow, key: str, fingerprint: int) -> int:
+        """One documents row (in the caller's transaction); an original target document
+        joins the near-duplicate index."""
+        cursor = self.conn.execute(
+            "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
+            "exact_key, simhash, duplicate_of) "
+            "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            (
+                page_id,
+                doc.kind,
+                doc.lang,
+                doc.text,
+                json.dumps(doc.paragraphs, ensure_ascii=False),
+                doc.words,
+                key,
+                to_sqlite(fingerprint),
+                doc.duplicate_of,
+                page_id,
+            ),
+        )
+        doc_id = int(cursor.lastrowid or 0)
+        if doc.kind == "target" and doc.duplicate_of is None:
+            self.deduplicator().add(doc_id, key, fingerprint)
+        return doc_id
+
+    def deduplicator(self) -> Deduplicator:
+        """The near-duplicate lookups over the original target documents (fingerprints
+        loaded on first use, exact keys from their indexed column)."""
+        if self._index is None:
+            found = Deduplicator(self.max_distance, self._exact_original)
+            rows = self.conn.execute(
+                "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
+                "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+                "ORDER BY d.id"
+            )
+            found.index.add_all((doc_id, from_sqlite(value)) for doc_id, value in rows)
+            self._index = found
+        return self._index
+
+    def _exact_original(self, key: str) -> int | None:
+        row = self.conn.execute(
+            "SELECT MIN(d.id) FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
+            "d.exact_key = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
+            "AND p.status = 'kept'",
+            (key,),
+        ).fetchone()
+        return int(row[0]) if row[0] is not None else None
+
+    def find_duplicate(self, key: str, fingerprint: int) -> int | None:
+        """The first original target document with the same exact key, else the closest
+        within the Hamming distance, else None."""
+        return self.deduplicator().find(key, fingerprint)

@@ -1,0 +1,107 @@
+"""`collie review`: the sample, the next page to judge, judgements and their undo."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from collie.store.base import now_iso_precise
+from collie.store.corpus import CorpusStore
+
+
+class ReviewStore(CorpusStore):
+    """Reviews."""
+
+    # -- reviews (collie review) -----------------------------------------------------------
+    def draw_review_sample(self, size: int, seed: int) -> int:
+        """The review sample: `size` random original target documents, drawn once (an
+        existing sample is kept and continued); returns its size."""
+        existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
+        if existing:
+            return int(existing)
+        ids = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = "
+                "'target' AND d.duplicate_of IS NULL AND p.status = 'kept' ORDER BY d.id"
+            )
+        ]
+        chosen = random.Random(seed).sample(ids, min(size, len(ids)))
+        with self.conn:
+            self.conn.executemany(
+                "INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
+                list(enumerate(chosen, start=1)),
+            )
+        return len(chosen)
+
+    def next_review(self) -> dict[str, Any] | None:
+        """The next page to judge, with the progress: first the relative-suspected pages
+        not settled yet (`suspect` true; their `doc_id` is minus the page id), then the
+        first document of the sample not judged yet."""
+        total, judged = self.conn.execute(
+            "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
+            "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
+        ).fetchone()
+        keys = ("position", "doc_id", "url", "title", "text")
+        row = self.conn.execute(
+            "SELECT 0, -s.page_id, p.url, p.title, s.text FROM suspects s "
+            "JOIN pages p ON p.id = s.page_id WHERE s.label IS NULL ORDER BY s.page_id LIMIT 1"
+        ).fetchone()
+        if row is not None:
+            aside = {**dict(zip(keys, tuple(row), strict=True)), "suspect": True}
+            return {"total": total, "judged": judged, "document": aside}
+        row = self.conn.execute(
+            "SELECT r.position, d.id, p.url, p.title, d.text FROM reviews r "
+            "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
+            "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
+        ).fetchone()
+        doc = (
+            None if row is None else {**dict(zip(keys, tuple(row), strict=True)), "suspect": False}
+        )
+        return {"total": total, "judged": judged, "document": doc}
+
+    def judge(self, doc_id: int, label: str, reviewer: str) -> bool:
+        """Record a judgement of a sampled document (or, for a negative `doc_id`, settle
+        a relative-suspected page: mainly/some: the target, none: a relative); False
+        when it is not in the sample (or not a suspect)."""
+        if doc_id < 0:
+            verdict = {"mainly": "target", "some": "target", "none": "relative"}.get(label, label)
+            sql = "UPDATE suspects SET label = ?, reviewer = ?, judged_at = ? WHERE page_id = ?"
+            doc_id = -doc_id
+        else:
+            verdict = label
+            sql = "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?"
+        with self.conn:
+            cursor = self.conn.execute(sql, (verdict, reviewer, now_iso_precise(), doc_id))
+        return cursor.rowcount == 1
+
+    def undo_judgement(self) -> int | None:
+        """Forget the latest judgement (of a document or a suspect); return the document
+        it was about (minus the page id for a suspect), or None."""
+        row = self.conn.execute(
+            "SELECT doc_id, judged_at, position FROM reviews WHERE label IS NOT NULL UNION ALL "
+            "SELECT -page_id, judged_at, 0 FROM suspects WHERE label IS NOT NULL "
+            "ORDER BY 2 DESC, 3 DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        with self.conn:
+            if row[0] < 0:
+                self.conn.execute(
+                    "UPDATE suspects SET label = NULL, reviewer = NULL, "
+                    "judged_at = NULL WHERE page_id = ?",
+                    (-row[0],),
+                )
+            else:
+                self.conn.execute(
+                    "UPDATE reviews SET label = NULL, reviewer = NULL, "
+                    "judged_at = NULL WHERE doc_id = ?",
+                    (row[0],),
+                )
+        return int(row[0])
+
+    def review_labels(self) -> dict[str, int]:
+        rows = self.conn.execute(
+            "SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL GROUP BY label"
+        )
+        return {r[0]: r[1] for r in rows}

@@ -1,0 +1,25 @@
+"""robots.txt records kept for the next run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from collie.robots import RobotsRecord
+from collie.store.reviews import ReviewStore
+
+
+class RobotsStore(ReviewStore):
+    """robots.txt records."""
+
+    # -- robots.txt -------------------------------------------------------------------
+    def robots_records(self) -> list[RobotsRecord]:
+        rows = self.conn.execute("SELECT origin, kind, body, status, fetched_at FROM robots")
+        return [RobotsRecord(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def save_robots(self, records: Iterable[RobotsRecord]) -> None:
+        with self.conn:
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO robots (origin, kind, body, status, fetched_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(r.origin, r.kind, r.body, r.status, r.fetched_at) for r in records],
+            )

@@ -1,0 +1,142 @@
+"""Sites: counts, letters, stops; relatives' sites and the corpus judged again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from collie.models import (
+    SuspectRow,
+)
+from collie.reasons import RELATIVE_SUSPECTED
+from collie.store.pages import PageStore
+
+
+class SiteStore(PageStore):
+    """Sites and the relatives' decisions' writes."""
+
+    # -- sites ------------------------------------------------------------------------
+    def site_counts(self, site: str) -> tuple[int, int, str | None]:
+        """(pages fetched, target pages, stop reason) of a site."""
+        row = self.conn.execute(
+            "SELECT pages, target, stopped FROM sites WHERE site = ?", (site,)
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else (0, 0, None)
+
+    def site_letters(self, site: str) -> tuple[int, int]:
+        """(letters taken for the target, letters nearest to it that failed its tests) of
+        a site's fetched pages."""
+        row = self.conn.execute(
+            "SELECT target_letters, near_letters FROM sites WHERE site = ?", (site,)
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
+    def suspect_site(self, site: str, pass_share: float) -> int:
+        """A relatives' site: stop crawling it and make its target documents suspects
+        (level "site"; their documents rows stay, out of the corpus). Returns how many."""
+        reason = f"{RELATIVE_SUSPECTED}:site {pass_share:.2f}"
+        rows = self.conn.execute(
+            "SELECT p.id, d.text, d.paragraphs, d.words FROM pages p JOIN documents d ON "
+            "d.page_id = p.id WHERE p.site = ? AND p.status IN ('kept', 'duplicate')",
+            (site,),
+        ).fetchall()
+        self.stop_site(site, reason)
+        with self.conn:
+            for page_id, text, paragraphs, words in rows:
+                marked = [(*p[:3], p[1] == "und") for p in json.loads(paragraphs)]
+                self.insert_suspect(page_id, SuspectRow("site", pass_share, text, marked, words))
+            self.conn.executemany(
+                "UPDATE pages SET status = 'dropped', reason = ? WHERE id = ?",
+                [(reason, r[0]) for r in rows],
+            )
+        self._index = None  # built again without them
+        return len(rows)
+
+    def corpus_paragraphs(self) -> list[tuple[int, str, str, list[Any], int]]:
+        """(page id, site, text, labelled paragraphs, words) of the corpus's pages: kept
+        target documents, near-duplicates not included."""
+        rows = self.conn.execute(
+            "SELECT p.id, p.site, d.text, d.paragraphs, d.words FROM pages p JOIN documents d "
+            "ON d.page_id = p.id WHERE p.status = 'kept' AND d.kind = 'target' ORDER BY p.id"
+        )
+        return [(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def suspect_paragraphs(self) -> list[tuple[str, str, list[Any]]]:
+        """(site, text, paragraphs with the near flag) of the relative-suspected pages
+        that no reviewer has called target text."""
+        rows = self.conn.execute(
+            "SELECT p.site, s.text, s.paragraphs FROM suspects s JOIN pages p ON "
+            "p.id = s.page_id WHERE COALESCE(s.label, '') != 'target' ORDER BY s.page_id"
+        )
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    def forget_suspects(self, page_ids: Sequence[int]) -> list[int]:
+        """Drop the suspects rows of pages about to be recorded as documents after all
+        (and the documents rows a suspected corpus page kept: recorded again). A page
+        whose documents row another row refers to (a near-duplicate of it, a review)
+        stays a suspect. Returns the pages freed."""
+        rows = self.conn.execute(
+            "SELECT d.page_id FROM documents d WHERE d.id IN (SELECT duplicate_of FROM "
+            "documents WHERE duplicate_of IS NOT NULL UNION SELECT doc_id FROM reviews)"
+        )
+        referred = {r[0] for r in rows}
+        freed = [i for i in page_ids if i not in referred]
+        with self.conn:
+            for table in ("suspects", "documents"):
+                self.conn.executemany(
+                    f"DELETE FROM {table} WHERE page_id = ?", [(i,) for i in freed]
+                )
+        self._index = None
+        return freed
+
+    def judge_again(
+        self,
+        relabelled: Sequence[tuple[int, Sequence[Any], float]],
+        suspected: Sequence[tuple[int, SuspectRow]],
+        site_letters: dict[str, tuple[int, int]],
+    ) -> None:
+        """In one transaction: the corpus pages' paragraphs labelled again by a new model
+        ((page id, paragraphs, target share)), the pages it makes relative-suspected
+        (status dropped, documents rows kept), and the sites' letters counted again."""
+        with self.conn:
+            for page_id, paragraphs, share in relabelled:
+                self.conn.execute(
+                    "UPDATE documents SET paragraphs = ? WHERE page_id = ?",
+                    (json.dumps(paragraphs, ensure_ascii=False), page_id),
+                )
+                self.conn.execute(
+                    "UPDATE pages SET target_share = ? WHERE id = ?", (round(share, 4), page_id)
+                )
+            for page_id, suspect in suspected:
+                self.insert_suspect(page_id, suspect)
+                reason = f"{RELATIVE_SUSPECTED}:{suspect.level} {suspect.pass_share:.2f}"
+                self.conn.execute(
+                    "UPDATE pages SET status = 'dropped', reason = ?, lang = 'und' WHERE id = ?",
+                    (reason, page_id),
+                )
+            self.conn.executemany(
+                "UPDATE sites SET target_letters = ?, near_letters = ? WHERE site = ?",
+                [(mine, near, site) for site, (mine, near) in sorted(site_letters.items())],
+            )
+        if suspected:
+            self._index = None  # built again without them
+
+    def site_size(self, site: str) -> int:
+        """Pages of the site known to the frontier (queued or done)."""
+        return int(
+            self.conn.execute("SELECT COUNT(*) FROM pages WHERE site = ?", (site,)).fetchone()[0]
+        )
+
+    def stop_site(self, site: str, reason: str) -> None:
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO sites (site, stopped) VALUES (?, ?) "
+                "ON CONFLICT (site) DO UPDATE SET stopped = excluded.stopped",
+                (site, reason),
+            )
+            self.conn.execute(
+                "UPDATE pages SET status = 'dropped', reason = ? "
+                "WHERE site = ? AND status = 'queued'",
+                (f"site-stopped:{reason}", site),
+            )
