@@ -32,6 +32,7 @@ from collie.fetch import FetchResult
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
 from collie.models import PageOutcome, QueueEntry
+from collie.pipeline import record_outcomes
 from collie.process import clear_caches
 from collie.reprocess import reprocess
 from collie.store import Store
@@ -68,7 +69,7 @@ def make_workspace(root: Path, count: int) -> None:
                 ids[entry.url], entry.site, "dropped", "not-decided", response.final_url, 200,
                 time.time(), body_sha1=store.save_body(page.body), content_type=page.content_type,
             ))  # fmt: skip
-        store.record(outcomes)
+        record_outcomes(store, outcomes)
 
 
 def warm_up() -> None:

@@ -32,6 +32,7 @@ from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from collie.languages import Language, all_languages, get_language
+from collie.models import Referrer
 from collie.urls import canonical_url
 
 GENERIC_SECOND_LEVEL = frozenset(
@@ -228,15 +229,6 @@ def link_layer(url: str, anchor: str, needles: Needles) -> str:
 
 
 @dataclass(frozen=True)
-class Referrer:
-    """A classified page that links to a URL."""
-
-    lang: str  # its language (ISO 639-3 or "und")
-    text_bytes: int  # its amount of text
-    lang_attribute: str = ""  # its <html lang>, as written
-
-
-@dataclass(frozen=True)
 class LinkEvidence:
     url: str
     anchor: str = ""
@@ -277,3 +269,14 @@ def site_stop_reason(target: int, pages: int, min_yield: float, min_pages: int) 
     if pages >= min_pages and target < min_yield * pages:
         return f"low-yield:{target}/{pages}"
     return None
+
+
+def short_page_vote(referrers: Sequence[Referrer], min_votes: int) -> str | None:
+    """The majority language of a short page's long referrers (Hayati's inlink vote;
+    ClueWeb09: referrers under SHORT_REFERRER_BYTES do not vote) when at least
+    `min_votes` voted, else None."""
+    votes = [r.lang for r in referrers if r.text_bytes >= SHORT_REFERRER_BYTES]
+    if len(votes) < min_votes:
+        return None
+    best = max(sorted(set(votes)), key=votes.count)
+    return best if votes.count(best) * 2 > len(votes) else None

@@ -189,19 +189,6 @@ class Deduplicator:
         self.index.add(doc_id, fingerprint)
 
 
-_SIGN = 1 << 63
-
-
-def to_sqlite(fingerprint: int) -> int:
-    """A fingerprint as SQLite stores it: a signed 64-bit integer (two's complement)."""
-    return fingerprint - (1 << 64) if fingerprint >= _SIGN else fingerprint
-
-
-def from_sqlite(value: int) -> int:
-    """The fingerprint that `to_sqlite` stored."""
-    return value + (1 << 64) if value < 0 else value
-
-
 class BlockIndex:
     """Fingerprints by block value: find one within `max_distance` of a new fingerprint."""
 

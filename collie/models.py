@@ -129,3 +129,12 @@ class CachedPage:
     encoding_method: str | None
     body_sha1: str
     status: PageStatus  # before reprocessing
+
+
+@dataclass(frozen=True)
+class Referrer:
+    """A classified page that links to a URL."""
+
+    lang: str  # its language (ISO 639-3 or "und")
+    text_bytes: int  # its amount of text
+    lang_attribute: str = ""  # its <html lang>, as written

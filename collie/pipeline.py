@@ -29,10 +29,11 @@ from collie.crawl import (
     crawl_url,
     language_needles,
     link_priority,
+    short_page_vote,
     site_of,
     site_stop_reason,
 )
-from collie.dedup import mark_duplicate
+from collie.dedup import Deduplicator, fingerprints, mark_duplicate
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.contrast import contrast_of
@@ -176,6 +177,7 @@ class _Miner:
     not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
     started: float = field(default_factory=time.monotonic)
     relatives_passes: int = 0  # in this loop (the frontier may empty more than once)
+    originals: Deduplicator | None = None  # the near-duplicate lookups (_originals)
 
     @property
     def target(self) -> str:
@@ -243,6 +245,7 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
         return 0
     miner.relatives_passes += 1
     model, done = learn_relatives(miner.ws, miner.store, miner.model, miner.rules)
+    miner.originals = None  # documents may have left the corpus
     line = done.line(report.number, miner.target)
     if line:
         miner.events.line(line)
@@ -431,7 +434,7 @@ def _revote_short(miner: _Miner, report: LoopReport) -> int:
     min_votes = miner.ws.settings["crawl.min_votes"]
     decided = []
     for page in short_pages(miner.store, report.number):
-        voted = miner.store.vote(page.url, min_votes)
+        voted = short_page_vote(miner.store.referrers(page.url), min_votes)
         if voted is None:
             continue
         examined = examine_cached(page, miner.store.cache, miner.model, miner.rules)
@@ -490,7 +493,8 @@ def _finish(miner: _Miner, examined: Examined) -> PageOutcome:
     if examined.body is not None:
         miner.store.save_body(examined.body)
     if examined.short_text is not None:
-        voted = miner.store.vote(examined.queued.url, miner.ws.settings["crawl.min_votes"])
+        referrers = miner.store.referrers(examined.queued.url)
+        voted = short_page_vote(referrers, miner.ws.settings["crawl.min_votes"])
         decide_short(examined, voted, miner.rules)
     return examined.outcome
 
@@ -499,15 +503,51 @@ def _record(
     miner: _Miner, outcomes: Sequence[PageOutcome], by_id: dict[int, QueuedPage], loop: int
 ) -> int:
     """A batch's outcomes in one transaction: each target document marked as a
-    near-duplicate or not against every earlier document (this batch's included), then
+    near-duplicate or not against every earlier original (this batch's included), then
     the crawl links of the batch's new target documents queued. Returns how many URLs
     were new."""
     store = miner.store
+    originals = _originals(miner)
+    try:
+        with store.batch():
+            _write_outcomes(store, outcomes, originals)
+            return store.enqueue_in_batch(_plan_links(miner, by_id, outcomes, loop=loop))
+    except BaseException:
+        miner.originals = None  # it may hold rolled-back documents
+        raise
+
+
+def record_outcomes(store: Store, outcomes: Sequence[PageOutcome]) -> None:
+    """Record outcomes in one transaction, near-duplicates marked against the store's
+    originals (for tests and benchmarks; the run records through `_record`)."""
+    originals = Deduplicator(store.max_distance, store.exact_original)
+    originals.index.add_all(store.original_fingerprints())
     with store.batch():
-        for outcome in outcomes:
-            mark_duplicate(outcome, store.find_duplicate)
-            store.write(outcome)
-        return store.enqueue_in_batch(_plan_links(miner, by_id, outcomes, loop=loop))
+        _write_outcomes(store, outcomes, originals)
+
+
+def _write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator) -> None:
+    """Write outcomes inside a batch, each target document first compared with the
+    originals (collie.dedup.mark_duplicate), an original joining them."""
+    for outcome in outcomes:
+        doc = outcome.document
+        if doc is not None:
+            doc.exact_key, doc.simhash = fingerprints(doc)
+        mark_duplicate(outcome, originals.find)
+        doc_id = store.write(outcome)
+        if doc is not None and doc_id and doc.kind == "target" and doc.duplicate_of is None:
+            assert doc.exact_key is not None and doc.simhash is not None
+            originals.add(doc_id, doc.exact_key, doc.simhash)
+
+
+def _originals(miner: _Miner) -> Deduplicator:
+    """The run's near-duplicate lookups over the corpus's originals (built from the
+    store when first needed, and again after documents left the corpus)."""
+    if miner.originals is None:
+        originals = Deduplicator(miner.store.max_distance, miner.store.exact_original)
+        originals.index.add_all(miner.store.original_fingerprints())
+        miner.originals = originals
+    return miner.originals
 
 
 def _plan_links(
@@ -563,6 +603,7 @@ def _suspect_relative_sites(miner: _Miner, sites: set[str]) -> None:
             continue
         if miner.store.site_counts(site)[2] is None:
             demoted = miner.store.suspect_site(site, mine / (mine + near))
+            miner.originals = None  # its documents left the corpus
             log.info("%s: relative-suspected site (%d documents set aside)", site, demoted)
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from collie.classify import PageRules, decide_short
+from collie.crawl import short_page_vote
+from collie.dedup import Deduplicator
 from collie.executor import Executor
 from collie.langid.model import LangModel
 from collie.models import CachedPage, Examined
@@ -96,10 +98,11 @@ def reprocess(
                     _rewrite(rewriter, one, report)
             events.advance(len(examined))
         for one in short:
-            decide_short(one, rewriter.vote(one.queued.url, settings["crawl.min_votes"]), rules)
+            voted = short_page_vote(rewriter.referrers(one.queued.url), settings["crawl.min_votes"])
+            decide_short(one, voted, rules)
             _rewrite(rewriter, one, report)
         rewriter.keep_site_suspects()
-        report.duplicates = rewriter.redo_duplicates()
+        report.duplicates = _redo_duplicates(rewriter)
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
     report.after = Counter(after.values())
@@ -120,3 +123,19 @@ def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) ->
         dropped = rewriter.drop_document(outcome.page_id)
         if dropped is not None:
             report.documents[dropped] += 1
+
+
+def _redo_duplicates(rewriter: Rewriter) -> int:
+    """Every target document against the earlier originals, in id order (collie.dedup:
+    the same exact key, else a simhash within dedup.max_distance); returns how many are
+    near-duplicates."""
+    originals = Deduplicator(rewriter.max_distance)
+    decisions: list[tuple[int, int]] = []
+    for doc_id, key, fingerprint in rewriter.target_fingerprints():
+        duplicate_of = originals.find(key, fingerprint)
+        if duplicate_of is None:
+            originals.add(doc_id, key, fingerprint)
+        else:
+            decisions.append((duplicate_of, doc_id))
+    rewriter.set_duplicates(decisions)
+    return len(decisions)

@@ -6,7 +6,6 @@ import pytest
 
 from collie.crawl import (
     LinkEvidence,
-    Referrer,
     crawl_url,
     language_needles,
     link_layer,
@@ -15,6 +14,7 @@ from collie.crawl import (
     site_of,
     site_stop_reason,
 )
+from collie.models import Referrer
 
 
 @pytest.mark.parametrize(
@@ -100,3 +100,17 @@ def test_site_stop_reason() -> None:
     assert site_stop_reason(target=0, pages=4, min_yield=0.2, min_pages=5) is None  # too few
     assert site_stop_reason(target=1, pages=5, min_yield=0.2, min_pages=5) is None  # at 20%
     assert site_stop_reason(target=1, pages=6, min_yield=0.2, min_pages=5) == "low-yield:1/6"
+
+
+def test_a_short_page_takes_the_majority_language_of_its_long_referrers() -> None:
+    from collie.crawl import short_page_vote
+
+    long_zul, long_eng, short_eng = (
+        Referrer("zul", 3000),
+        Referrer("eng", 3000),
+        Referrer("eng", 100),
+    )
+    assert short_page_vote([long_zul, long_zul, long_eng], 2) == "zul"
+    assert short_page_vote([long_zul, short_eng, short_eng], 2) is None  # short ones do not vote
+    assert short_page_vote([long_zul, long_eng], 2) is None  # no majority
+    assert short_page_vote([long_zul], 1) == "zul"

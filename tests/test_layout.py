@@ -52,9 +52,10 @@ LOOP_AND_COMMANDS = {"pipeline", "relatives", "reprocess", "executor", "views", 
 # data package (and the package's entry points, the closed-world web, the data files).
 FOUNDATION = {"__init__", "__main__", "errors", "config", "languages", "seedfiles", "udhr",
               "mininet", "data"}  # fmt: skip
-# Stage modules the store still imports (it decides near-duplicates and link referrers
-# itself): this list may only shrink.
-STORE_MAY_IMPORT_STAGES = {"models", "reasons", "bodycache", "robots", "crawl", "dedup"}
+# What the state modules may take from the stages' side: records and vocabulary (models,
+# reasons), the body cache's format, robots.txt records; never a decision (the
+# near-duplicate comparison, the link and vote rules are the loop's to apply).
+STORE_MAY_IMPORT_STAGES = {"models", "reasons", "bodycache", "robots"}
 
 
 def _top(path: Path) -> str:
@@ -92,7 +93,7 @@ def test_only_the_state_modules_open_the_database() -> None:
         assert "sqlite3" not in _imports(path), path
 
 
-def test_the_store_imports_no_decision_beyond_its_shrinking_list() -> None:
+def test_the_store_imports_records_and_vocabulary_never_a_decision() -> None:
     for path in (PACKAGE / "store").glob("*.py"):
         stages = _collie_tops(_imports(path)) & STAGES
         assert stages <= STORE_MAY_IMPORT_STAGES, (path, stages - STORE_MAY_IMPORT_STAGES)

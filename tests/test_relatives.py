@@ -16,6 +16,7 @@ from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_agai
 from collie.langid.learn import base_model, learn_language
 from collie.langid.model import LangModel
 from collie.models import PageOutcome, QueueEntry
+from collie.pipeline import record_outcomes
 from collie.relatives import judge_corpus
 from collie.store import Store
 from collie.workspace import open_workspace
@@ -94,7 +95,7 @@ def _record_site(store: Store, site: str, kinds: list[str]) -> None:
         else:
             decide(o, text, [(text, "und", 0.6), (text, "und", 0.6)], RULES, [True, True])
         outcomes.append(o)
-    store.record(outcomes)
+    record_outcomes(store, outcomes)
 
 
 def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(

@@ -1,5 +1,5 @@
-"""The store's handle on an open workspace: its connection, cache/ and the near-duplicate
-lookups; bodies in cache/."""
+"""The store's handle on an open workspace: its connection and cache/; bodies in cache/;
+how a 64-bit fingerprint is stored."""
 
 from __future__ import annotations
 
@@ -7,8 +7,19 @@ import datetime as dt
 import sqlite3
 
 from collie.bodycache import CompressedBody, compress_body, write_body
-from collie.dedup import Deduplicator
 from collie.workspace import Workspace
+
+_SIGN = 1 << 63
+
+
+def to_sqlite(fingerprint: int) -> int:
+    """A fingerprint as SQLite stores it: a signed 64-bit integer (two's complement)."""
+    return fingerprint - (1 << 64) if fingerprint >= _SIGN else fingerprint
+
+
+def from_sqlite(value: int) -> int:
+    """The fingerprint that `to_sqlite` stored."""
+    return value + (1 << 64) if value < 0 else value
 
 
 def now_iso_precise() -> str:
@@ -23,7 +34,6 @@ class StoreBase:
         self.conn: sqlite3.Connection = ws.conn
         self.cache = ws.root / "cache"
         self.max_distance = max_distance
-        self._index: Deduplicator | None = None
 
     def save_body(self, body: bytes | CompressedBody) -> str:
         """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from collie.dedup import from_sqlite
+from collie.store.base import from_sqlite
 from collie.store.sites import SiteStore
 
 

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from collie.crawl import SHORT_REFERRER_BYTES, Referrer
-from collie.models import (
-    LoopState,
-    QueuedPage,
-    QueueEntry,
-)
+from collie.models import LoopState, QueuedPage, QueueEntry, Referrer
 from collie.store.base import StoreBase
 from collie.workspace import now_iso
 
@@ -94,12 +89,3 @@ class FrontierStore(StoreBase):
             (url,),
         ).fetchall()
         return [Referrer(r[0], r[1] or 0, r[2] or "") for r in rows]
-
-    def vote(self, url: str, min_votes: int) -> str | None:
-        """The majority language of the long referrers of `url` when at least
-        `min_votes` voted (Hayati's inlink vote for short pages), else None."""
-        votes = [r.lang for r in self.referrers(url) if r.text_bytes >= SHORT_REFERRER_BYTES]
-        if len(votes) < min_votes:
-            return None
-        best = max(sorted(set(votes)), key=votes.count)
-        return best if votes.count(best) * 2 > len(votes) else None

@@ -1,19 +1,19 @@
-"""Recording fetched pages: a batch's outcomes, documents, suspects, the near-duplicate
-lookups."""
+"""Recording fetched pages: a batch's outcomes, documents and suspects; the original
+documents a new one is compared with (the comparison is the caller's: collie.dedup)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from collie.dedup import Deduplicator, fingerprints, from_sqlite, mark_duplicate, to_sqlite
 from collie.models import (
     DocumentRow,
     PageOutcome,
     QueueEntry,
     SuspectRow,
 )
+from collie.store.base import from_sqlite, to_sqlite
 from collie.store.frontier import FrontierStore
 
 
@@ -24,35 +24,19 @@ class PageStore(FrontierStore):
     @contextmanager
     def batch(self) -> Iterator[PageStore]:
         """One transaction for a batch's writes (`write`, `enqueue_in_batch`); reads
-        inside it see them. On any error everything is rolled back, and the near-duplicate
-        index, which may hold rolled-back documents, is built again when next needed."""
-        try:
-            with self.conn:
-                yield self
-        except BaseException:
-            self._index = None
-            raise
-
-    def record(self, outcomes: Sequence[PageOutcome]) -> None:
-        """Record a batch in one transaction, near-duplicates marked (tests, benchmarks;
-        the run records through `batch`, planning links in the same transaction)."""
-        with self.batch():
-            for outcome in outcomes:
-                mark_duplicate(outcome, self.find_duplicate)
-                self.write(outcome)
+        inside it see them. On any error everything is rolled back."""
+        with self.conn:
+            yield self
 
     def enqueue_in_batch(self, entries: Iterable[QueueEntry]) -> int:
         """Queue URLs not seen before, inside `batch`; return how many were new."""
         return self._insert_queue(entries)
 
-    def write(self, o: PageOutcome) -> None:
-        """A page's outcome, its document (an original target document joins the
-        near-duplicate index), links, suspicion and site counts (inside `batch`)."""
-        self._record_one(o)
-
-    def _record_one(self, o: PageOutcome) -> None:
-        if o.document is not None:
-            self._insert_document(o)
+    def write(self, o: PageOutcome) -> int | None:
+        """A page's outcome, its document, links, suspicion and site counts (inside
+        `batch`); returns the document's id (None without one). The document's
+        fingerprints must be computed (collie.dedup.fingerprints)."""
+        doc_id = self._insert_document(o) if o.document is not None else None
         self.conn.execute(
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
@@ -92,6 +76,7 @@ class PageStore(FrontierStore):
                 "near_letters = near_letters + excluded.near_letters",
                 (o.site, int(o.status == "kept"), o.target_letters, o.near_letters),
             )
+        return doc_id
 
     def insert_suspect(self, page_id: int, suspect: SuspectRow) -> None:
         """The suspects row of a page (in the caller's transaction)."""
@@ -109,11 +94,10 @@ class PageStore(FrontierStore):
             ),
         )
 
-    def _insert_document(self, o: PageOutcome) -> None:
+    def _insert_document(self, o: PageOutcome) -> int:
         doc = o.document
-        assert doc is not None
-        key, fingerprint = fingerprints(doc)
-        self.insert_document(o.page_id, doc, key, fingerprint)
+        assert doc is not None and doc.exact_key is not None and doc.simhash is not None
+        return self.insert_document(o.page_id, doc, doc.exact_key, doc.simhash)
 
     def insert_document(self, page_id: int, doc: DocumentRow, key: str, fingerprint: int) -> int:
         """One documents row (in the caller's transaction); an original target document
@@ -135,26 +119,20 @@ class PageStore(FrontierStore):
                 page_id,
             ),
         )
-        doc_id = int(cursor.lastrowid or 0)
-        if doc.kind == "target" and doc.duplicate_of is None:
-            self.deduplicator().add(doc_id, key, fingerprint)
-        return doc_id
+        return int(cursor.lastrowid or 0)
 
-    def deduplicator(self) -> Deduplicator:
-        """The near-duplicate lookups over the original target documents (fingerprints
-        loaded on first use, exact keys from their indexed column)."""
-        if self._index is None:
-            found = Deduplicator(self.max_distance, self._exact_original)
-            rows = self.conn.execute(
-                "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
-                "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
-                "ORDER BY d.id"
-            )
-            found.index.add_all((doc_id, from_sqlite(value)) for doc_id, value in rows)
-            self._index = found
-        return self._index
+    def original_fingerprints(self) -> Iterator[tuple[int, int]]:
+        """(id, simhash) of the original target documents of the corpus, in id order:
+        what a new document is compared with."""
+        rows = self.conn.execute(
+            "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+            "ORDER BY d.id"
+        )
+        return ((doc_id, from_sqlite(value)) for doc_id, value in rows)
 
-    def _exact_original(self, key: str) -> int | None:
+    def exact_original(self, key: str) -> int | None:
+        """The first original target document of the corpus with this exact key."""
         row = self.conn.execute(
             "SELECT MIN(d.id) FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
             "d.exact_key = ? AND d.kind = 'target' AND d.duplicate_of IS NULL "
@@ -162,8 +140,3 @@ class PageStore(FrontierStore):
             (key,),
         ).fetchone()
         return int(row[0]) if row[0] is not None else None
-
-    def find_duplicate(self, key: str, fingerprint: int) -> int | None:
-        """The first original target document with the same exact key, else the closest
-        within the Hamming distance, else None."""
-        return self.deduplicator().find(key, fingerprint)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from collie.dedup import Deduplicator, from_sqlite, to_sqlite
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
+from collie.store.base import from_sqlite, to_sqlite
 
 
 def select_cached(store: Store, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
@@ -145,25 +145,20 @@ class Rewriter(Store):
             "(SELECT page_id FROM suspects WHERE level = 'site')"
         )
 
-    def redo_duplicates(self) -> int:
-        """Every target document against the earlier originals, in id order: the same
-        exact key, else a simhash within dedup.max_distance. Returns the duplicates."""
-        originals = Deduplicator(self.max_distance)
-        decisions: list[tuple[int | None, int]] = []
+    def target_fingerprints(self) -> Iterator[tuple[int, str, int]]:
+        """(id, exact key, simhash) of every target document, in id order."""
         for doc_id, key, value in self._target_documents():
-            fingerprint = from_sqlite(value)
-            duplicate_of = originals.find(key, fingerprint)
-            if duplicate_of is None:
-                originals.add(doc_id, key, fingerprint)
-            else:
-                decisions.append((duplicate_of, doc_id))
+            yield doc_id, key, from_sqlite(value)
+
+    def set_duplicates(self, decisions: Sequence[tuple[int, int]]) -> None:
+        """Mark documents as near-duplicates ((original id, duplicate id)) and their
+        pages `duplicate` (the decisions are reprocess's: collie.dedup)."""
         self.conn.executemany("UPDATE documents SET duplicate_of = ? WHERE id = ?", decisions)
         self.conn.execute(
             "UPDATE pages SET status = 'duplicate', reason = 'near-duplicate:' || "
             "(SELECT duplicate_of FROM documents d WHERE d.page_id = pages.id) WHERE id IN "
             "(SELECT page_id FROM documents WHERE kind = 'target' AND duplicate_of IS NOT NULL)"
         )
-        return len(decisions)
 
     def _target_documents(self) -> Iterator[tuple[int, str, int]]:
         yield from self.conn.execute(

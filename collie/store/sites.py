@@ -50,7 +50,6 @@ class SiteStore(PageStore):
                 "UPDATE pages SET status = 'dropped', reason = ? WHERE id = ?",
                 [(reason, r[0]) for r in rows],
             )
-        self._index = None  # built again without them
         return len(rows)
 
     def corpus_paragraphs(self) -> list[tuple[int, str, str, list[Any], int]]:
@@ -87,7 +86,6 @@ class SiteStore(PageStore):
                 self.conn.executemany(
                     f"DELETE FROM {table} WHERE page_id = ?", [(i,) for i in freed]
                 )
-        self._index = None
         return freed
 
     def judge_again(
@@ -119,8 +117,6 @@ class SiteStore(PageStore):
                 "UPDATE sites SET target_letters = ?, near_letters = ? WHERE site = ?",
                 [(mine, near, site) for site, (mine, near) in sorted(site_letters.items())],
             )
-        if suspected:
-            self._index = None  # built again without them
 
     def site_size(self, site: str) -> int:
         """Pages of the site known to the frontier (queued or done)."""
