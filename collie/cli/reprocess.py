@@ -9,7 +9,7 @@ import click
 
 from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
-from collie.cli.run import CliEvents
+from collie.cli.progress import CliEvents
 from collie.errors import CollieError
 from collie.reprocess import ReprocessReport, reprocess
 from collie.workspace import RunLock

@@ -11,7 +11,7 @@ from typing import Any
 
 from collie.config import Value
 from collie.languages import Language, all_languages, get_language, members
-from collie.reasons import NEAR_DUPLICATE
+from collie.report import loop_lines
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.seeds import SeedList, safetynet_languages
@@ -132,37 +132,6 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
     lines += loop_lines(data["loops"])
-    return lines
-
-
-def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
-    """Per loop: when, queries, search URLs, pages fetched, what became of them, words."""
-    if not loops:
-        return [f"{'loop':>4}  {'started':<25}  finished", "   -  no loops run yet"]
-    lines = [
-        f"{'loop':>4}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
-        f"{'fetched':>7}  {'docs s+c':>9}  {'dups':>5}  {'other':>5}  {'words':>8}"
-    ]
-    for loop in loops:
-        docs, pages = loop["documents"], loop["pages"]
-        lines.append(
-            f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-':<25}  "
-            f"{loop['queries']:>7}  {loop['search_urls']:>6}  {loop['fetched']:>7}  "
-            f"{docs['search']:>4}+{docs['crawl']:<4}  {pages.get('duplicate', 0):>5}  "
-            f"{pages.get('wronglang', 0):>5}  {loop['words']:>8,}"
-        )
-        dropped = ", ".join(
-            f"{reason} {n}" for reason, n in loop["dropped"].items() if reason != NEAR_DUPLICATE
-        )
-        if dropped:
-            lines.append(f"{'':>6}dropped: {dropped}")
-        if loop.get("relative_suspected"):
-            lines.append(
-                f"{'':>6}relative-suspected: {loop['relative_suspected']} pages set aside "
-                "(`collie export --suspects`; `collie review` shows them first)"
-            )
-        if pages.get("queued"):
-            lines.append(f"{'':>6}still queued: {pages['queued']}")
     return lines
 
 

@@ -19,13 +19,16 @@ query, 319 MB peak). A failed batch resets the index, rebuilt from what was comm
 
 from __future__ import annotations
 
+from collie.store.corpus import CorpusStore
+from collie.store.reviews import ReviewStore
 from collie.store.robots import RobotsStore
+from collie.store.sites import SiteStore
 
 
-class Store(RobotsStore):
-    """Reads and writes of the mining tables of one open workspace: the chain of the
-    store's modules (base <- frontier <- pages <- sites <- corpus <- reviews <- robots),
-    one per group of tables."""
+class Store(SiteStore, CorpusStore, ReviewStore, RobotsStore):
+    """Reads and writes of the mining tables of one open workspace, one module per group
+    of tables, all on the same connection (store/base.py): frontier <- pages <- sites
+    (recording needs the frontier; sites set pages aside), corpus, reviews, robots."""
 
 
 __all__ = ["Store"]

@@ -7,11 +7,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from collie.store.base import from_sqlite
-from collie.store.sites import SiteStore
+from collie.store.base import StoreBase, from_sqlite
 
 
-class CorpusStore(SiteStore):
+class CorpusStore(StoreBase):
     """The corpus and the counts."""
 
     # -- what later loops learn from ------------------------------------------------------

@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from collie.store.base import now_iso_precise
-from collie.store.corpus import CorpusStore
+from collie.store.base import StoreBase, now_iso_precise
 
 
-class ReviewStore(CorpusStore):
+class ReviewStore(StoreBase):
     """Reviews."""
 
     # -- reviews (collie review) -----------------------------------------------------------

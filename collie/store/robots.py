@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from collie.robots import RobotsRecord
-from collie.store.reviews import ReviewStore
+from collie.store.base import StoreBase
 
 
-class RobotsStore(ReviewStore):
+class RobotsStore(StoreBase):
     """robots.txt records."""
 
     # -- robots.txt -------------------------------------------------------------------
