@@ -17,12 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from collie.classify import (
-    SITE_MIN_LETTERS,
     PageRules,
     decide_short,
-    judge_with_site,
-    relative_site,
-    target_site,
 )
 from collie.crawl import (
     LinkEvidence,
@@ -36,12 +32,16 @@ from collie.crawl import (
 from collie.dedup import Deduplicator, fingerprints, mark_duplicate
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
-from collie.langid.contrast import contrast_of
 from collie.langid.model import LangModel
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT, kind_of
-from collie.relatives import learn_relatives
+from collie.relatives import (
+    judge_with_sites,
+    learn_relatives,
+    pages_to_restore,
+    suspect_sites,
+)
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
@@ -57,7 +57,7 @@ from collie.sitework import (
     split_by_site,
 )
 from collie.store import Store
-from collie.store.rewrite import page_suspects, short_pages
+from collie.store.rewrite import short_pages
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")
@@ -254,17 +254,7 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
     miner.model = model
     local = miner.executor.name == "local"
     miner.shared = miner.executor.share(WorkerContext(model, miner.fetcher if local else None))
-    restored = []
-    for page in page_suspects(miner.store):
-        letters = miner.store.site_letters(page.site)
-        if relative_site(*letters, miner.rules, SITE_MIN_LETTERS // 2):
-            continue  # a relatives' site now: its pages stay aside
-        examined = examine_cached(page, miner.store.cache, model, miner.rules)
-        outcome = examined.outcome
-        if outcome.suspect is not None and target_site(*letters, miner.rules):
-            judge_with_site(outcome, miner.rules, model)
-        if outcome.status == "kept" and examined.short_text is None:
-            restored.append(examined)
+    restored = pages_to_restore(miner.store, model, miner.rules)
     if not restored:
         return 0
     freed = set(miner.store.forget_suspects([e.queued.id for e in restored]))
@@ -583,28 +573,14 @@ def _plan_links(
 
 
 def _judge_with_sites(miner: _Miner, outcomes: Sequence[PageOutcome]) -> None:
-    """A page relative-suspected on its own, on a site already known as the target's,
-    is judged with its site (classify.judge_with_site), once the model has learnt the
-    relatives' text (before, a relative's site can look like the target's)."""
-    if contrast_of(miner.model, miner.target) is None:
-        return
-    for outcome in outcomes:
-        alone = outcome.suspect is not None and outcome.suspect.level == "page"
-        if alone and target_site(*miner.store.site_letters(outcome.site), miner.rules):
-            judge_with_site(outcome, miner.rules, miner.model)
+    """relatives.judge_with_sites on a batch, before it is recorded."""
+    judge_with_sites(miner.store, miner.model, miner.rules, outcomes)
 
 
 def _suspect_relative_sites(miner: _Miner, sites: set[str]) -> None:
-    """Stop crawling a relatives' site (classify.relative_site); its target documents
-    become relative-suspected."""
-    for site in sorted(sites):
-        mine, near = miner.store.site_letters(site)
-        if not relative_site(mine, near, miner.rules):
-            continue
-        if miner.store.site_counts(site)[2] is None:
-            demoted = miner.store.suspect_site(site, mine / (mine + near))
-            miner.originals = None  # its documents left the corpus
-            log.info("%s: relative-suspected site (%d documents set aside)", site, demoted)
+    """relatives.suspect_sites on a batch's sites, after it is recorded."""
+    if suspect_sites(miner.store, miner.rules, sites):
+        miner.originals = None  # their documents left the corpus
 
 
 def _stop_poor_sites(miner: _Miner, sites: set[str]) -> None:

@@ -19,6 +19,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from collie.classify import (
     SITE_MIN_LETTERS,
     PageRules,
     is_learnt,
+    judge_with_site,
     relative_page,
     relative_site,
     target_site,
@@ -46,8 +48,10 @@ from collie.langid.learn import (
     workspace_model_path,
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
-from collie.models import SuspectRow
+from collie.models import Examined, PageOutcome, SuspectRow
+from collie.sitework import examine_cached
 from collie.store import Store
+from collie.store.rewrite import page_suspects
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.relatives")
@@ -259,3 +263,49 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
         log.info("%s: relative-suspected site (%d documents set aside)", site, count)
         demoted += count
     return len(suspected) + demoted, len(sites)
+
+
+def judge_with_sites(
+    store: Store, model: LangModel, rules: PageRules, outcomes: Sequence[PageOutcome]
+) -> None:
+    """A page relative-suspected on its own, on a site already known as the target's,
+    is judged with its site (classify.judge_with_site), once the model has learnt the
+    relatives' text (before, a relative's site can look like the target's)."""
+    if contrast_of(model, rules.target) is None:
+        return
+    for outcome in outcomes:
+        alone = outcome.suspect is not None and outcome.suspect.level == "page"
+        if alone and target_site(*store.site_letters(outcome.site), rules):
+            judge_with_site(outcome, rules, model)
+
+
+def suspect_sites(store: Store, rules: PageRules, sites: set[str]) -> int:
+    """Stop crawling the relatives' sites among `sites` (classify.relative_site); their
+    target documents become relative-suspected. Returns how many sites."""
+    found = 0
+    for site in sorted(sites):
+        mine, near = store.site_letters(site)
+        if not relative_site(mine, near, rules) or store.site_counts(site)[2] is not None:
+            continue
+        demoted = store.suspect_site(site, mine / (mine + near))
+        log.info("%s: relative-suspected site (%d documents set aside)", site, demoted)
+        found += 1
+    return found
+
+
+def pages_to_restore(store: Store, model: LangModel, rules: PageRules) -> list[Examined]:
+    """The pages suspected on their own that a new model, and their site, now let pass:
+    examined again from cache/ (no request), those that are target documents now (on
+    a site that is not a relatives' site); the caller records them like any page."""
+    restored = []
+    for page in page_suspects(store):
+        letters = store.site_letters(page.site)
+        if relative_site(*letters, rules, SITE_MIN_LETTERS // 2):
+            continue  # a relatives' site now: its pages stay aside
+        examined = examine_cached(page, store.cache, model, rules)
+        outcome = examined.outcome
+        if outcome.suspect is not None and target_site(*letters, rules):
+            judge_with_site(outcome, rules, model)
+        if outcome.status == "kept" and examined.short_text is None:
+            restored.append(examined)
+    return restored
