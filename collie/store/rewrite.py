@@ -22,10 +22,13 @@ from typing import Any
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
-from collie.store.base import from_sqlite, to_sqlite
+from collie.store.base import StoreBase, from_sqlite, to_sqlite
+from collie.store.pages import PageStore
 
 
-def select_cached(store: Store, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
+def select_cached(
+    store: StoreBase, where: str = "", params: tuple[Any, ...] = ()
+) -> list[CachedPage]:
     """Recorded pages whose raw body is in cache/ (and `where`), in id order."""
     rows = store.conn.execute(
         "SELECT id, url, site, loop, source, depth, final_url, http_status, fetched_at, "
@@ -51,8 +54,10 @@ def page_suspects(store: Store) -> list[CachedPage]:
     )
 
 
-class Rewriter(Store):
-    """The reprocess writes; the caller wraps them in one transaction (`transaction`)."""
+class Rewriter(PageStore):
+    """The reprocess writes; the caller wraps them in one transaction (`transaction`).
+    It needs the frontier's referrers and the pages' suspects rows, not the rest of the
+    store (reviews, exports, counts)."""
 
     def cached_pages(self) -> list[CachedPage]:
         return select_cached(self)
