@@ -10,6 +10,7 @@ import pytest
 from collie.mininet.server import MiniWebServer, World
 
 from .clihelp import run_collie
+from .runhelp import closed_web  # noqa: F401  (a module-scoped fixture: the world behind the proxy)
 from .zuluworld import zulu_workspace
 
 _OTHER_PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")

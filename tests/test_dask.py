@@ -9,42 +9,18 @@ would.
 from __future__ import annotations
 
 import itertools
-import json
 import os
-import shutil
-import sqlite3
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from collie.mininet.server import MiniWebServer, World
-
 from .clihelp import run_collie
-from .zuluworld import SETTINGS, ZuluWorld, build_zulu_world
+from .runhelp import DELAY, cli, copy_of, document_rows, exported, make_workspace, page_rows
 
 distributed = pytest.importorskip("distributed")
-
-DELAY = 0.15  # fetch.delay: small, but large enough to see in the server's log
-_PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")
-
-
-@pytest.fixture(scope="module")
-def closed_web() -> Iterator[tuple[MiniWebServer, ZuluWorld]]:
-    """The Zulu world behind the proxy, set in the environment before any worker starts
-    (worker processes inherit it)."""
-    world = World()
-    made = build_zulu_world(world)
-    with MiniWebServer(world) as server, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HTTP_PROXY", server.proxy_url)
-        patch.setenv("http_proxy", server.proxy_url)
-        for name in _PROXY_VARS:
-            patch.delenv(name, raising=False)
-        yield server, made
 
 
 @pytest.fixture(scope="module")
@@ -53,48 +29,6 @@ def cluster(closed_web) -> Iterator[Any]:
 
     with start_cluster("local:2", {}) as started:
         yield started
-
-
-def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The real `collie` in a subprocess (module-scoped fixtures have no capsys)."""
-    return subprocess.run([sys.executable, "-m", "collie", "-w", str(root), *args],
-                          capture_output=True, text=True, env=os.environ.copy(),
-                          timeout=300)  # fmt: skip
-
-
-def make_workspace(root: Path, made: ZuluWorld, web: MiniWebServer) -> Path:
-    docs = root.parent / f"{root.name}-zulu.txt"
-    docs.write_text(made.seed_text, encoding="utf-8")
-    sets = [arg for s in [*SETTINGS, f"fetch.delay={DELAY}"] for arg in ("--set", s)]
-    init = cli(root, "init", "--lang", "zul", "--docs", str(docs), "--search", "searxng",
-               "--search-url", web.search_url, *sets)  # fmt: skip
-    assert init.returncode == 0, init.stderr
-    return root
-
-
-def exported(capsys, root: Path) -> list[dict[str, Any]]:
-    result = run_collie(capsys, "-w", str(root), "export", "-", "--format", "jsonl")
-    assert result.code == 0, result.err
-    records = [json.loads(line) for line in result.out.splitlines()]
-    for record in records:
-        record.pop("fetched_at", None)  # the only thing that differs between two runs
-    return records
-
-
-def page_rows(root: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(root / "collie.db")
-    rows = conn.execute("SELECT url, status, reason, lang, target_share, text_chars, body_sha1 "
-                        "FROM pages ORDER BY id").fetchall()  # fmt: skip
-    conn.close()
-    return rows
-
-
-def document_rows(root: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(root / "collie.db")
-    rows = conn.execute("SELECT id, page_id, kind, lang, text, paragraphs, words, exact_key, "
-                        "simhash, duplicate_of FROM documents ORDER BY id").fetchall()  # fmt: skip
-    conn.close()
-    return rows
 
 
 @pytest.fixture(scope="module")
@@ -138,24 +72,6 @@ def test_dask_run_is_polite(two_runs, closed_web) -> None:
     assert len(robots) == len({e.host for e in robots})  # fetched once per host, not per task
 
 
-def copy_of(root: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "ws"
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("collie.lock"))
-    return copy
-
-
-def test_reprocess_gives_the_run_documents(two_runs, closed_web, capsys, tmp_path) -> None:
-    web = closed_web[0]
-    root = copy_of(two_runs["local"]["root"], tmp_path)
-    pages, documents = page_rows(root), document_rows(root)
-    web.clear_log()
-    result = run_collie(capsys, "-w", str(root), "reprocess")
-    assert result.code == 0, result.err
-    assert "0 changed status" in result.err and "near-duplicates" in result.err
-    assert web.log == []  # no network
-    assert page_rows(root) == pages and document_rows(root) == documents
-
-
 def test_reprocess_on_a_cluster_as_a_bag_of_shards(two_runs, cluster, capsys, tmp_path) -> None:
     root = copy_of(two_runs["dask"]["root"], tmp_path)
     pages, documents = page_rows(root), document_rows(root)
@@ -165,54 +81,6 @@ def test_reprocess_on_a_cluster_as_a_bag_of_shards(two_runs, cluster, capsys, tm
     assert result.code == 0, result.err
     assert page_rows(root) == pages and document_rows(root) == documents
     assert exported(capsys, root) == corpus
-
-
-def test_reprocess_applies_new_settings_and_back(two_runs, capsys, tmp_path) -> None:
-    root = copy_of(two_runs["local"]["root"], tmp_path)
-    pages, documents = page_rows(root), document_rows(root)
-    changed = run_collie(capsys, "-w", str(root), "--set", "dedup.max_distance=63",
-                         "--set", "extract.boilerplate=none", "reprocess")  # fmt: skip
-    assert changed.code == 0, changed.err
-    statuses = [row[1] for row in page_rows(root)]
-    assert statuses.count("kept") == 1 and statuses.count("duplicate") > 1  # all alike now
-    assert len(exported(capsys, root)) == 1
-    after = document_rows(root)
-    assert [d[0] for d in after] == [d[0] for d in documents]  # ids kept
-    longer = [len(new[4]) - len(old[4]) for new, old in zip(after, documents, strict=True)]
-    assert min(longer) >= 0 and max(longer) > 0  # boilerplate kept
-    again = run_collie(capsys, "-w", str(root), "reprocess")
-    assert again.code == 0, again.err
-    assert page_rows(root) == pages and document_rows(root) == documents
-
-
-class _FailingExecutor:
-    """A local executor whose workers are lost after the first shard."""
-
-    name = "local"
-    slots = 1
-
-    def share(self, value: Any) -> Any:
-        return value
-
-    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
-        yield fn(batches[0], shared)
-        raise KeyboardInterrupt
-
-    def close(self) -> None:
-        pass
-
-
-def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
-    from collie.langid.learn import load_model_for
-    from collie.reprocess import reprocess
-    from collie.workspace import open_workspace
-
-    root = copy_of(two_runs["local"]["root"], tmp_path)
-    pages, documents = page_rows(root), document_rows(root)
-    flags = {"langid.min_share": (1.01, "test")}
-    with open_workspace(root, {}, flags) as ws, pytest.raises(KeyboardInterrupt):
-        reprocess(ws, load_model_for(root), _FailingExecutor())
-    assert page_rows(root) == pages and document_rows(root) == documents
 
 
 def test_cluster_workers_are_processes(cluster) -> None:

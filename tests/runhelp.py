@@ -1,0 +1,87 @@
+"""What the tests that mine the small Zulu world in subprocesses share: the world behind
+the proxy (a module-scoped fixture), the real `collie` in a subprocess, the rows to
+compare."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collie.mininet.server import MiniWebServer, World
+
+from .clihelp import run_collie
+from .zuluworld import SETTINGS, ZuluWorld, build_zulu_world
+
+DELAY = 0.15  # fetch.delay: small, but large enough to see in the server's log
+_PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")
+
+
+@pytest.fixture(scope="module")
+def closed_web() -> Iterator[tuple[MiniWebServer, ZuluWorld]]:
+    """The Zulu world behind the proxy, set in the environment before any worker starts
+    (worker processes inherit it)."""
+    world = World()
+    made = build_zulu_world(world)
+    with MiniWebServer(world) as server, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HTTP_PROXY", server.proxy_url)
+        patch.setenv("http_proxy", server.proxy_url)
+        for name in _PROXY_VARS:
+            patch.delenv(name, raising=False)
+        yield server, made
+
+
+def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real `collie` in a subprocess (module-scoped fixtures have no capsys)."""
+    return subprocess.run([sys.executable, "-m", "collie", "-w", str(root), *args],
+                          capture_output=True, text=True, env=os.environ.copy(),
+                          timeout=300)  # fmt: skip
+
+
+def make_workspace(root: Path, made: ZuluWorld, web: MiniWebServer) -> Path:
+    docs = root.parent / f"{root.name}-zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    sets = [arg for s in [*SETTINGS, f"fetch.delay={DELAY}"] for arg in ("--set", s)]
+    init = cli(root, "init", "--lang", "zul", "--docs", str(docs), "--search", "searxng",
+               "--search-url", web.search_url, *sets)  # fmt: skip
+    assert init.returncode == 0, init.stderr
+    return root
+
+
+def exported(capsys, root: Path) -> list[dict[str, Any]]:
+    result = run_collie(capsys, "-w", str(root), "export", "-", "--format", "jsonl")
+    assert result.code == 0, result.err
+    records = [json.loads(line) for line in result.out.splitlines()]
+    for record in records:
+        record.pop("fetched_at", None)  # the only thing that differs between two runs
+    return records
+
+
+def page_rows(root: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute("SELECT url, status, reason, lang, target_share, text_chars, body_sha1 "
+                        "FROM pages ORDER BY id").fetchall()  # fmt: skip
+    conn.close()
+    return rows
+
+
+def document_rows(root: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute("SELECT id, page_id, kind, lang, text, paragraphs, words, exact_key, "
+                        "simhash, duplicate_of FROM documents ORDER BY id").fetchall()  # fmt: skip
+    conn.close()
+    return rows
+
+
+def copy_of(root: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "ws"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("collie.lock"))
+    return copy

@@ -1,0 +1,83 @@
+"""`collie reprocess` over a workspace mined locally: the same documents without the
+network, new settings applied and undone, an interruption changing nothing (the Dask
+executor's reprocess is in test_dask.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .clihelp import run_collie
+from .runhelp import cli, copy_of, document_rows, exported, make_workspace, page_rows
+
+
+@pytest.fixture(scope="module")
+def two_runs(closed_web, tmp_path_factory) -> dict[str, Any]:
+    """The workspace mined locally (the key is the one test_dask.py's runs use)."""
+    web, made = closed_web
+    root = make_workspace(tmp_path_factory.mktemp("local") / "ws", made, web)
+    result = cli(root, "run", "--loops", "2", "--executor", "local")
+    assert result.returncode == 0, result.stderr
+    return {"local": {"root": root}}
+
+
+def test_reprocess_gives_the_run_documents(two_runs, closed_web, capsys, tmp_path) -> None:
+    web = closed_web[0]
+    root = copy_of(two_runs["local"]["root"], tmp_path)
+    pages, documents = page_rows(root), document_rows(root)
+    web.clear_log()
+    result = run_collie(capsys, "-w", str(root), "reprocess")
+    assert result.code == 0, result.err
+    assert "0 changed status" in result.err and "near-duplicates" in result.err
+    assert web.log == []  # no network
+    assert page_rows(root) == pages and document_rows(root) == documents
+
+
+def test_reprocess_applies_new_settings_and_back(two_runs, capsys, tmp_path) -> None:
+    root = copy_of(two_runs["local"]["root"], tmp_path)
+    pages, documents = page_rows(root), document_rows(root)
+    changed = run_collie(capsys, "-w", str(root), "--set", "dedup.max_distance=63",
+                         "--set", "extract.boilerplate=none", "reprocess")  # fmt: skip
+    assert changed.code == 0, changed.err
+    statuses = [row[1] for row in page_rows(root)]
+    assert statuses.count("kept") == 1 and statuses.count("duplicate") > 1  # all alike now
+    assert len(exported(capsys, root)) == 1
+    after = document_rows(root)
+    assert [d[0] for d in after] == [d[0] for d in documents]  # ids kept
+    longer = [len(new[4]) - len(old[4]) for new, old in zip(after, documents, strict=True)]
+    assert min(longer) >= 0 and max(longer) > 0  # boilerplate kept
+    again = run_collie(capsys, "-w", str(root), "reprocess")
+    assert again.code == 0, again.err
+    assert page_rows(root) == pages and document_rows(root) == documents
+
+
+class _FailingExecutor:
+    """A local executor whose workers are lost after the first shard."""
+
+    name = "local"
+    slots = 1
+
+    def share(self, value: Any) -> Any:
+        return value
+
+    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
+        yield fn(batches[0], shared)
+        raise KeyboardInterrupt
+
+    def close(self) -> None:
+        pass
+
+
+def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
+    from collie.langid.learn import load_model_for
+    from collie.reprocess import reprocess
+    from collie.workspace import open_workspace
+
+    root = copy_of(two_runs["local"]["root"], tmp_path)
+    pages, documents = page_rows(root), document_rows(root)
+    flags = {"langid.min_share": (1.01, "test")}
+    with open_workspace(root, {}, flags) as ws, pytest.raises(KeyboardInterrupt):
+        reprocess(ws, load_model_for(root), _FailingExecutor())
+    assert page_rows(root) == pages and document_rows(root) == documents
