@@ -177,6 +177,7 @@ class _Miner:
     not_before: dict[str, float] = field(default_factory=dict)  # host -> wall-clock time
     started: float = field(default_factory=time.monotonic)
     relatives_passes: int = 0  # in this loop (the frontier may empty more than once)
+    budget: SearchBudget = field(default_factory=SearchBudget)  # the run's queries
     originals: Deduplicator | None = None  # the near-duplicate lookups (_originals)
 
     @property
@@ -205,6 +206,7 @@ def run(
     store = Store(ws, ws.settings["dedup.max_distance"])
     rules = PageRules.from_settings(ws.language.code, ws.settings, model)
     miner = _Miner(ws, store, backend, fetcher, model, limits, events, executor, rules)
+    miner.budget = SearchBudget.from_settings(ws.settings)
     report = RunReport()
     if ws.completed_loops() >= limits.loops:
         report.already_done = True
@@ -322,7 +324,7 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
     ws, settings = miner.ws, miner.ws.settings
     planned = _loop_queries(ws, miner.backend, loop)
     miner.events.stage(loop, "search", len(planned))
-    budget = SearchBudget(settings["search.max_queries"], settings["search.max_queries_per_run"])
+    budget = miner.budget
 
     def counted(outcome: QueryOutcome) -> None:
         report.queries[outcome.status] += 1

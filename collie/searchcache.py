@@ -13,8 +13,9 @@ committed as `pending`; the results and `done` follow in one transaction. So:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from collie.errors import CollieError
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
@@ -32,6 +33,11 @@ class SearchBudget:
     workspace_limit: int = 0
     run_limit: int = 0
     sent_this_run: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> SearchBudget:
+        """The budgets of a workspace's settings, for one run."""
+        return cls(settings["search.max_queries"], settings["search.max_queries_per_run"])
 
     def check(self, sent_in_workspace: int) -> None:
         if self.workspace_limit and sent_in_workspace >= self.workspace_limit:

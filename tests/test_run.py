@@ -152,6 +152,20 @@ def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world:
     assert loop["finished_at"] and loop["fetched"] == 3 and loop["pages"]["queued"] > 0
 
 
+def test_the_run_query_budget_spans_its_loops(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "--set", "search.max_queries_per_run=5", "run", "--loops", "2")
+    assert result.code == 0, result.err
+    conn = sqlite3.connect(root / "collie.db")
+    sent = conn.execute("SELECT COUNT(*) FROM queries WHERE status = 'done'").fetchone()[0]
+    conn.close()
+    assert sent == 5  # 4 in loop 1 (queries.count), 1 in loop 2: not 4 + 4
+    assert "query budget" in result.err
+
+
 def test_short_page_is_decided_by_referrers_fetched_with_it(
     tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
 ) -> None:

@@ -490,9 +490,7 @@ cli.add_command(demo)
 
 
 def _budget(ws: Workspace) -> searchcache.SearchBudget:
-    return searchcache.SearchBudget(
-        ws.settings["search.max_queries"], ws.settings["search.max_queries_per_run"]
-    )
+    return searchcache.SearchBudget.from_settings(ws.settings)
 
 
 def _fail(message: str, hint: str | None = None) -> None:
