@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import secrets
 import sys
 import traceback
 from pathlib import Path
@@ -28,31 +27,12 @@ from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
 from collie.config import lookup
-from collie.encoding import decode_text_file
-from collie.errors import CollieError, ConfigError, InputError, LanguageNotFound, UsageProblem
-from collie.langid.learn import (
-    ENOUGH_LEARN_WORDS,
-    base_model,
-    foreign_documents,
-    learning_problem,
-    load_model_for,
-    needs_own_model,
-    train_workspace_model,
-)
+from collie.errors import CollieError, ConfigError, LanguageNotFound, UsageProblem
 from collie.languages import resolve_language
+from collie.newworkspace import InitRequest, create
 from collie.search import make_backend
-from collie.seedfiles import SeedInput, plan_seed_documents, wronglang_input
 from collie.seeds import safetynet_languages
-from collie.workspace import (
-    SEED_WORDS_FILE,
-    Workspace,
-    check_can_init,
-    create_workspace,
-    is_workspace,
-    open_workspace,
-    read_settings,
-    read_word_list,
-)
+from collie.workspace import Workspace, open_workspace, read_settings
 
 
 @click.group(context_settings=CONTEXT)
@@ -140,92 +120,11 @@ def init(
       collie init --lang luo --docs texts/ --search searxng --search-url http://localhost:8888
     """
     root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
-    check_can_init(root)
-    outer = next((p for p in root.parents if is_workspace(p)), None)
-    if not docs and not seed_words:
-        raise UsageProblem(
-            "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
-            "build its first queries.",
-            "Example: collie init --lang luo --docs my-luo-texts/",
-        )
-    resolution = resolve_language(lang)
-    language = resolution.language
-    if not language.active or language.scope == "S":
-        raise UsageProblem(f"'{lang}' ({language.code}) cannot be a target language.")
-    if resolution.note:
-        note(resolution.note)
-    settings = read_settings(None, os.environ, app.flags)
-    inputs = [SeedInput(p, "target", language.code) for p in docs]
-    inputs += [wronglang_input(value) for value in wronglang]
-    plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
-    if docs and not plan.count("target"):
-        raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
-    words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
-    hidden = _hidden_languages(settings["langid.hide"], language.code)
-    base = base_model(hidden)  # the bundled model, or it without the hidden languages
-    problem = learning_problem(language.code, plan.words("target"), base)
-    if problem is not None and not force:
-        raise UsageProblem(
-            problem, "Give more text with --docs, or go on anyway with --force (not advised)."
-        )
-    if problem is not None:
-        note(f"warning: {problem} Going on (--force).")
-    elif needs_own_model(language.code, base) and (plan.words("target") < ENOUGH_LEARN_WORDS):
-        note(
-            f"warning: {plan.words('target'):,} words of {language.code} to learn it from; "
-            f"{ENOUGH_LEARN_WORDS:,} or more are recommended."
-        )
-    chosen: dict[str, Any] = {key: value for key, (value, _flag) in app.flags.items()}
-    chosen["language.code"] = language.code
-    chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
-    if words:
-        chosen["seeds.manual"] = SEED_WORDS_FILE
-    create_workspace(root, chosen, plan, words)
-    learned = train_workspace_model(root, language.code, plan.documents, base)
-    if hidden:
-        note(f"langid.hide: the model does not know {', '.join(hidden)} in this workspace")
-    for line in foreign_documents(load_model_for(root), language.code, plan.documents):
-        note(f"warning: {line}; is it in the right folder?")
-    if learned is not None:
-        note(f"trained models/langid.npz: {language.code} held-out recall {learned.recall:.1%}")
-    if outer is not None:
-        note(f"note: this workspace lies inside another one, {outer}")
-    for line in text.init_lines(root, language, plan, words):
+    made = create(
+        InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags), note
+    )
+    for line in text.init_lines(root, made.language, made.plan, made.words):
         note(line)
-
-
-def _hidden_languages(codes: list[str], target: str) -> list[str]:
-    """The languages of langid.hide, as ISO 639-3 codes the bundled model knows."""
-    known = set(load_model_for(None).codes)
-    hidden = []
-    for value in codes:
-        code = resolve_language(value).language.code
-        if code not in known and code != target:
-            raise UsageProblem(
-                f"langid.hide: collie's model does not know {value!r} ({code}).",
-                "`collie langid languages` lists the languages it knows.",
-            )
-        hidden.append(code)
-    return sorted(set(hidden))
-
-
-def _read_seed_words(path: Path | None, min_confidence: float, encoding: str | None) -> list[str]:
-    if path is None:
-        return []
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"Cannot read {path}: {exc.strerror}.") from exc
-    decoded = decode_text_file(data, min_confidence, encoding)
-    if decoded.text is None:
-        raise InputError(
-            f"{path}: not readable as text ({decoded.reason}).",
-            "Give a UTF-8 file with one seed word per line, or name its encoding with --encoding.",
-        )
-    words = read_word_list(decoded.text)
-    if not words:
-        raise UsageProblem(f"{path} holds no seed words.", "Give one word per line.")
-    return words
 
 
 @cli.command(context_settings=CONTEXT)

@@ -1,0 +1,149 @@
+"""`collie init`'s work: check the request, resolve the language, plan the seed
+documents, decide whether the target can be learnt (refuse, or warn), create the
+workspace, train its model. The command line parses and prints; this module decides
+and creates (messages go through the `note` it is given)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from collie.encoding import decode_text_file
+from collie.errors import InputError, UsageProblem
+from collie.langid.learn import (
+    ENOUGH_LEARN_WORDS,
+    base_model,
+    foreign_documents,
+    learning_problem,
+    load_model_for,
+    needs_own_model,
+    train_workspace_model,
+)
+from collie.languages import Language, resolve_language
+from collie.seedfiles import SeedInput, SeedPlan, plan_seed_documents, wronglang_input
+from collie.workspace import (
+    SEED_WORDS_FILE,
+    check_can_init,
+    create_workspace,
+    is_workspace,
+    read_settings,
+    read_word_list,
+)
+
+
+@dataclass(frozen=True)
+class InitRequest:
+    """What `collie init` was asked for."""
+
+    root: Path
+    lang: str
+    docs: tuple[Path, ...]
+    wronglang: tuple[str, ...]
+    seed_words: Path | None
+    encoding: str | None
+    force: bool
+    flags: Mapping[str, tuple[Any, str]]  # --set/--search values: key -> (value, flag)
+
+
+@dataclass(frozen=True)
+class Created:
+    """The new workspace's language, seed documents and manual seed words."""
+
+    language: Language
+    plan: SeedPlan
+    words: list[str]
+
+
+def create(request: InitRequest, note: Callable[[str], None]) -> Created:
+    """Create the workspace of `request` (nothing is created when it is refused)."""
+    root, lang, docs = request.root, request.lang, request.docs
+    wronglang, seed_words, encoding = request.wronglang, request.seed_words, request.encoding
+    check_can_init(root)
+    outer = next((p for p in root.parents if is_workspace(p)), None)
+    if not docs and not seed_words:
+        raise UsageProblem(
+            "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
+            "build its first queries.",
+            "Example: collie init --lang luo --docs my-luo-texts/",
+        )
+    resolution = resolve_language(lang)
+    language = resolution.language
+    if not language.active or language.scope == "S":
+        raise UsageProblem(f"'{lang}' ({language.code}) cannot be a target language.")
+    if resolution.note:
+        note(resolution.note)
+    settings = read_settings(None, os.environ, request.flags)
+    inputs = [SeedInput(p, "target", language.code) for p in docs]
+    inputs += [wronglang_input(value) for value in wronglang]
+    plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
+    if docs and not plan.count("target"):
+        raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
+    words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
+    hidden = _hidden_languages(settings["langid.hide"], language.code)
+    base = base_model(hidden)  # the bundled model, or it without the hidden languages
+    problem = learning_problem(language.code, plan.words("target"), base)
+    if problem is not None and not request.force:
+        raise UsageProblem(
+            problem, "Give more text with --docs, or go on anyway with --force (not advised)."
+        )
+    if problem is not None:
+        note(f"warning: {problem} Going on (--force).")
+    elif needs_own_model(language.code, base) and (plan.words("target") < ENOUGH_LEARN_WORDS):
+        note(
+            f"warning: {plan.words('target'):,} words of {language.code} to learn it from; "
+            f"{ENOUGH_LEARN_WORDS:,} or more are recommended."
+        )
+    chosen: dict[str, Any] = {key: value for key, (value, _flag) in request.flags.items()}
+    chosen["language.code"] = language.code
+    chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
+    if words:
+        chosen["seeds.manual"] = SEED_WORDS_FILE
+    create_workspace(root, chosen, plan, words)
+    learned = train_workspace_model(root, language.code, plan.documents, base)
+    if hidden:
+        note(f"langid.hide: the model does not know {', '.join(hidden)} in this workspace")
+    for line in foreign_documents(load_model_for(root), language.code, plan.documents):
+        note(f"warning: {line}; is it in the right folder?")
+    if learned is not None:
+        note(f"trained models/langid.npz: {language.code} held-out recall {learned.recall:.1%}")
+    if outer is not None:
+        note(f"note: this workspace lies inside another one, {outer}")
+    return Created(language, plan, words)
+
+
+def _hidden_languages(codes: list[str], target: str) -> list[str]:
+    """The languages of langid.hide, as ISO 639-3 codes the bundled model knows."""
+    known = set(load_model_for(None).codes)
+    hidden = []
+    for value in codes:
+        code = resolve_language(value).language.code
+        if code not in known and code != target:
+            raise UsageProblem(
+                f"langid.hide: collie's model does not know {value!r} ({code}).",
+                "`collie langid languages` lists the languages it knows.",
+            )
+        hidden.append(code)
+    return sorted(set(hidden))
+
+
+def _read_seed_words(path: Path | None, min_confidence: float, encoding: str | None) -> list[str]:
+    if path is None:
+        return []
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"Cannot read {path}: {exc.strerror}.") from exc
+    decoded = decode_text_file(data, min_confidence, encoding)
+    if decoded.text is None:
+        raise InputError(
+            f"{path}: not readable as text ({decoded.reason}).",
+            "Give a UTF-8 file with one seed word per line, or name its encoding with --encoding.",
+        )
+    words = read_word_list(decoded.text)
+    if not words:
+        raise UsageProblem(f"{path} holds no seed words.", "Give one word per line.")
+    return words
