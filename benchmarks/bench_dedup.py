@@ -7,9 +7,9 @@
 2. Fingerprint speed: ours vs `simhash.Simhash(text)` (the package's default features).
 3. The in-memory block index: insert + query 1,000,000 fingerprints, and at 100,000
    beside `simhash.SimhashIndex` (k=3) in the same run.
-4. The workspace's index, what `collie run` uses (store.py: exact keys in an indexed
-   column, fingerprints in table `documents` and in a BlockIndex built from it): insert +
-   query 1,000,000 fingerprints (issue 7 target: < 60 s, < 2 GiB).
+4. The workspace's index, what `collie run` uses (the run's `Deduplicator`: exact keys
+   looked up in the documents' indexed column, fingerprints in table `documents` and in
+   a BlockIndex): insert + query 1,000,000 fingerprints (issue 7 target: < 60 s, < 2 GiB).
 Run: python benchmarks/bench_dedup.py
 """
 
@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 from simhash import Simhash, SimhashIndex
 
-from collie.dedup import BlockIndex, hamming, simhash_text
+from collie.dedup import BlockIndex, Deduplicator, hamming, simhash_text
 from collie.migrations import migrate
 from collie.models import DocumentRow
 from collie.seeds import tokenize
@@ -113,8 +113,9 @@ def run_package(fps: list[int]) -> tuple[float, int]:
 
 
 def run_workspace_index(fps: list[int]) -> tuple[float, int]:
-    """Store.find_duplicate + Store.insert_document for each fingerprint, 1,000 a
-    transaction, in a real workspace database (pages rows made beforehand)."""
+    """The run's lookups (Deduplicator over Store.exact_original) and
+    Store.insert_document for each fingerprint, 1,000 a transaction, in a real workspace
+    database (pages rows made beforehand)."""
     with tempfile.TemporaryDirectory() as tmp:
         conn = connect(Path(tmp) / "collie.db")
         migrate(conn)
@@ -125,15 +126,18 @@ def run_workspace_index(fps: list[int]) -> tuple[float, int]:
                 ((i + 1, f"http://s/{i}") for i in range(len(fps))),
             )
         store = Store(SimpleNamespace(conn=conn, root=Path(tmp)))  # type: ignore[arg-type]
+        originals = Deduplicator(3, store.exact_original)
         doc = DocumentRow("target", "zul", "", [], 0)
         started = time.perf_counter()
         found = 0
         for start in range(0, len(fps), 1000):
             with conn:
                 for i in range(start, min(start + 1000, len(fps))):
-                    doc.duplicate_of = store.find_duplicate(f"k{i}", fps[i])
+                    doc.duplicate_of = originals.find(f"k{i}", fps[i])
                     found += doc.duplicate_of is not None
-                    store.insert_document(i + 1, doc, f"k{i}", fps[i])
+                    doc_id = store.insert_document(i + 1, doc, f"k{i}", fps[i])
+                    if doc.duplicate_of is None:
+                        originals.add(doc_id, f"k{i}", fps[i])
         elapsed = time.perf_counter() - started
         conn.close()
     return elapsed, found
