@@ -247,12 +247,12 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
         return 0
     miner.relatives_passes += 1
     model, done = learn_relatives(miner.ws, miner.store, miner.model, miner.rules)
-    miner.originals = None  # documents may have left the corpus
     line = done.line(report.number, miner.target)
     if line:
         miner.events.line(line)
     if model is miner.model:
-        return 0
+        return 0  # nothing learnt, nothing judged again
+    miner.originals = None  # documents may have left the corpus
     miner.model = model
     local = miner.executor.name == "local"
     miner.shared = miner.executor.share(WorkerContext(model, miner.fetcher if local else None))

@@ -39,6 +39,7 @@ from collie.langid.contrast import (
     contrast_of,
     draw,
     learn_against,
+    letters,
 )
 from collie.langid.learn import (
     base_model,
@@ -63,7 +64,6 @@ MAX_ROUNDS = 2
 class RelativesReport:
     contrast: Contrast | None = None  # the contrast of the last model learnt
     pages: int = 0  # corpus pages set aside as relative-suspected by the pass
-    sites: int = 0  # sites found to be relatives' sites by the pass
     refused: bool = False  # the contrast would have cost too much recall: not used
 
     def line(self, loop: int, target: str) -> str | None:
@@ -82,10 +82,6 @@ class RelativesReport:
             f"{c.recall:.1%}, {c.recall_without:.1%} without); {self.pages} more pages "
             f"set aside as relative-suspected"
         )
-
-
-def _letters(text: str) -> int:
-    return sum(ch.isalpha() for ch in text)
 
 
 def _seed_texts(ws: Workspace) -> tuple[list[str], dict[str | None, list[str]]]:
@@ -111,7 +107,7 @@ def learn_relatives(
         for site, text, _ in store.suspect_paragraphs():
             if not target_site(*store.site_letters(site), rules):
                 suspects.setdefault(site, []).append(text)
-        available = sum(_letters(t) for texts in suspects.values() for t in texts)
+        available = sum(letters(t) for texts in suspects.values() for t in texts)
         learnt = contrast_of(model, code)
         if learnt and learnt["letters"] == available:
             break  # nothing new since the model was learnt
@@ -132,7 +128,7 @@ def learn_relatives(
             base, code, targets, wronglang, by_site, recall_without, seen=available
         )
         if result is None:
-            offered = sum(_letters(t) for texts in by_site.values() for t in texts)
+            offered = sum(letters(t) for texts in by_site.values() for t in texts)
             report.refused = offered >= MIN_CONTRAST_LETTERS and report.contrast is None
             break
         learnt_model = result[0].model.with_settings(model.threshold, model.min_chars)
@@ -143,9 +139,8 @@ def learn_relatives(
             result[1].sites,
             time.monotonic() - started,
         )
-        pages, sites = judge_corpus(store, model, rules)
+        pages, _ = judge_corpus(store, model, rules)
         report.pages += pages
-        report.sites += sites
         if not pages:
             break
     if report.contrast is not None:
@@ -196,9 +191,9 @@ def relatives_sites(
             for paragraph, (label, _, nearest) in zip(
                 paragraphs, model.identify_nearest(paragraphs), strict=True
             ):
-                letters = _letters(paragraph)
-                mine += letters if label == code else 0
-                near += letters if label == UNDETERMINED and nearest in (code, OTHER) else 0
+                count = letters(paragraph)
+                mine += count if label == code else 0
+                near += count if label == UNDETERMINED and nearest in (code, OTHER) else 0
             if mine + near and mine < rules.min_pass * (mine + near):
                 found.add(site)
     return found
@@ -219,21 +214,21 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
         mine = near = own = total = 0
         for paragraph in paragraphs:
             code, prob, nearest = next(labels)
-            letters = _letters(paragraph[0])
+            count = letters(paragraph[0])
             is_near = code == UNDETERMINED and nearest in (rules.target, OTHER)
-            mine += letters if code == rules.target else 0
-            near += letters if is_near else 0
-            own += letters if is_near and nearest == rules.target else 0
-            total += letters
+            mine += count if code == rules.target else 0
+            near += count if is_near else 0
+            own += count if is_near and nearest == rules.target else 0
+            total += count
             new.append((paragraph[0], code, round(prob, 4), is_near))
         site_mine[site] += mine
         site_near[site] += near
         judged.append((page_id, site, text, words, new, (mine, near, own, total)))
     for site, _, paragraphs in store.suspect_paragraphs():
         for paragraph in paragraphs:
-            letters = _letters(paragraph[0])
-            site_mine[site] += letters if paragraph[1] == rules.target else 0
-            site_near[site] += letters if len(paragraph) > 3 and paragraph[3] else 0
+            count = letters(paragraph[0])
+            site_mine[site] += count if paragraph[1] == rules.target else 0
+            site_near[site] += count if len(paragraph) > 3 and paragraph[3] else 0
     site_letters = {site: (site_mine[site], site_near[site]) for site in site_mine | site_near}
     relabelled: list[tuple[int, list[Any], float]] = []
     suspected: list[tuple[int, SuspectRow]] = []

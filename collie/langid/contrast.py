@@ -42,7 +42,8 @@ class Contrast:
     recall_without: float
 
 
-def _letters(text: str) -> int:
+def letters(text: str) -> int:
+    """Letters in a text (what the contrast's budget and the relatives' rules count)."""
     return sum(ch.isalpha() for ch in text)
 
 
@@ -50,7 +51,7 @@ def contrast_budget(documents: Sequence[str]) -> int:
     """Letters of contrast text to learn against: CONTRAST_SHARE of the documents', and
     at least twice MIN_CONTRAST_LETTERS (a few hundred words of seed text; the recall
     guard halves it when that costs too much)."""
-    mine = sum(_letters(d) for d in documents)
+    mine = sum(letters(d) for d in documents)
     return max(int(CONTRAST_SHARE * mine), 2 * MIN_CONTRAST_LETTERS)
 
 
@@ -66,7 +67,7 @@ def draw(texts_by_site: Mapping[str, Sequence[str]], budget: int) -> list[str]:
             if not queues[site]:
                 del queues[site]
             taken.append(text)
-            used += _letters(text)
+            used += letters(text)
             if used >= budget:
                 break
     return taken
@@ -84,7 +85,7 @@ def learn_against(
     """`code` learnt from `documents` again, with the relatives' text (by site) in the
     anonymous class; None when there is too little of it, or when even a quarter of
     the allowed amount costs more than MAX_RECALL_LOSS of held-back recall."""
-    available = sum(_letters(t) for texts in texts_by_site.values() for t in texts)
+    available = sum(letters(t) for texts in texts_by_site.values() for t in texts)
     seen = available if seen is None else seen
     if available < MIN_CONTRAST_LETTERS:
         return None
@@ -93,7 +94,7 @@ def learn_against(
     budget = contrast_budget(documents)
     for _ in range(TRIES):
         taken = draw(texts_by_site, budget)
-        used = sum(_letters(t) for t in taken)
+        used = sum(letters(t) for t in taken)
         if used < MIN_CONTRAST_LETTERS:
             return None
         negatives = {k: list(v) for k, v in wronglang.items()}
