@@ -27,10 +27,10 @@ from types import SimpleNamespace
 from simhash import Simhash, SimhashIndex
 
 from collie.dedup import BlockIndex, Deduplicator, hamming, simhash_text
-from collie.migrations import migrate
 from collie.models import DocumentRow
 from collie.seeds import tokenize
 from collie.store import Store
+from collie.store.migrations import migrate
 from collie.udhr import load_declarations
 from collie.workspace import connect
 

@@ -6,7 +6,7 @@ letters (langid.min_share) and, for a target learnt from the user's documents, t
 relative check (langid.min_pass; `relative_page`). A short page takes the language its
 linking pages voted for (`decide_short`). A site's text taken together makes it the
 target's (`target_site`: its pages are judged with it, `judge_with_site`) or a
-relatives' site (`relative_site`). Pure functions of plain data: the worker (sitework),
+relatives' site (`relative_site`). Pure functions of plain data: the worker (examine.py),
 the loop (pipeline), the relatives pass and reprocess all decide through them.
 """
 

@@ -30,6 +30,16 @@ from collie.crawl import (
     site_stop_reason,
 )
 from collie.dedup import Deduplicator, fingerprints, mark_duplicate
+from collie.examine import (
+    SiteBatch,
+    SiteResult,
+    WorkerContext,
+    examine_cached,
+    fetch_and_examine,
+    host_in_sites,
+    origins_and_hosts,
+    split_by_site,
+)
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.model import LangModel
@@ -46,16 +56,6 @@ from collie.robots import MemoryRobotsStore
 from collie.search import Backend
 from collie.searchcache import QueryOutcome, SearchBudget, search_queries
 from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
-from collie.sitework import (
-    SiteBatch,
-    SiteResult,
-    WorkerContext,
-    examine_cached,
-    fetch_and_examine,
-    host_in_sites,
-    origins_and_hosts,
-    split_by_site,
-)
 from collie.store import Store
 from collie.store.rewrite import short_pages
 from collie.workspace import Workspace
@@ -105,7 +105,7 @@ def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, 
         settings["queries.count"],
         settings["queries.words"],
         loop_rng(settings["run.seed"], loop),
-        ws.sent_combinations(),
+        ws.queries.sent_combinations(),
     )
     domains = query_domains(
         ws.language, settings["language.extra_domains"], settings["queries.tld"]
@@ -211,7 +211,7 @@ def run(
     if ws.completed_loops() >= limits.loops:
         report.already_done = True
         return report
-    ws.mark_pending_lost()
+    ws.queries.mark_pending_lost()
     local = executor.name == "local"
     miner.shared = executor.share(WorkerContext(model, fetcher if local else None))
     _load_robots(miner)
@@ -375,7 +375,7 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
 def _loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
     """The loop's queries: those an interrupted run of this loop recorded (answered from
     the cache when done, never re-sent when lost), then new ones up to queries.count."""
-    recorded = ws.loop_queries(loop)
+    recorded = ws.queries.loop_queries(loop)
     missing = ws.settings["queries.count"] - len(recorded)
     fresh = plan_queries(ws, backend, loop)[: max(0, missing)]
     return [(text, words) for text, words, status in recorded if status != "lost"] + fresh

@@ -32,6 +32,7 @@ from collie.classify import (
     relative_site,
     target_site,
 )
+from collie.examine import examine_cached
 from collie.langid.contrast import (
     MIN_CONTRAST_LETTERS,
     Contrast,
@@ -50,7 +51,6 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
 from collie.models import Examined, PageOutcome, SuspectRow
-from collie.sitework import examine_cached
 from collie.store import Store
 from collie.store.rewrite import page_suspects
 from collie.workspace import Workspace

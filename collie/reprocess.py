@@ -19,11 +19,11 @@ from pathlib import Path
 from collie.classify import PageRules, decide_short
 from collie.crawl import short_page_vote
 from collie.dedup import Deduplicator
+from collie.examine import MISSING, examine_cached
 from collie.executor import Executor
 from collie.langid.model import LangModel
 from collie.models import CachedPage, Examined
 from collie.pipeline import RunEvents
-from collie.sitework import MISSING, examine_cached
 from collie.store.rewrite import Rewriter
 from collie.workspace import Workspace
 

@@ -91,25 +91,27 @@ def search_one(
     forbids sending; an ordinary failure is recorded and returned as status `failed`.
     """
     params = query_params(backend, count, offset)
-    record = ws.query_record(backend.name, query, params)
+    record = ws.queries.query_record(backend.name, query, params)
     if record is not None and record.status == "done":
-        return QueryOutcome(query, record.id, "cached", ws.query_results(record.id, backend.name))
+        return QueryOutcome(
+            query, record.id, "cached", ws.queries.query_results(record.id, backend.name)
+        )
     if record is not None and record.status in ("pending", "lost"):
         return QueryOutcome(query, record.id, "lost", [], "sent before; its results were lost")
     backend.preflight()
     if budget is not None:
-        budget.check(ws.requests_sent())
-    query_id = ws.begin_query(backend.name, query, params, loop, words)
+        budget.check(ws.queries.requests_sent())
+    query_id = ws.queries.begin_query(backend.name, query, params, loop, words)
     if budget is not None:
         budget.sent_this_run += 1
     try:
         response = backend.search(query, count, offset)
     except SearchError as exc:
-        ws.fail_query(query_id, exc.message)
+        ws.queries.fail_query(query_id, exc.message)
         if isinstance(exc, SearchFatal):
             raise
         return QueryOutcome(query, query_id, "failed", [], exc.message)
-    ws.finish_query(query_id, response)
+    ws.queries.finish_query(query_id, response)
     return QueryOutcome(query, query_id, "sent", response.results)
 
 

@@ -12,9 +12,7 @@ for) last and atomically, and removes only what it created if it fails.
 
 from __future__ import annotations
 
-import datetime as dt
 import fcntl
-import json
 import os
 import shutil
 import sqlite3
@@ -27,10 +25,10 @@ from collie import __version__
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import WorkspaceError
 from collie.languages import Language, get_language
-from collie.migrations import migrate
-from collie.search.base import SearchResponse, SearchResult
 from collie.seedfiles import SeedDocument, SeedPlan
-from collie.urls import canonical_url
+from collie.store.base import now_iso
+from collie.store.migrations import migrate
+from collie.store.search import QueryCache
 
 CONFIG_FILE = "collie.toml"
 DB_FILE = "collie.db"
@@ -38,10 +36,6 @@ DIRECTORIES = ("seed", "cache", "models", "exports", "logs")
 WORKSPACE_ENV = "COLLIE_WORKSPACE"
 SEED_WORDS_FILE = "seed/seed-words.txt"
 LOCK_FILE = "collie.lock"
-
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def is_workspace(path: Path) -> bool:
@@ -93,26 +87,6 @@ class LoopRow:
     number: int
     started_at: str
     finished_at: str | None
-
-
-@dataclass(frozen=True)
-class QueryRecord:
-    id: int
-    backend: str
-    text: str
-    status: str  # pending, done, failed, lost
-    attempts: int
-    created_at: str
-    finished_at: str | None
-    result_count: int | None
-    error: str | None
-
-
-@dataclass(frozen=True)
-class ResultUrl:
-    canonical_url: str
-    url: str  # as the first query that found it gave it
-    query_ids: list[int]
 
 
 @dataclass
@@ -170,114 +144,10 @@ class Workspace:
         rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
         return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
 
-    # -- the search cache -------------------------------------------------------------
-    def query_record(self, backend: str, text: str, params: str) -> QueryRecord | None:
-        row = self.conn.execute(
-            "SELECT * FROM queries WHERE backend = ? AND text = ? AND params = ?",
-            (backend, text, params),
-        ).fetchone()
-        return _query_record(row) if row else None
-
-    def begin_query(
-        self, backend: str, text: str, params: str, loop: int | None, words: list[str] | None
-    ) -> int:
-        """Record a query as pending, committed before it is sent; return its id.
-
-        Only a new query or one that failed before may be (re)sent: a query that is done,
-        lost or pending (another run, or a crash) raises WorkspaceError.
-        """
-        with self.conn:
-            cursor = self.conn.execute(
-                "INSERT INTO queries (backend, text, params, loop, words, status, attempts, "
-                "created_at) VALUES (?, ?, ?, ?, ?, 'pending', 1, ?) "
-                "ON CONFLICT (backend, text, params) DO UPDATE SET status = 'pending', "
-                "attempts = attempts + 1, error = NULL WHERE status = 'failed'",
-                (backend, text, params, loop, json.dumps(words) if words else None, now_iso()),
-            )
-        record = self.query_record(backend, text, params)
-        if cursor.rowcount != 1 or record is None:
-            raise WorkspaceError(
-                f"The query {text!r} was already sent from this workspace; it is not sent twice."
-            )
-        return record.id
-
-    def finish_query(self, query_id: int, response: SearchResponse) -> None:
-        """Store a query's results and mark it done, in one transaction."""
-        rows = [
-            (query_id, r.rank, r.url, canonical_url(r.url), r.title, r.snippet)
-            for r in response.results
-        ]
-        with self.conn:
-            self.conn.execute("DELETE FROM search_results WHERE query_id = ?", (query_id,))
-            self.conn.executemany("INSERT INTO search_results VALUES (?, ?, ?, ?, ?, ?)", rows)
-            self.conn.execute(
-                "UPDATE queries SET status = 'done', finished_at = ?, result_count = ?, raw = ? "
-                "WHERE id = ?",
-                (now_iso(), len(rows), json.dumps(response.raw, ensure_ascii=False), query_id),
-            )
-
-    def fail_query(self, query_id: int, error: str) -> None:
-        with self.conn:
-            self.conn.execute(
-                "UPDATE queries SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
-                (now_iso(), error, query_id),
-            )
-
-    def mark_pending_lost(self) -> int:
-        """Queries left pending by a crash: their results are unknown; never re-sent."""
-        with self.conn:
-            cursor = self.conn.execute(
-                "UPDATE queries SET status = 'lost', error = 'results lost in an interrupted "
-                "run' WHERE status = 'pending'"
-            )
-        return cursor.rowcount
-
-    def query_results(self, query_id: int, backend: str) -> list[SearchResult]:
-        rows = self.conn.execute(
-            "SELECT rank, url, title, snippet FROM search_results WHERE query_id = ? ORDER BY rank",
-            (query_id,),
-        ).fetchall()
-        return [SearchResult(r["url"], r["title"], r["snippet"], r["rank"], backend) for r in rows]
-
-    def loop_queries(self, loop: int) -> list[tuple[str, list[str], str]]:
-        """(text, seed words, status) of the queries recorded for a loop, in order."""
-        rows = self.conn.execute(
-            "SELECT text, words, status FROM queries WHERE loop = ? AND words IS NOT NULL "
-            "ORDER BY id",
-            (loop,),
-        )
-        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
-
-    def sent_combinations(self) -> set[tuple[str, ...]]:
-        """Seed-word combinations of every query recorded, sent or not (order-free)."""
-        rows = self.conn.execute("SELECT words FROM queries WHERE words IS NOT NULL")
-        return {tuple(sorted(json.loads(row[0]))) for row in rows}
-
-    def requests_sent(self) -> int:
-        """Search requests made in this workspace (what a query budget counts)."""
-        return int(
-            self.conn.execute("SELECT COALESCE(SUM(attempts), 0) FROM queries").fetchone()[0]
-        )
-
-    def query_counts(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT status, COUNT(*) FROM queries GROUP BY status")
-        return {r[0]: r[1] for r in rows}
-
-    def result_url_count(self) -> int:
-        row = self.conn.execute("SELECT COUNT(DISTINCT canonical_url) FROM search_results")
-        return int(row.fetchone()[0])
-
-    def result_urls(self) -> list[ResultUrl]:
-        """Distinct result URLs (by canonical form) with every query that found each."""
-        rows = self.conn.execute(
-            "SELECT canonical_url, url, query_id FROM search_results ORDER BY query_id, rank"
-        ).fetchall()
-        found: dict[str, ResultUrl] = {}
-        for row in rows:
-            entry = found.setdefault(row[0], ResultUrl(row[0], row[1], []))
-            if row[2] not in entry.query_ids:
-                entry.query_ids.append(row[2])
-        return list(found.values())
+    @property
+    def queries(self) -> QueryCache:
+        """The search cache (store/search.py)."""
+        return QueryCache(self.conn)
 
     def info(self) -> dict[str, str]:
         rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
@@ -291,20 +161,6 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _query_record(row: sqlite3.Row) -> QueryRecord:
-    return QueryRecord(
-        row["id"],
-        row["backend"],
-        row["text"],
-        row["status"],
-        row["attempts"],
-        row["created_at"],
-        row["finished_at"],
-        row["result_count"],
-        row["error"],
-    )
 
 
 def read_word_list(text: str) -> list[str]:

@@ -91,10 +91,10 @@ def test_cluster_workers_are_processes(cluster) -> None:
 
 def test_worker_waits_for_the_pacing_handed_over(closed_web) -> None:
     from collie.classify import PageRules
+    from collie.examine import SiteBatch, WorkerContext, fetch_and_examine
     from collie.fetch import FetchConfig
     from collie.langid.model import load_model
     from collie.models import QueuedPage
-    from collie.sitework import SiteBatch, WorkerContext, fetch_and_examine
 
     web = closed_web[0]
     url = "http://xhosa.example.co.za/2"

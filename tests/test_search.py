@@ -379,15 +379,15 @@ def test_crash_between_sending_and_storing_never_resends(
         raise KeyboardInterrupt  # the process dies after the answer, before storing it
 
     with monkeypatch.context() as patch:
-        patch.setattr("collie.workspace.Workspace.finish_query", crash)
+        patch.setattr("collie.store.search.QueryCache.finish_query", crash)
         assert run_collie(capsys, "search", "a b c").code == 130
     assert brave_hits(web) == 1
     again = run_collie(capsys, "search", "a b c")
     assert again.code == 1 and "does not send a query twice" in again.err
     assert brave_hits(web) == 1
     with open_workspace(workspace, os.environ, {}) as ws:
-        assert ws.mark_pending_lost() == 1
-        assert ws.query_counts() == {"lost": 1}
+        assert ws.queries.mark_pending_lost() == 1
+        assert ws.queries.query_counts() == {"lost": 1}
         backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
         report = search_queries(ws, backend, [("a b c", None), ("d e f", ["d", "e", "f"])], 10, 5)
     assert [o.status for o in report.outcomes] == ["lost", "sent"]
@@ -401,7 +401,7 @@ def test_failed_queries_may_be_retried(world: World, web: MiniWebServer, workspa
         assert search_one(ws, backend, "a b c", 10).status == "failed"
         assert search_one(ws, backend, "a b c", 10).status == "sent"
         assert search_one(ws, backend, "a b c", 10).status == "cached"
-        assert ws.requests_sent() == 2
+        assert ws.queries.requests_sent() == 2
 
 
 def test_budgets_and_failures_stop_the_stage(
@@ -443,7 +443,7 @@ def test_result_urls_are_deduplicated_across_queries(
     with open_workspace(workspace, os.environ, {}) as ws:
         backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
         search_queries(ws, backend, [("one", None), ("two", None)], 10, 5)
-        found = {u.canonical_url: u.query_ids for u in ws.result_urls()}
+        found = {u.canonical_url: u.query_ids for u in ws.queries.result_urls()}
     assert found == {
         "http://a.example.ke/x": [1, 2],
         "http://b.example.ke/": [1],

@@ -12,7 +12,7 @@ import pytest
 
 from collie import workspace as ws_module
 from collie.errors import WorkspaceError
-from collie.migrations import MIGRATIONS
+from collie.store.migrations import MIGRATIONS
 from collie.workspace import find_workspace, open_workspace
 
 from .clihelp import run_collie

@@ -85,9 +85,9 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         "seed_words": len(ws.manual_seed_words()),
         "search": {
             "backend": ws.settings["search.backend"],
-            "queries": ws.query_counts(),
-            "requests_sent": ws.requests_sent(),
-            "result_urls": ws.result_url_count(),
+            "queries": ws.queries.query_counts(),
+            "requests_sent": ws.queries.requests_sent(),
+            "result_urls": ws.queries.result_url_count(),
         },
         "loops": [
             {

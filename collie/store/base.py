@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from typing import TYPE_CHECKING
 
 from collie.bodycache import CompressedBody, compress_body, write_body
-from collie.workspace import Workspace
+
+if TYPE_CHECKING:  # workspace.py opens the database through store/migrations.py
+    from collie.workspace import Workspace
 
 _SIGN = 1 << 63
 
@@ -20,6 +23,11 @@ def to_sqlite(fingerprint: int) -> int:
 def from_sqlite(value: int) -> int:
     """The fingerprint that `to_sqlite` stored."""
     return value + (1 << 64) if value < 0 else value
+
+
+def now_iso() -> str:
+    """UTC time to the second, as every row records it."""
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def now_iso_precise() -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from collie.models import LoopState, QueuedPage, QueueEntry, Referrer
-from collie.store.base import StoreBase
-from collie.workspace import now_iso
+from collie.store.base import StoreBase, now_iso
 
 
 class FrontierStore(StoreBase):

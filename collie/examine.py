@@ -30,7 +30,7 @@ from collie.reasons import CACHE_MISSING
 from collie.robots import MemoryRobotsStore, RobotsRecord
 
 MISSING = CACHE_MISSING  # a recorded body gone from cache/
-log = logging.getLogger("collie.sitework")
+log = logging.getLogger("collie.examine")
 
 
 @dataclass(frozen=True)
