@@ -1,7 +1,7 @@
 """The mining loop: where the stages meet the workspace (docs/design.md, "What a run does").
 
 `run` brings a workspace to N completed loops: seed list -> queries -> search (cached,
-searchcache.py) -> frontier -> fetch in batches -> process -> paragraph language ID ->
+searching.py) -> frontier -> fetch in batches -> process -> paragraph language ID ->
 target documents, wrong-language text or drops -> near-duplicates -> crawl-out. Each
 batch is recorded in one transaction (collie/store/), so a run can be killed at any moment
 and resumed. The stages themselves (fetch, process, langid, crawl, dedup) take and
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -44,73 +43,23 @@ from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher
 from collie.langid.model import LangModel
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
-from collie.queries import generate_combinations, loop_rng, query_domains
-from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT, kind_of
+from collie.queries import query_domains
+from collie.reasons import TOO_SHORT, kind_of
 from collie.relatives import (
     judge_with_sites,
     learn_relatives,
     pages_to_restore,
     suspect_sites,
 )
+from collie.report import LoopReport
 from collie.robots import MemoryRobotsStore
 from collie.search import Backend
-from collie.searchcache import QueryOutcome, SearchBudget, search_queries
-from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
+from collie.searching import QueryOutcome, SearchBudget, loop_queries, search_queries
 from collie.store import Store
 from collie.store.rewrite import short_pages
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")
-
-
-def seed_list_for(ws: Workspace, loop: int) -> SeedList:
-    """The seed list of a loop: the manual list if there is one; else the odds ratio of
-    target against wrong-language text when there is wrong-language text (the user's
-    wronglang documents, and the pages earlier loops classified as another language);
-    else the frequency list. Target text: the seed documents and the target-language
-    documents of earlier loops (near-duplicates left out).
-    """
-    settings = ws.settings
-    manual = ws.manual_seed_words()
-    if manual:
-        return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
-    store = Store(ws)
-    target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
-    wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
-    wrong_texts += store.suspect_texts(loop)  # a relative's words make poor seeds
-    common = {
-        "target": ws.language.code,
-        "min_length": settings["seeds.min_length"],
-        "top": settings["safetynet.top"],
-        "ignore": settings["safetynet.ignore"],
-    }
-    if wrong_texts:
-        return odds_ratio_seeds(
-            target,
-            count_tokens(wrong_texts),
-            settings["seeds.count"],
-            min_doc_freq=settings["seeds.min_doc_freq"],
-            min_count=settings["seeds.min_count"],
-            **common,
-        )
-    return frequency_seeds(target, settings["seeds.count"], **common)
-
-
-def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
-    """The queries (text as sent, seed words) a loop would send, none sent before."""
-    settings = ws.settings
-    seeds = [seed.word for seed in seed_list_for(ws, loop).words]
-    combos = generate_combinations(
-        seeds,
-        settings["queries.count"],
-        settings["queries.words"],
-        loop_rng(settings["run.seed"], loop),
-        ws.queries.sent_combinations(),
-    )
-    domains = query_domains(
-        ws.language, settings["language.extra_domains"], settings["queries.tld"]
-    )
-    return [(backend.restrict_to_domains(" ".join(c), domains), list(c)) for c in combos]
 
 
 # -- the mining loop ------------------------------------------------------------------------
@@ -127,17 +76,6 @@ class RunLimits:
     crawl_depth: int
     max_pages: int = 0  # pages fetched per loop; 0 = no limit
     max_time: float = 0.0  # seconds per run; 0 = no limit
-
-
-@dataclass
-class LoopReport:
-    number: int
-    queries: Counter[str] = field(default_factory=Counter)  # sent, cached, failed, lost
-    search_urls: int = 0
-    pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
-    reasons: Counter[str] = field(default_factory=Counter)
-    languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
-    search_stopped: str | None = None
 
 
 @dataclass
@@ -225,9 +163,9 @@ def run(
                 report.stopped = _search_stage(miner, loop.number, loop_report)
             if report.stopped is None:
                 report.stopped = _fetch_stage(miner, loop_report)
-            events.line(_loop_line(loop_report))
+            events.line(loop_report.line())
             if loop_report.pages and not loop_report.pages["kept"]:
-                events.line(_nothing_found_line(loop_report, miner.target))
+                events.line(loop_report.nothing_found_line(miner.target))
             if report.stopped is None:
                 store.finish_loop(loop.number)
     finally:
@@ -274,33 +212,6 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
     return len(outcomes)
 
 
-def _loop_line(report: LoopReport) -> str:
-    pages = report.pages
-    reasons = ", ".join(f"{r} {n}" for r, n in report.reasons.most_common(6) if r != NEAR_DUPLICATE)
-    why = f" ({reasons})" if reasons else ""
-    return (
-        f"loop {report.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
-        f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
-        f"other languages, {pages['dropped']} dropped{why}"
-    )
-
-
-def _nothing_found_line(report: LoopReport, target: str) -> str:
-    """What a loop that found no target document saw instead."""
-    seen = ", ".join(f"{code} {n}" for code, n in report.languages.most_common(8))
-    suspected = report.reasons[RELATIVE_SUSPECTED]
-    return (
-        f"loop {report.number}: no {target} document among {sum(report.pages.values())} "
-        f"pages fetched; their languages: {seen or 'none (no page had text)'}"
-        + (
-            f"; {suspected} pages look like a close relative of {target} "
-            "(`collie export --suspects`)"
-            if suspected
-            else ""
-        )
-    )
-
-
 def _load_robots(miner: _Miner) -> None:
     robots = miner.fetcher.robots
     if isinstance(robots, MemoryRobotsStore):
@@ -322,7 +233,7 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
     """Send the loop's queries and queue their results; "interrupted" on Ctrl-C (the
     loop's search resumes from the cache next time)."""
     ws, settings = miner.ws, miner.ws.settings
-    planned = _loop_queries(ws, miner.backend, loop)
+    planned = loop_queries(ws, miner.backend, loop)
     miner.events.stage(loop, "search", len(planned))
     budget = miner.budget
 
@@ -370,15 +281,6 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
         f"{report.search_urls} new URLs"
     )
     return None
-
-
-def _loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
-    """The loop's queries: those an interrupted run of this loop recorded (answered from
-    the cache when done, never re-sent when lost), then new ones up to queries.count."""
-    recorded = ws.queries.loop_queries(loop)
-    missing = ws.settings["queries.count"] - len(recorded)
-    fresh = plan_queries(ws, backend, loop)[: max(0, missing)]
-    return [(text, words) for text, words, status in recorded if status != "lost"] + fresh
 
 
 def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:

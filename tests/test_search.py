@@ -18,7 +18,7 @@ from collie.search.base import parse_retry_after
 from collie.search.brave import Brave
 from collie.search.google import Google
 from collie.search.searxng import SearXNG
-from collie.searchcache import SearchBudget, search_one, search_queries
+from collie.searching import SearchBudget, search_one, search_queries
 from collie.workspace import open_workspace
 
 from .clihelp import run_collie

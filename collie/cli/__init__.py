@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from collie import __version__, pipeline, searchcache
+from collie import __version__, searching
 from collie.cli import views as text
 from collie.cli.export import export, report
 from collie.cli.extract import extract
@@ -225,7 +225,7 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
     """
     with app.open() as ws:
         number = loop or ws.completed_loops() + 1
-        seed_list = pipeline.seed_list_for(ws, number)
+        seed_list = searching.seed_list_for(ws, number)
     data = text.seed_list_data(seed_list, number)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -261,7 +261,7 @@ def queries(app: App, dry_run: bool, loop: int | None, as_json: bool) -> None:
     """
     with app.open() as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
-        planned = pipeline.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
+        planned = searching.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
     if as_json:
         data = [{"query": query, "words": words} for query, words in planned]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -352,7 +352,7 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
         with open_workspace(root, os.environ, app.flags) as ws:
             language = ws.language.part1 or ""
             backend = make_backend(ws.settings, os.environ, language)
-            outcome = searchcache.search_one(ws, backend, query, count, budget=_budget(ws))
+            outcome = searching.search_one(ws, backend, query, count, budget=_budget(ws))
         if outcome.status == "failed":
             raise CollieError(outcome.error or "The query failed.", "Try again later.")
         if outcome.status == "lost":
@@ -388,8 +388,8 @@ cli.add_command(mininet)
 cli.add_command(demo)
 
 
-def _budget(ws: Workspace) -> searchcache.SearchBudget:
-    return searchcache.SearchBudget.from_settings(ws.settings)
+def _budget(ws: Workspace) -> searching.SearchBudget:
+    return searching.SearchBudget.from_settings(ws.settings)
 
 
 def _fail(message: str, hint: str | None = None) -> None:

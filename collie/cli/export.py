@@ -13,8 +13,8 @@ from collie.cli import views
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError
 from collie.export import FORMATS, write_export
-from collie.pipeline import seed_list_for
 from collie.report import html_report, summary_lines
+from collie.searching import seed_list_for
 from collie.store import Store
 
 

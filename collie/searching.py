@@ -1,4 +1,5 @@
-"""The search stage with its cache in the workspace.
+"""The search stage: a loop's seed list and queries, sent over the workspace's query cache
+(store/search.py).
 
 A query is identified by (backend, text, parameters). Before a request is sent its row is
 committed as `pending`; the results and `done` follow in one transaction. So:
@@ -18,7 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from collie.errors import CollieError
+from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
+from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
+from collie.store import Store
 from collie.workspace import Workspace
 
 
@@ -149,3 +153,65 @@ def search_queries(
             )
             return report
     return report
+
+
+# -- what a loop sends ----------------------------------------------------------------
+
+
+def seed_list_for(ws: Workspace, loop: int) -> SeedList:
+    """The seed list of a loop: the manual list if there is one; else the odds ratio of
+    target against wrong-language text when there is wrong-language text (the user's
+    wronglang documents, and the pages earlier loops classified as another language);
+    else the frequency list. Target text: the seed documents and the target-language
+    documents of earlier loops (near-duplicates left out).
+    """
+    settings = ws.settings
+    manual = ws.manual_seed_words()
+    if manual:
+        return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
+    store = Store(ws)
+    target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
+    wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
+    wrong_texts += store.suspect_texts(loop)  # a relative's words make poor seeds
+    common = {
+        "target": ws.language.code,
+        "min_length": settings["seeds.min_length"],
+        "top": settings["safetynet.top"],
+        "ignore": settings["safetynet.ignore"],
+    }
+    if wrong_texts:
+        return odds_ratio_seeds(
+            target,
+            count_tokens(wrong_texts),
+            settings["seeds.count"],
+            min_doc_freq=settings["seeds.min_doc_freq"],
+            min_count=settings["seeds.min_count"],
+            **common,
+        )
+    return frequency_seeds(target, settings["seeds.count"], **common)
+
+
+def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
+    """The queries (text as sent, seed words) a loop would send, none sent before."""
+    settings = ws.settings
+    seeds = [seed.word for seed in seed_list_for(ws, loop).words]
+    combos = generate_combinations(
+        seeds,
+        settings["queries.count"],
+        settings["queries.words"],
+        loop_rng(settings["run.seed"], loop),
+        ws.queries.sent_combinations(),
+    )
+    domains = query_domains(
+        ws.language, settings["language.extra_domains"], settings["queries.tld"]
+    )
+    return [(backend.restrict_to_domains(" ".join(c), domains), list(c)) for c in combos]
+
+
+def loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
+    """The loop's queries: those an interrupted run of this loop recorded (answered from
+    the cache when done, never re-sent when lost), then new ones up to queries.count."""
+    recorded = ws.queries.loop_queries(loop)
+    missing = ws.settings["queries.count"] - len(recorded)
+    fresh = plan_queries(ws, backend, loop)[: max(0, missing)]
+    return [(text, words) for text, words, status in recorded if status != "lost"] + fresh
