@@ -508,9 +508,17 @@ def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None])
 
 
 def apply_rules(
-    markdown: str, boilerplate: str = "rules", link_runs: Sequence[list[str]] = ()
+    markdown: str,
+    boilerplate: str = "rules",
+    link_runs: Sequence[list[str]] = (),
+    layout: bool = True,
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
     """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs.
+
+    `layout=False` when the text is already a page's main content found on its DOM: the
+    line rules apply, not the passes that guess the layout from the lines (short-line
+    runs, isolated lines, orphan headings), which measured on real pages only cost
+    recall there.
 
     `link_runs` are the anchor texts of link-only blocks that clean_markup kept away from
     html2text; their marker lines are reported as one dropped `link-only` line each.
@@ -535,8 +543,8 @@ def apply_rules(
             if kept is not None and decisions[i] is None:
                 short = len(kept.markdown) <= CACHED_CHARS
                 decisions[i] = match_rule(kept) if short else match_rule.__wrapped__(kept)
+    if boilerplate == "rules" and layout:
         _drop_short_runs(lines, decisions)
-    if boilerplate == "rules":
         _drop_isolated_lines(lines, decisions)
         _drop_orphan_headings(lines, decisions)
     paragraphs: list[list[Line]] = [[]]

@@ -34,6 +34,7 @@ class PageRules:
     target: str
     min_confidence: float = 0.7
     boilerplate: str = "rules"
+    engine: str = "trafilatura"
     short_page_chars: int = 200
     min_share: float = 0.2
     min_pass: float = 0.0  # > 0: the relative check of a target learnt from documents
@@ -49,6 +50,7 @@ class PageRules:
             target,
             settings["encoding.min_confidence"],
             settings["extract.boilerplate"],
+            settings["extract.main"],
             settings["crawl.short_page_chars"],
             settings["langid.min_share"],
             settings["langid.min_pass"] if learnt else 0.0,

@@ -158,7 +158,19 @@ SETTINGS: tuple[Setting, ...] = (
         "Pages whose detected encoding is less certain are dropped.",
         minimum=0,
     ),
-    Setting("extract.boilerplate", "rules", "Boilerplate removal.", choices=("rules", "none")),
+    Setting(
+        "extract.main",
+        "trafilatura",
+        "Main-text extraction: trafilatura finds the main content on the parsed page; "
+        "rules only removes navigation markup with regular expressions (collie before 0.2).",
+        choices=("trafilatura", "rules"),
+    ),
+    Setting(
+        "extract.boilerplate",
+        "rules",
+        "Boilerplate lines removed after extraction (copyright, share bars, link lists...).",
+        choices=("rules", "none"),
+    ),
     Setting(
         "langid.threshold",
         0.5,

@@ -126,7 +126,11 @@ def examine_page(
 ) -> Examined:
     """Decode, extract, identify the language paragraph by paragraph, decide, fingerprint."""
     page = process(
-        result.url, result, min_confidence=rules.min_confidence, boilerplate=rules.boilerplate
+        result.url,
+        result,
+        min_confidence=rules.min_confidence,
+        boilerplate=rules.boilerplate,
+        engine=rules.engine,
     )
     outcome = PageOutcome(
         queued.id,

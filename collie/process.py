@@ -74,9 +74,10 @@ def process(
     *,
     min_confidence: float = 0.7,
     boilerplate: str = "rules",
+    engine: str = "trafilatura",
 ) -> Page:
-    """Decode and extract one response; settings are encoding.min_confidence and
-    extract.boilerplate."""
+    """Decode and extract one response; settings are encoding.min_confidence,
+    extract.boilerplate and extract.main."""
     final_url = response.final_url or url
     if response.outcome == "dropped":
         return Page(url, final_url, "dropped", response.reason or "dropped")
@@ -97,7 +98,7 @@ def process(
     )
     if decoded.text is None:
         return page
-    extracted = extract_html(decoded.text, final_url, boilerplate)
+    extracted = extract_html(decoded.text, final_url, boilerplate, engine)
     return replace(
         page,
         outcome="kept" if extracted.text else "dropped",

@@ -94,13 +94,76 @@ def test_every_rule_has_an_example() -> None:
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_rule_drops_its_line_and_keeps_the_main_text(name: str) -> None:
     extra, dropped = EXAMPLES[name]
-    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    result = extract_html(wrap(extra), "http://sauti.co.ke/", engine="rules")
     assert result.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
     if dropped is not None:
         assert [rule for line, rule in result.dropped if line.startswith(dropped)] == [name]
-    kept = extract_html(wrap(extra), "http://sauti.co.ke/", boilerplate="none")
+    kept = extract_html(wrap(extra), "http://sauti.co.ke/", boilerplate="none", engine="rules")
     assert dropped is None or dropped in kept.text
     assert kept.dropped == []
+
+
+def article_page(extra_in_article: str = "", frame: str = "") -> str:
+    """A page as sites build them: a menu, a sidebar and a footer around an <article>."""
+    menu = "".join(f'<li><a href="/{w.lower()}">{w}</a></li>' for w in ["Mwanzo", "Habari"])
+    paragraphs = "".join(f"<p>{p}</p>" for p in MAIN)
+    return (
+        '<html lang="sw"><head><title>Habari</title></head><body>'
+        f'<header><nav><ul>{menu}</ul></nav></header><div class="layout">'
+        f"<article><h1>Tamko la Haki za Binadamu</h1>{paragraphs}"
+        "<h2>Sehemu ya pili</h2><ul><li>Kipengele cha kwanza cha orodha ndefu</li>"
+        f"<li>Kipengele cha pili cha orodha ndefu zaidi</li></ul>{extra_in_article}</article>"
+        '<aside><h3>Zilizosomwa zaidi</h3><ul><li><a href="/a/1">Makala nyingine ya zamani</a>'
+        '</li><li><a href="/a/2">Makala ya pili ya zamani</a></li></ul></aside>'
+        f"</div>{frame}<footer><p>Anwani: S.L.P. 1234, Mombasa</p></footer></body></html>"
+    )
+
+
+def test_the_dom_engine_keeps_the_article_and_every_link() -> None:
+    result = extract_html(article_page(), "http://sauti.co.ke/habari/1")
+    assert result.paragraphs == [
+        "Tamko la Haki za Binadamu",
+        *MAIN,
+        "Sehemu ya pili",
+        "Kipengele cha kwanza cha orodha ndefu\nKipengele cha pili cha orodha ndefu zaidi",
+    ]
+    assert not re.search(r"^#|^\s*[*+-] ", result.text, re.M)  # no Markdown syntax in text
+    assert "## Sehemu ya pili" in result.markdown
+    # the crawler still gets the menu's and the sidebar's links, with their anchors
+    assert result.links == [
+        ("http://sauti.co.ke/mwanzo", "Mwanzo"),
+        ("http://sauti.co.ke/habari", "Habari"),
+        ("http://sauti.co.ke/a/1", "Makala nyingine ya zamani"),
+        ("http://sauti.co.ke/a/2", "Makala ya pili ya zamani"),
+    ]
+    assert (result.title, result.lang) == ("Habari", "sw")
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_the_dom_engine_leaves_no_example_boilerplate_line(name: str) -> None:
+    """Each rule's example line inside the article: trafilatura or the line rule removes
+    it, the main text stays; with boilerplate none, what trafilatura kept shows."""
+    extra, dropped = EXAMPLES[name]
+    result = extract_html(article_page(extra), "http://sauti.co.ke/")
+    assert result.paragraphs[:4] == ["Tamko la Haki za Binadamu", *MAIN]
+    if dropped is not None:
+        assert dropped not in result.text
+        bare = extract_html(article_page(extra), "http://sauti.co.ke/", boilerplate="none")
+        assert dropped in bare.text or not [r for line, r in result.dropped if dropped in line]
+
+
+def test_the_dom_engine_keeps_short_runs_and_headings_the_layout_passes_would_drop() -> None:
+    ingredients = "<ul>" + "".join(f"<li>{w}</li>" for w in ["Unga", "Sukari", "Mayai", "Maziwa"])
+    result = extract_html(article_page(ingredients + "</ul>"), "http://a.ke/")
+    assert "Unga\nSukari\nMayai\nMaziwa" in result.text
+    assert not result.dropped
+
+
+def test_a_page_the_dom_engine_finds_nothing_in_falls_back_to_the_rules() -> None:
+    page = '<html><body><nav><a href="/">Mwanzo</a></nav><div>Habari fupi.</div></body></html>'
+    result = extract_html(page, "http://a.ke/")
+    assert result.text == extract_html(page, "http://a.ke/", engine="rules").text
+    assert result.links == [("http://a.ke/", "Mwanzo")]
 
 
 def test_runs_of_short_lines_and_orphan_headings() -> None:
@@ -109,7 +172,7 @@ def test_runs_of_short_lines_and_orphan_headings() -> None:
         f'<li><a href="/{i}">Kichwa cha habari namba {i}</a> ({i * 7} views)</li>' for i in range(4)
     )
     page = wrap(popular + "</ul>").replace("<body>", f"<body>{menu}")
-    result = extract_html(page, "http://sauti.co.ke/")
+    result = extract_html(page, "http://sauti.co.ke/", engine="rules")
     rules = [rule for _, rule in result.dropped]  # in page order
     assert rules == ["short-line-run"] * 4 + ["orphan-heading"] + ["link-only"] * 4
     assert result.dropped[4] == ("Zilizosomwa zaidi", "orphan-heading")
@@ -119,11 +182,11 @@ def test_runs_of_short_lines_and_orphan_headings() -> None:
 def test_link_only_blocks_skip_html2text_but_are_reported_in_order() -> None:
     items = "".join(f'<li><a href="/{w}">{w}</a></li>' for w in ["Mwanzo", "Habari", "Siasa"])
     page = wrap(f"<ul>{items}</ul><p>{MAIN[0]} Tena.</p><div><a href='/x'>Zaidi</a></div>")
-    result = extract_html(page, "http://sauti.co.ke/")
+    result = extract_html(page, "http://sauti.co.ke/", engine="rules")
     assert [line for line, _ in result.dropped] == ["Mwanzo", "Habari", "Siasa", "Zaidi"]
     assert {rule for _, rule in result.dropped} == {"link-only"}
     assert result.paragraphs[-1] == f"{MAIN[0]} Tena."
-    kept = extract_html(page, "http://sauti.co.ke/", boilerplate="none")
+    kept = extract_html(page, "http://sauti.co.ke/", boilerplate="none", engine="rules")
     assert "Mwanzo\nHabari\nSiasa" in kept.text and "Zaidi" in kept.text
 
 
@@ -137,7 +200,7 @@ def test_navigation_markup_is_removed_before_html2text() -> None:
         '<form action="/s"><input name="q"><button>Tafuta</button></form>'
         "<footer><p>Anwani: S.L.P. 1234, Mombasa</p></footer>"
     )
-    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    result = extract_html(wrap(extra), "http://sauti.co.ke/", engine="rules")
     assert result.text == "\n\n".join(["Tamko la Haki za Binadamu", *MAIN])
     assert "not text" not in result.text
 
@@ -148,7 +211,7 @@ def test_a_page_wide_wrapper_is_never_removed() -> None:
         '<html><body><form id="aspnetForm"><div class="main-content has-sidebar">'
         f"{body}</div></form></body></html>"
     )
-    assert extract_html(page).paragraphs == MAIN
+    assert extract_html(page, engine="rules").paragraphs == MAIN
 
 
 def test_header_and_footer_inside_the_article_are_content() -> None:
@@ -157,13 +220,13 @@ def test_header_and_footer_inside_the_article_are_content() -> None:
         "<article><header><h1>Kichwa cha makala</h1></header>"
         f"<p>{MAIN[0]}</p><footer><p>{MAIN[1]}</p></footer></article></body></html>"
     )
-    assert extract_html(page).paragraphs == ["Kichwa cha makala", MAIN[0], MAIN[1]]
+    assert extract_html(page, engine="rules").paragraphs == ["Kichwa cha makala", MAIN[0], MAIN[1]]
 
 
 def test_the_only_main_element_is_all_that_is_kept() -> None:
     page = wrap(f"<div><p>{MAIN[2]} Nje ya main.</p></div>").replace("<h1>", "<main><h1>")
     page = page.replace(f"<p>{MAIN[2]}</p>", f"<p>{MAIN[2]}</p></main>")
-    assert extract_html(page).paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
+    assert extract_html(page, engine="rules").paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
 
 
 def test_no_markdown_syntax_in_the_text() -> None:
@@ -174,7 +237,7 @@ def test_no_markdown_syntax_in_the_text() -> None:
         "<blockquote>Nukuu ya mtu maarufu kuhusu haki</blockquote>"
         "<table><tr><td>Safu moja ya jedwali la takwimu</td><td>Safu mbili</td></tr></table>"
     )
-    result = extract_html(wrap(extra), "http://sauti.co.ke/")
+    result = extract_html(wrap(extra), "http://sauti.co.ke/", engine="rules")
     assert not re.search(r"\]\(|!\[|\*\*|__|^#|^\s*[*>] ", result.text, re.M)
     assert "Soma makala kamili na muhimu sana 1. kwanza - pili + tatu [mabano] a_b" in result.text
     assert "Kipengele cha kwanza cha orodha ndefu" in result.paragraphs
@@ -313,7 +376,9 @@ def response(body: bytes, content_type: str | None = "text/html", **kwargs: obje
 
 
 def test_process_keeps_a_page_with_everything_filled_in() -> None:
-    page = process("http://a.ke/", response(wrap(EXAMPLES["copyright"][0]).encode("cp1252")))
+    page = process(
+        "http://a.ke/", response(wrap(EXAMPLES["copyright"][0]).encode("cp1252")), engine="rules"
+    )
     assert isinstance(page, Page)
     assert (page.outcome, page.reason) == ("kept", None)
     assert page.final_url == "http://a.ke/final"

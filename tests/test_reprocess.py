@@ -39,7 +39,8 @@ def test_reprocess_applies_new_settings_and_back(two_runs, capsys, tmp_path) -> 
     root = copy_of(two_runs["local"]["root"], tmp_path)
     pages, documents = page_rows(root), document_rows(root)
     changed = run_collie(capsys, "-w", str(root), "--set", "dedup.max_distance=63",
-                         "--set", "extract.boilerplate=none", "reprocess")  # fmt: skip
+                         "--set", "extract.main=rules", "--set", "extract.boilerplate=none",
+                         "reprocess")  # fmt: skip
     assert changed.code == 0, changed.err
     statuses = [row[1] for row in page_rows(root)]
     assert statuses.count("kept") == 1 and statuses.count("duplicate") > 1  # all alike now

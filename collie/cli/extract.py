@@ -40,6 +40,13 @@ from collie.workspace import read_settings
     callback=set_flag("extract.boilerplate"),
     help="Boilerplate removal (default: extract.boilerplate).",
 )
+@click.option(
+    "--main",
+    type=click.Choice(["trafilatura", "rules"]),
+    expose_value=False,
+    callback=set_flag("extract.main"),
+    help="Main-text extraction (default: extract.main).",
+)
 @common_options
 @click.pass_obj
 def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
@@ -67,6 +74,7 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
         response,
         min_confidence=settings["encoding.min_confidence"],
         boilerplate=settings["extract.boilerplate"],
+        engine=settings["extract.main"],
     )
     if fmt == "json":
         click.echo(json.dumps(page_json(page, response), ensure_ascii=False, indent=2))
