@@ -420,6 +420,11 @@ ISOLATED_LINE = Rule(
     "Lines of one or two words and at most 20 characters (not headings) between dropped "
     "lines: a user name in a poster box, a lone label.",
 )
+MENU_TEXT = Rule(
+    "menu-text",
+    "Lines of 10 words or more, 70% of them words of the page's link anchors: menus and "
+    "link lists run together (main content found on the DOM only).",
+)
 _END = Line("", "", (), "")
 _RUN_LENGTH, _RUN_WORDS = 4, 3
 _SHORT_CHARS = 30  # scripts written without spaces: a one-"word" line can be a sentence

@@ -414,3 +414,42 @@ def test_sniffing_accepts_html_without_a_content_type() -> None:
     assert check_html({"content-type": "text/plain"}, b"<html><p>x</p>") is None
     assert check_html({"content-type": "image/png"}, b"<html>") == "not-html:image/png"
     assert process("u", response(b"<p>Habari njema</p>", None)).outcome == "kept"
+
+
+def _lines(*texts: str) -> list[Line]:
+    return [parse_line(t) for t in texts]
+
+
+def test_long_lines_only_the_pre_cleaning_kept_are_put_back_in_page_order() -> None:
+    from collie.extract import LONG_LINE, with_long_lines
+
+    prose = "Mstari mrefu wa maandishi ya makala ambao trafilatura haukuona. " * 4
+    other = "Mstari mwingine mrefu ndani ya jedwali la mpangilio wa zamani wa tovuti. " * 3
+    assert len(prose.strip()) >= LONG_LINE and len(other.strip()) >= LONG_LINE
+    main = [
+        _lines("Aya ya kwanza", "Sentensi ya trafilatura pekee", "Aya ya pili"),
+        _lines("Mwisho"),
+    ]
+    rules = [_lines(prose.strip()), _lines("Aya ya kwanza"), _lines(other.strip(), "Fupi tu")]
+    rules += [_lines("Aya ya pili", "Mwisho")]
+    merged = with_long_lines(main, rules)
+    assert [[line.text for line in p] for p in merged] == [
+        [prose.strip()],
+        ["Aya ya kwanza"],
+        [other.strip()],  # where the pre-cleaning saw it: before what follows in both
+        ["Sentensi ya trafilatura pekee", "Aya ya pili"],
+        ["Mwisho"],
+    ]  # the short line only the rules kept stays out; nothing of the main content is lost
+    assert with_long_lines(main, []) == main
+
+
+def test_menu_text_run_together_is_dropped_prose_with_a_few_links_is_not() -> None:
+    from collie.extract import without_menu_text
+
+    links = [(f"http://a.ke/{w}", w) for w in ["Mwanzo", "Habari za leo", "Michezo", "Biashara"]]
+    links += [("http://a.ke/x", "Siasa na uchumi wa nchi"), ("http://a.ke/y", "Mawasiliano")]
+    menu = "Mwanzo Habari za leo Michezo Biashara Siasa na uchumi wa nchi Mawasiliano 2024"
+    prose = "Habari za leo zinahusu michezo ya shule na biashara ndogo za wakulima wa pwani"
+    kept, dropped = without_menu_text([_lines(menu, prose)], links)
+    assert [[line.text for line in p] for p in kept] == [[prose]]
+    assert dropped == [(menu, "menu-text")]
