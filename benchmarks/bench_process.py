@@ -8,16 +8,18 @@ wrongly; 17-51 KB each.
 
 1. Throughput on one core, side by side in the same run with the naive pipeline
    (`chardet.detect` on the whole body + `html2text.html2text` on the whole page), best
-   of 5 alternating rounds, CPU time (the machine is shared) and wall clock. Targets:
-   ours >= 3x naive and >= 100 pages/s, on 240 pages of 48 sites (5 pages each, sharing
-   menus and footers, as crawling out of a site gives: collie caches line decisions, so
-   a site's repeated boilerplate lines are decided once); the figure for 240 pages of
-   240 different sites is printed beside it. Caches are emptied before every round.
+   of 5 alternating rounds, CPU time (the machine is shared) and wall clock, with the
+   regular-expression engine collie used before (extract.main = "rules") beside it.
+   Target (issue 18): >= 60 pages/s, on 240 pages of 48 sites (5 pages each, sharing
+   menus and footers, as crawling out of a site gives); the figure for 240 pages of 240
+   different sites is printed beside it. Caches are emptied before every round. The
+   earlier target, >= 3x the naive pipeline, was the regex engine's; the DOM parse that
+   real pages need costs it (benchmarks/bench_extract.py has the real-page figures).
 2. Extraction quality: token F1 (bag of words; Han and kana characters count one token
-   each) of the kept text against the known main text, rules on; beside it rules off and
-   plain html2text. Target: F1 >= 0.90 with rules on. Caveat: the same person wrote the
-   templates and the rules; the forum and wiki templates were written after the rules and
-   first scored 0.70 and 0.80, which led to four more rules.
+   each) of the kept text against the known main text; beside it boilerplate rules off,
+   the rules engine, plain html2text. Target: F1 >= 0.90. Caveat: these are the
+   project's own templates, and the same person wrote them and the rules engine (0.99
+   here, 0.83 on real pages): a flattering set; the real-page figure is bench_extract's.
 3. Encoding decisions on the undeclared pages of the set, and on one undeclared legacy
    page per UDHR translation with non-ASCII text (chardet alone vs verified guesses).
 
@@ -59,9 +61,11 @@ def ours(page: LabelledPage) -> str:
     return process(page.url, response).text
 
 
-def ours_without_rules(page: LabelledPage) -> str:
+def ours_by_rules(page: LabelledPage) -> str:
+    """The regular-expression pre-cleaning alone (extract.main = "rules", collie before
+    the DOM engine)."""
     response = FetchResult(page.url, page.url, 200, {"content-type": page.content_type}, page.body)
-    return process(page.url, response, boilerplate="none").text
+    return process(page.url, response, engine="rules").text
 
 
 def seconds(
@@ -74,57 +78,68 @@ def seconds(
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def report_throughput(pages: list[LabelledPage], label: str) -> tuple[float, float]:
-    """Best of ROUNDS for each, the two alternating so both see the same machine.
+RUNS: dict[str, Callable[[LabelledPage], object]] = {
+    "naive (chardet whole body + html2text whole page)": lambda p: naive(p.body),
+    "collie process() (decode + extract)": ours,
+    "collie process(), extract.main = rules (before)": ours_by_rules,
+}
+
+
+def report_throughput(pages: list[LabelledPage], label: str) -> float:
+    """Best of ROUNDS for each, alternating so all see the same machine; returns collie's
+    pages per CPU-second.
 
     The machine is shared: wall-clock figures move with other processes' load, so the
-    targets are checked on CPU time (pages per CPU-second of one pinned core); both are
+    target is checked on CPU time (pages per CPU-second of one pinned core); both are
     printed."""
-    naive(pages[0].body), ours(pages[0])  # warm up (chardet loads its models)
-    best = {"naive": [float("inf")] * 2, "ours": [float("inf")] * 2}
+    for run in RUNS.values():
+        run(pages[0])  # warm up (chardet loads its models, trafilatura its modules)
+    best = {name: [float("inf")] * 2 for name in RUNS}
     for _ in range(ROUNDS):
-        for name, run in (("naive", lambda p: naive(p.body)), ("ours", ours)):
+        for name, run in RUNS.items():
             clear_caches()  # every round starts cold: no page is seen twice
             timing = seconds(pages, run)
             best[name] = [min(old, new) for old, new in zip(best[name], timing, strict=True)]
     n = len(pages)
-    (theirs_wall, theirs), (mine_wall, mine) = [[n / t for t in best[k]] for k in ("naive", "ours")]
+    rates = {name: (n / cpu, n / wall) for name, (wall, cpu) in best.items()}
     print(f"throughput, {label}, one core, best of {ROUNDS} alternating rounds (CPU | wall):")
-    print(
-        f"  naive (chardet whole body + html2text whole page): {theirs:7.1f} | "
-        f"{theirs_wall:7.1f} pages/s"
-    )
-    print(
-        f"  collie process() (decode + extract + rules):       {mine:7.1f} | "
-        f"{mine_wall:7.1f} pages/s"
-    )
-    print(
-        f"  ratio: {mine / theirs:.2f}x CPU, {mine_wall / theirs_wall:.2f}x wall  "
-        "(targets, on CPU time: >= 3x and >= 100 pages/s)"
-    )
-    return mine, theirs
+    for name, (cpu, wall) in rates.items():
+        print(f"  {name:<50} {cpu:7.1f} | {wall:7.1f} pages/s")
+    naive_cpu = rates[next(iter(RUNS))][0]
+    mine = rates["collie process() (decode + extract)"][0]
+    print(f"  ratio collie/naive: {mine / naive_cpu:.2f}x CPU  (target, issue 18: >= 60 pages/s)")
+    return mine
 
 
 def report_quality(pages: list[LabelledPage]) -> float:
     """Extraction alone, on the page as written (decoding is measured separately)."""
-    scores: dict[str, list[float]] = {"rules": [], "none": [], "naive": []}
-    by_template: dict[str, list[float]] = {}
+    scores: dict[str, list[float]] = {"collie": [], "none": [], "before": [], "naive": []}
+    by_template: dict[str, dict[str, list[float]]] = {"collie": {}, "before": {}}
     for page in pages:
-        scores["rules"].append(f1(extract_html(page.html, page.url).text, page.main_text))
-        scores["none"].append(f1(extract_html(page.html, page.url, "none").text, page.main_text))
+        url = page.url
+        scores["collie"].append(f1(extract_html(page.html, url).text, page.main_text))
+        scores["none"].append(f1(extract_html(page.html, url, "none").text, page.main_text))
+        before = extract_html(page.html, url, engine="rules").text
+        scores["before"].append(f1(before, page.main_text))
         scores["naive"].append(f1(html2text.html2text(page.html), page.main_text))
-        by_template.setdefault(page.template, []).append(scores["rules"][-1])
+        for name in by_template:
+            by_template[name].setdefault(page.template, []).append(scores[name][-1])
     print(f"extraction quality, token F1 vs known main text, {len(pages)} pages (mean):")
-    print(
-        f"  collie, boilerplate = rules: {statistics.mean(scores['rules']):.3f}  (target >= 0.90)"
-    )
-    print(f"  collie, boilerplate = none:  {statistics.mean(scores['none']):.3f}")
-    print(f"  plain html2text (naive):     {statistics.mean(scores['naive']):.3f}")
-    print(
-        f"  rules, worst page: {min(scores['rules']):.3f}; by template: "
-        + ", ".join(f"{t} {statistics.mean(v):.3f}" for t, v in sorted(by_template.items()))
-    )
-    return statistics.mean(scores["rules"])
+    labels = {
+        "collie": "collie (main content on the DOM, then the rules)",
+        "none": "collie, boilerplate = none",
+        "before": "collie, extract.main = rules (before)",
+        "naive": "plain html2text (naive)",
+    }
+    for name, label in labels.items():
+        target = "  (target >= 0.90)" if name == "collie" else ""
+        print(f"  {label:<50} {statistics.mean(scores[name]):.3f}{target}")
+    for name, templates in by_template.items():
+        print(
+            f"  {name}, worst page: {min(scores[name]):.3f}; by template: "
+            + ", ".join(f"{t} {statistics.mean(v):.3f}" for t, v in sorted(templates.items()))
+        )
+    return statistics.mean(scores["collie"])
 
 
 def report_outcomes(pages: list[LabelledPage]) -> None:
@@ -205,7 +220,7 @@ def main() -> None:
     sizes = sorted(len(p.body) for p in pages)
     print(f"{len(pages)} pages, {sizes[0] // 1024}-{sizes[-1] // 1024} KB "
           f"(median {sizes[len(sizes) // 2] // 1024} KB)")  # fmt: skip
-    mine, theirs = report_throughput(
+    mine = report_throughput(
         crawl, f"{len(crawl)} pages of {len(crawl) // PAGES_PER_SITE} sites (as crawled)"
     )
     report_throughput(pages, f"{len(pages)} pages of {len(pages)} different sites")
@@ -213,7 +228,7 @@ def main() -> None:
     report_outcomes(pages)
     report_chardet(pages)
     report_undeclared(translations)
-    ok = mine >= 3 * theirs and mine >= 100 and quality >= 0.90
+    ok = mine >= 60 and quality >= 0.90
     print("targets met" if ok else "TARGETS MISSED")
 
 
