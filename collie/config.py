@@ -166,6 +166,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("trafilatura", "rules"),
     ),
     Setting(
+        "extract.site_repeats",
+        3,
+        "A paragraph found in this many documents of one site is that site's boilerplate "
+        "(menus, bylines, footers in the site's language) and is left out of exports; 0 keeps it.",
+        minimum=0,
+    ),
+    Setting(
         "extract.boilerplate",
         "rules",
         "Boilerplate lines removed after extraction (copyright, share bars, link lists...).",

@@ -8,14 +8,16 @@ and never clobbers an earlier export with half of a new one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import sys
 import tempfile
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,6 +30,61 @@ FORMATS = ("txt", "jsonl", "dir")
 class ExportCount:
     documents: int = 0
     words: int = 0
+    site_boilerplate: int = 0  # paragraphs left out as their site's boilerplate
+    site_boilerplate_words: int = 0
+    repeated: int = 0  # paragraphs found earlier in the corpus (exact, after normalising)
+    repeated_words: int = 0
+    repeats_removed: bool = False
+
+
+def paragraph_key(text: str) -> int:
+    """A paragraph's identity for repeat counting: case and spacing do not count."""
+    folded = " ".join(text.casefold().split())
+    return int.from_bytes(hashlib.blake2b(folded.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+@dataclass
+class Repeats:
+    """Which paragraphs an export leaves out: each site's boilerplate (a paragraph in at
+    least `site_min` of the site's documents: trafilatura's idea of text seen on many
+    pages of a site, at site level), and with `unique`, every paragraph already written
+    earlier in the corpus."""
+
+    site_min: int = 3
+    unique: bool = False
+    boilerplate: set[tuple[str, int]] = field(default_factory=set)  # (site, paragraph key)
+    seen: set[int] = field(default_factory=set)
+
+    def learn(self, rows: Iterable[dict[str, Any]]) -> None:
+        """First pass over the export's rows: count each paragraph's documents per site."""
+        if not self.site_min:
+            return
+        counts: Counter[tuple[str, int]] = Counter()
+        for row in rows:
+            site = row.get("site") or ""
+            counts.update({(site, paragraph_key(text)) for text, _, _ in row["paragraphs"]})
+        self.boilerplate = {key for key, n in counts.items() if n >= self.site_min}
+
+    def filter(self, row: dict[str, Any], count: ExportCount) -> dict[str, Any]:
+        """The row with its site's boilerplate (and, with `unique`, the corpus's repeats)
+        left out; counted in `count`."""
+        site = row.get("site") or ""
+        kept = []
+        for paragraph in row["paragraphs"]:
+            key = paragraph_key(paragraph[0])
+            words = count_words(paragraph[0])
+            if (site, key) in self.boilerplate:
+                count.site_boilerplate += 1
+                count.site_boilerplate_words += words
+                continue
+            if key in self.seen:
+                count.repeated += 1
+                count.repeated_words += words
+                if self.unique:
+                    continue
+            self.seen.add(key)
+            kept.append(paragraph)
+        return {**row, "paragraphs": kept}
 
 
 def document_text(row: dict[str, Any], target: str, segments: str) -> str:
@@ -68,9 +125,15 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def _texts(
-    rows: Iterable[dict[str, Any]], target: str, segments: str, count: ExportCount
+    rows: Iterable[dict[str, Any]],
+    target: str,
+    segments: str,
+    count: ExportCount,
+    repeats: Repeats | None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
     for row in rows:
+        if repeats is not None:
+            row = repeats.filter(row, count)
         text = document_text(row, target, segments)
         if text:
             count.documents += 1
@@ -99,11 +162,18 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
 
 
 def write_export(
-    rows: Iterable[dict[str, Any]], out: str, fmt: str, target: str, segments: str = "all"
+    rows: Iterable[dict[str, Any]],
+    out: str,
+    fmt: str,
+    target: str,
+    segments: str = "all",
+    repeats: Repeats | None = None,
 ) -> ExportCount:
-    """Write the documents to `out` ("-": stdout) atomically; return what was written."""
-    count = ExportCount()
-    items = _texts(rows, target, segments, count)
+    """Write the documents to `out` ("-": stdout) atomically; return what was written.
+    With `repeats` (learnt from a first pass over the same rows), paragraphs are left out
+    as it says."""
+    count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
+    items = _texts(rows, target, segments, count, repeats)
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
         return count

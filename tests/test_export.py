@@ -54,3 +54,36 @@ def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo")
     assert (tmp_path / "old.txt").read_text() == "the earlier export\n"
+
+
+def site_row(doc_id: int, site: str, texts: list[str]) -> dict[str, Any]:
+    return {**row(doc_id, [(t, "luo", 0.9) for t in texts]), "site": site}
+
+
+def test_a_sites_repeated_paragraphs_are_left_out_and_counted(tmp_path: Path) -> None:
+    from collie.export import Repeats
+
+    menu, byline = "Nyiero  Siasa Tugo", "Ndiko gi Otieno Ochieng"
+    rows = [site_row(i, "a.ke", [menu, f"Wach mar {i} ne ber ahinya.", byline]) for i in (1, 2, 3)]
+    rows += [site_row(4, "b.ke", [menu.upper(), "Wach mar 1 ne ber ahinya."])]
+    rows += [site_row(5, "b.ke", [menu])]  # nothing but what a.ke repeats: b.ke has it twice
+    repeats = Repeats(3)
+    repeats.learn(rows)
+    count = write_export(rows, str(tmp_path / "c.txt"), "txt", "luo", repeats=repeats)
+    docs = (tmp_path / "c.txt").read_text(encoding="utf-8").strip().split("\n\n")
+    assert docs[:3] == [f"Wach mar {i} ne ber ahinya." for i in (1, 2, 3)]
+    assert docs[3:] == ["NYIERO SIASA TUGO\nWach mar 1 ne ber ahinya.", "Nyiero Siasa Tugo"]
+    assert (count.documents, count.site_boilerplate, count.site_boilerplate_words) == (5, 6, 21)
+    # b.ke's copy of document 1's paragraph, and its menu the second time (a.ke's copies
+    # were boilerplate, left out: they do not count as written)
+    assert (count.repeated, count.repeats_removed) == (2, False)
+    unique = Repeats(3, unique=True)
+    unique.learn(rows)
+    count = write_export(rows, str(tmp_path / "u.txt"), "txt", "luo", repeats=unique)
+    assert (count.documents, count.repeated) == (4, 2)  # document 5 is left empty: not written
+    assert (tmp_path / "u.txt").read_text(encoding="utf-8").count("Wach mar 1 ") == 1
+    off = Repeats(0)
+    off.learn(rows)
+    assert (
+        write_export(rows, str(tmp_path / "o.txt"), "txt", "luo", repeats=off).words == 47
+    )  # nothing left out

@@ -12,7 +12,7 @@ import click
 from collie.cli import views
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError
-from collie.export import FORMATS, write_export
+from collie.export import FORMATS, Repeats, write_export
 from collie.report import html_report, summary_lines
 from collie.searching import seed_list_for
 from collie.store import Store
@@ -58,6 +58,12 @@ from collie.store import Store
     "mostly near the target but failing its tests: a close relative, maybe), to "
     "check them.",
 )
+@click.option(
+    "--unique-paragraphs",
+    is_flag=True,
+    help="Leave out every paragraph already written earlier in the corpus (exact, case "
+    "and spacing aside); without it they are only counted.",
+)
 @common_options
 @click.pass_obj
 def export(
@@ -69,6 +75,7 @@ def export(
     loop: int | None,
     source: str | None,
     suspects: bool,
+    unique_paragraphs: bool,
 ) -> None:
     """Write the corpus: the target-language documents, near-duplicates left out.
 
@@ -84,9 +91,13 @@ def export(
     """
     with app.open() as ws:
         store = Store(ws)
+        repeats = None
+        if not suspects:
+            repeats = Repeats(ws.settings["extract.site_repeats"], unique_paragraphs)
+            repeats.learn(store.export_rows(loop, source, min_share))
         rows = store.suspect_rows(loop) if suspects else store.export_rows(loop, source, min_share)
         try:
-            count = write_export(rows, out, fmt, ws.language.code, segments)
+            count = write_export(rows, out, fmt, ws.language.code, segments, repeats)
         except (FileExistsError, FileNotFoundError, NotADirectoryError) as exc:
             raise InputError(
                 f"Cannot write {out}: {exc}.",
@@ -99,6 +110,21 @@ def export(
             f"{count.documents:,} {what}, {count.words:,} words written to "
             f"{'stdout' if out == '-' else out}."
         )
+        if count.site_boilerplate:
+            note(
+                f"{count.site_boilerplate:,} paragraphs ({count.site_boilerplate_words:,} words) "
+                "left out as their site's boilerplate (extract.site_repeats)."
+            )
+        if count.repeated:
+            done = (
+                "left out"
+                if count.repeats_removed
+                else "kept (--unique-paragraphs leaves them out)"
+            )
+            note(
+                f"{count.repeated:,} paragraphs ({count.repeated_words:,} words) repeat one "
+                f"written earlier: {done}."
+            )
 
 
 @click.command(context_settings=CONTEXT)

@@ -53,8 +53,8 @@ class CorpusStore(StoreBase):
             where.append("p.source = ?")
             params.append(source)
         rows = self.conn.execute(
-            "SELECT d.id, p.url, p.final_url, p.title, d.loop, p.source, p.depth, q.text AS "
-            "query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
+            "SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, p.source, p.depth, "
+            "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
