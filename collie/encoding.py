@@ -31,7 +31,8 @@ class Decoded:
 
     text: str | None
     encoding: str | None  # codec name, e.g. "utf-8", "windows-1252"
-    method: str  # bom, utf-8, http, meta, chardet, chardet-verified, mostly-ascii, given, failed
+    method: str  # bom, utf-8, utf-8-mixed, http, meta, chardet, chardet-verified, mostly-ascii,
+    # given, failed
     confidence: float
     reason: str | None = None  # why text is None: "binary", "encoding-uncertain", ...
     declared: str | None = None  # what the page declared, e.g. "http:iso-8859-1, meta:utf-8"
@@ -44,6 +45,31 @@ def normalise_text(text: str) -> str:
     if "\x00" in text:
         text = text.replace("\x00", "")
     return unicodedata.normalize("NFC", text)
+
+
+def _stray_bytes_as_cp1252(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    stray = error.object[error.start : error.end]
+    return stray.decode("cp1252", errors="replace"), error.end
+
+
+codecs.register_error("collie-stray-cp1252", _stray_bytes_as_cp1252)
+MIXED_MIN_RATIO = 3  # valid UTF-8 sequences per stray byte, at least
+
+
+def decode_mostly_utf8(body: bytes) -> str | None:
+    """A UTF-8 page with a few stray legacy bytes (a windows-1252 apostrophe pasted into
+    a UTF-8 template): UTF-8, the stray bytes read as windows-1252 (ftfy's "mixed
+    encoding" case). Read as windows-1252 instead, every UTF-8 letter would become
+    mojibake ("Ã©", "â€™"). None unless valid multi-byte sequences outnumber the stray
+    bytes MIXED_MIN_RATIO to one."""
+    lenient = body.decode("utf-8", errors="replace")
+    stray = lenient.count("\ufffd") - body.decode("utf-8", errors="ignore").count("\ufffd")
+    valid = sum(1 for ch in lenient if ord(ch) > 0x7F and ch != "\ufffd")
+    if stray == 0 or valid < MIXED_MIN_RATIO * stray:
+        return None
+    return body.decode("utf-8", errors="collie-stray-cp1252")
 
 
 def _decode(data: bytes, encoding: str) -> str | None:
@@ -89,7 +115,9 @@ def decode_text_file(
 #   2. a body that is valid UTF-8 and contains non-ASCII bytes is UTF-8, whatever was
 #      declared: a legacy single-byte codec "decodes" any bytes, so a wrong iso-8859-1
 #      header would otherwise turn every UTF-8 page into mojibake, and real legacy text is
-#      practically never valid UTF-8;
+#      practically never valid UTF-8; a body declared UTF-8 or not at all whose valid
+#      multi-byte sequences outnumber a few stray bytes is UTF-8 with those bytes read as
+#      windows-1252 ("utf-8-mixed", `decode_mostly_utf8`);
 #   3. the HTTP charset, then the <meta charset> / http-equiv declaration of the first
 #      4 KB, each mapped to the codec browsers use (WHATWG: iso-8859-1 and us-ascii mean
 #      windows-1252, gb2312 means gb18030, shift_jis means windows-31j, euc-kr means
@@ -415,6 +443,10 @@ def _decide_html(body: bytes, content_type: str | None, min_confidence: float) -
             agreed = [source for source, _, codec in found if codec == "utf-8"]
             method = agreed[0] if agreed else "utf-8"
             return _html_decoded(text, "utf-8", method, 1.0, declared)
+        if all(codec == "utf-8" for _, _, codec in found):
+            mixed = decode_mostly_utf8(body)
+            if mixed is not None:
+                return _html_decoded(mixed, "utf-8", "utf-8-mixed", 1.0, declared)
     for source, _label, codec in found:
         if b"\x00" in body and not codec.startswith(("utf-16", "utf-32")):
             continue

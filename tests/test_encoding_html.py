@@ -14,6 +14,7 @@ from collie.encoding import (
     Decoded,
     codec_for_label,
     decode_html,
+    decode_mostly_utf8,
     display_name,
     find_meta_charset,
     visible_bytes,
@@ -327,3 +328,25 @@ def test_unicode_round_trip_whatever_the_header_says(text: str, codec: str) -> N
 def test_any_bytes_never_raise(body: bytes, content_type: str | None) -> None:
     decoded = decode_html(body, content_type)
     assert (decoded.text is None) == (decoded.reason is not None)
+
+
+MOJIBAKE = ("\ufffd", "â€", "Ã©", "Ã¨")
+
+
+@pytest.mark.parametrize("header", [None, "text/html; charset=utf-8"])
+def test_a_utf8_page_with_a_stray_windows_1252_byte_is_not_mojibake(header: str | None) -> None:
+    text = (
+        "Ng’ato ka ng’ato nigi ratiro mar bedo thuolo. Ce texte est écrit en français: très bien."
+    )
+    body = f"<html><body><p>{text}</p><p>Ot mar Otieno\x92s</p></body></html>".encode()
+    body = body.replace("Otieno\x92s".encode(), b"Otieno\x92s")  # the one stray byte
+    decoded = decode_html(body, header)
+    assert decoded.method == "utf-8-mixed" and decoded.encoding == "utf-8"
+    assert text in decoded.text and "Otieno’s" in decoded.text
+    assert not any(m in decoded.text for m in MOJIBAKE)
+
+
+def test_a_legacy_page_is_not_taken_for_mixed_utf8() -> None:
+    body = "<html><body><p>Élève très âgé, café crème à côté.</p></body></html>".encode("cp1252")
+    assert decode_mostly_utf8(body) is None  # no valid multi-byte sequence at all
+    assert decode_html(body).method != "utf-8-mixed"

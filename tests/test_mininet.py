@@ -341,3 +341,13 @@ def test_cli_manifest_lists_the_ground_truth(
         t.url for t in stored.truths().values() if t.shares.get("zul", 0) > 0
     }
     assert all(r["main_text"] and "reachable" in r for r in rows)
+
+
+def test_mojibake_counts_only_what_the_page_lacks() -> None:
+    from collie.mininet.score import has_mojibake
+
+    assert has_mojibake("Ng\u00e2\u20ac\u2122ato", "Ng’ato")  # UTF-8 read as windows-1252
+    assert has_mojibake("caf\u00c3\u00a9", "café") and has_mojibake("a\ufffdb", "ab")
+    assert has_mojibake("a\x92b", "a’b")  # a C1 control: ISO-8859-1 instead of windows-1252
+    assert not has_mojibake("Ng’ato café", "Ng’ato café")
+    assert not has_mojibake("a\ufffdb", "a\ufffdb")  # the page has it itself

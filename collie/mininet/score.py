@@ -5,7 +5,8 @@ MAINLY of the letters of its page's main text are in the target language, *some*
 least SOME are, else *no* target); recall of the world's target pages (all of them, and
 those reachable from pages search can return), counted once per duplicate group;
 near-duplicates that leaked into the corpus; boilerplate that leaked (exported tokens
-that are not in the page's main text); pages fetched per target document; and, from the
+that are not in the page's main text); documents with mojibake their page lacks; pages
+fetched per target document; and, from the
 server's request log, politeness: requests for robots.txt-disallowed URLs and requests to
 one host closer together than the delay asked for.
 """
@@ -13,6 +14,7 @@ one host closer together than the delay asked for.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -54,6 +56,7 @@ class Scores:
     relative_pages_exported: int
     relative_words: int  # words of those pages in the corpus
     boilerplate_leaked: float
+    mojibake: int  # documents with a mojibake marker their page's text lacks
     pages_fetched: int | None
     pages_per_target_document: float | None
     robots_violations: int | None
@@ -90,7 +93,7 @@ def score(
     classes: Counter[str] = Counter()
     groups: Counter[str] = Counter()
     found: set[str] = set()
-    leaked = total = relative_docs = relative_words = 0
+    leaked = total = relative_docs = relative_words = mojibake = 0
     for doc in docs:
         truth = _truth_of(world, truths, doc)
         if truth is None:
@@ -104,6 +107,7 @@ def score(
         groups[truth.dup_group] += 1
         if share >= SOME:
             found.add(truth.dup_group)
+        mojibake += has_mojibake(str(doc.get("text") or ""), truth.main_text)
         got, want = tokens(str(doc.get("text") or "")), tokens(truth.main_text)
         leaked += sum((got - want).values())
         total += sum(got.values())
@@ -134,6 +138,7 @@ def score(
         relative_pages_exported=relative_docs,
         relative_words=relative_words,
         boilerplate_leaked=_ratio(leaked, total),
+        mojibake=mojibake,
         pages_fetched=fetched,
         pages_per_target_document=round(fetched / len(found), 2) if fetched and found else None,
         robots_violations=robots,
@@ -149,6 +154,16 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a JSONL file ({exc}).") from None
+
+
+_MOJIBAKE = re.compile("[\ufffd\x80-\x9f]|â€|Ã[\x80-\xbf]")
+
+
+def has_mojibake(text: str, truth: str) -> bool:
+    """Does `text` hold U+FFFD, a C1 control, `â€` or `Ã` + a Latin-1 continuation (UTF-8
+    read as windows-1252) that the page's own text does not?"""
+    found = set(_MOJIBAKE.findall(text))
+    return bool(found - set(_MOJIBAKE.findall(truth)))
 
 
 def _ratio(part: int, whole: int) -> float:
@@ -232,6 +247,7 @@ def format_scores(s: Scores) -> list[str]:
         f"near-duplicates leaked     {s.near_duplicates_leaked}",
         *_relative_lines(s),
         f"boilerplate leaked         {s.boilerplate_leaked:.4f} of exported tokens",
+        f"mojibake                   {s.mojibake} documents",
     ]
     if s.pages_fetched is not None:
         per = s.pages_per_target_document
