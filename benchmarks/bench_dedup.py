@@ -9,7 +9,13 @@
    beside `simhash.SimhashIndex` (k=3) in the same run.
 4. The workspace's index, what `collie run` uses (the run's `Deduplicator`: exact keys
    looked up in the documents' indexed column, fingerprints in table `documents` and in
-   a BlockIndex): insert + query 1,000,000 fingerprints (issue 7 target: < 60 s, < 2 GiB).
+   a BlockIndex, paragraph sketches in a ParagraphIndex): insert + query 1,000,000
+   documents (issue 7 target: < 60 s, < 2 GiB).
+5. Edited copies (issue 18): real news articles (../shared/data/news-text when present,
+   else UDHR paragraphs; say which) and a copy of each with one paragraph dropped, one
+   word changed, a credit line and two paragraphs of another site's text added, or all
+   three; the share caught by the simhash alone (distance 3), by the paragraph sketch
+   alone, and by the Deduplicator (both); and different articles taken for copies.
 Run: python benchmarks/bench_dedup.py
 """
 
@@ -26,7 +32,15 @@ from types import SimpleNamespace
 
 from simhash import Simhash, SimhashIndex
 
-from collie.dedup import BlockIndex, Deduplicator, hamming, simhash_text
+from collie.dedup import (
+    BlockIndex,
+    Deduplicator,
+    ParagraphIndex,
+    ParagraphSketch,
+    hamming,
+    paragraph_sketch,
+    simhash_text,
+)
 from collie.models import DocumentRow
 from collie.seeds import tokenize
 from collie.store import Store
@@ -128,19 +142,109 @@ def run_workspace_index(fps: list[int]) -> tuple[float, int]:
         store = Store(SimpleNamespace(conn=conn, root=Path(tmp)))  # type: ignore[arg-type]
         originals = Deduplicator(3, store.exact_original)
         doc = DocumentRow("target", "zul", "", [], 0)
+        rng = random.Random(5)
         started = time.perf_counter()
         found = 0
         for start in range(0, len(fps), 1000):
             with conn:
                 for i in range(start, min(start + 1000, len(fps))):
-                    doc.duplicate_of = originals.find(f"k{i}", fps[i])
+                    keys = frozenset(rng.getrandbits(64) for _ in range(8))  # 8 paragraphs
+                    doc.sketch = ParagraphSketch(keys, tuple(sorted(keys)[:4]), 2000)
+                    doc.duplicate_of = originals.find(f"k{i}", fps[i], doc.sketch)
                     found += doc.duplicate_of is not None
                     doc_id = store.insert_document(i + 1, doc, f"k{i}", fps[i])
                     if doc.duplicate_of is None:
-                        originals.add(doc_id, f"k{i}", fps[i])
+                        originals.add(doc_id, f"k{i}", fps[i], doc.sketch)
         elapsed = time.perf_counter() - started
         conn.close()
     return elapsed, found
+
+
+NEWS = Path(__file__).resolve().parents[2] / "shared" / "data" / "news-text"
+CREDIT = "Lolu daba luqale lwashicilelwa ku-Isolezwe."  # "first published in ..."
+
+
+def articles(declarations: dict) -> tuple[list[list[str]], str]:
+    """Articles as lists of paragraphs (2-3 sentences each, 4-8 paragraphs), and where
+    the text came from."""
+    rng = random.Random(11)
+    out: list[list[str]] = []
+    if NEWS.is_dir():
+        source = "real news sentences, ../shared/data/news-text (7 languages)"
+        for path in sorted(NEWS.glob("*.txt")):
+            sentences = [s.strip() for s in path.read_text(encoding="utf-8").splitlines()]
+            sentences = [s for s in sentences if len(s) > 20]
+            at = 0
+            while at < len(sentences) - 30 and len(out) < 400 * (1 + len(out) // 400):
+                article = []
+                for _ in range(rng.randint(4, 8)):
+                    take = rng.randint(2, 3)
+                    article.append(" ".join(sentences[at : at + take]))
+                    at += take
+                out.append(article)
+                if len(out) % 300 == 0:
+                    break
+    else:
+        source = "UDHR paragraphs (no ../shared/data/news-text here)"
+        for code in sorted(declarations):
+            paragraphs = declarations[code].training_paragraphs()
+            for at in range(0, len(paragraphs) - 8, 8):
+                out.append(paragraphs[at : at + rng.randint(4, 8)])
+    return out, source
+
+
+def edited(article: list[str], kind: str, other: list[str], rng: random.Random) -> list[str]:
+    copy = list(article)
+    if kind in ("dropped", "all"):
+        del copy[rng.randrange(len(copy))]
+    if kind in ("word", "all"):
+        i = rng.randrange(len(copy))
+        words = copy[i].split()
+        words[rng.randrange(len(words))] = "ngempela"
+        copy[i] = " ".join(words)
+    if kind in ("added", "all"):
+        copy = [other[0], *copy, CREDIT, other[-1]]
+    return copy
+
+
+def edited_copies(declarations: dict) -> None:
+    texts, source = articles(declarations)
+    rng = random.Random(3)
+    print(f"5. edited copies of {len(texts)} articles ({source}); share caught:")
+    kinds = ("dropped", "word", "added", "all")
+    schemes = ("simhash <= 3", "paragraph sketch", "Deduplicator (both)")
+    caught = {(scheme, kind): 0 for scheme in schemes for kind in kinds}
+    index, sketches, blocks = ParagraphIndex(), [], BlockIndex(3)
+    originals = Deduplicator(3)
+    false_positives = {scheme: 0 for scheme in schemes}
+    for doc_id, article in enumerate(texts):
+        text, sketch = "\n".join(article), paragraph_sketch(article)
+        fp = simhash_text(text)
+        false_positives["simhash <= 3"] += blocks.find(fp) is not None
+        false_positives["paragraph sketch"] += index.find(sketch) is not None
+        false_positives["Deduplicator (both)"] += (
+            originals.find(str(doc_id), fp, sketch) is not None
+        )
+        blocks.add(doc_id, fp)
+        index.add(doc_id, sketch)
+        originals.add(doc_id, str(doc_id), fp, sketch)
+        sketches.append((fp, sketch))
+    for doc_id, article in enumerate(texts):
+        other = texts[(doc_id + 7) % len(texts)]
+        for kind in kinds:
+            copy = edited(article, kind, other, rng)
+            fp, sketch = simhash_text("\n".join(copy)), paragraph_sketch(copy)
+            caught["simhash <= 3", kind] += hamming(fp, sketches[doc_id][0]) <= 3
+            caught["paragraph sketch", kind] += index.find(sketch) == doc_id
+            caught["Deduplicator (both)", kind] += originals.find("copy", fp, sketch) == doc_id
+    print(
+        f"   {'':<22}"
+        + "".join(f"{k:>10}" for k in kinds)
+        + "   different articles taken for copies"
+    )
+    for scheme in schemes:
+        shares = "".join(f"{caught[scheme, k] / len(texts):>10.1%}" for k in kinds)
+        print(f"   {scheme:<22}{shares}   {false_positives[scheme]} of {len(texts)}")
 
 
 def main() -> None:
@@ -174,6 +278,7 @@ def main() -> None:
     print(f"4. workspace index (SQLite + BlockIndex), 1,000,000 fingerprints: {ws_s:.1f} s, "
           f"{ws_found} found (near-duplicates of near-duplicates are not indexed), peak RSS "
           f"{peak:.0f} MB; target < 60 s and < 2 GiB: {verdict}")  # fmt: skip
+    edited_copies(declarations)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from collie.dedup import exact_key, simhash_text
+from collie.dedup import exact_key, paragraph_sketch, simhash_text
 from collie.langid.model import UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
 from collie.reasons import LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
@@ -173,4 +173,5 @@ def decide(
         count_words(text),
         exact_key=exact_key(text),
         simhash=simhash_text(text),
+        sketch=paragraph_sketch(p for p, _, _ in labels),
     )

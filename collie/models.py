@@ -5,9 +5,12 @@ close relative's), a loop's state. Plain data: no database, no decisions."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from collie.bodycache import CompressedBody
+
+if TYPE_CHECKING:
+    from collie.dedup import ParagraphSketch
 
 # A page's status: queued (in the frontier), kept (a target document of the corpus),
 # duplicate (a target document repeating an earlier one), wronglang (text in another
@@ -49,6 +52,7 @@ class DocumentRow:
     duplicate_of: int | None = None  # filled in by `record`
     exact_key: str | None = None  # fingerprints, when computed already (on a worker)
     simhash: int | None = None
+    sketch: ParagraphSketch | None = None
 
 
 @dataclass

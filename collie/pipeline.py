@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from collie.classify import (
@@ -28,7 +28,13 @@ from collie.crawl import (
     site_of,
     site_stop_reason,
 )
-from collie.dedup import Deduplicator, fingerprints, mark_duplicate
+from collie.dedup import (
+    Deduplicator,
+    ParagraphSketch,
+    fingerprints,
+    mark_duplicate,
+    stored_sketch,
+)
 from collie.examine import (
     SiteBatch,
     SiteResult,
@@ -415,7 +421,7 @@ def record_outcomes(store: Store, outcomes: Sequence[PageOutcome]) -> None:
     """Record outcomes in one transaction, near-duplicates marked against the store's
     originals (for tests and benchmarks; the run records through `_record`)."""
     originals = Deduplicator(store.max_distance, store.exact_original)
-    originals.index.add_all(store.original_fingerprints())
+    originals.add_all(_stored_originals(store))
     with store.batch():
         _write_outcomes(store, outcomes, originals)
 
@@ -426,12 +432,20 @@ def _write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: De
     for outcome in outcomes:
         doc = outcome.document
         if doc is not None:
-            doc.exact_key, doc.simhash = fingerprints(doc)
+            doc.exact_key, doc.simhash, doc.sketch = fingerprints(doc)
         mark_duplicate(outcome, originals.find)
         doc_id = store.write(outcome)
         if doc is not None and doc_id and doc.kind == "target" and doc.duplicate_of is None:
             assert doc.exact_key is not None and doc.simhash is not None
-            originals.add(doc_id, doc.exact_key, doc.simhash)
+            originals.add(doc_id, doc.exact_key, doc.simhash, doc.sketch)
+
+
+def _stored_originals(store: Store) -> Iterator[tuple[int, int, ParagraphSketch]]:
+    """The corpus's originals as the near-duplicate lookups take them: (id, simhash,
+    paragraph sketch), the sketch computed from the paragraphs for documents recorded
+    before sketches were stored."""
+    for doc_id, fingerprint, stored, paragraphs in store.original_fingerprints():
+        yield doc_id, fingerprint, stored_sketch(stored, paragraphs)
 
 
 def _originals(miner: _Miner) -> Deduplicator:
@@ -439,7 +453,7 @@ def _originals(miner: _Miner) -> Deduplicator:
     store when first needed, and again after documents left the corpus)."""
     if miner.originals is None:
         originals = Deduplicator(miner.store.max_distance, miner.store.exact_original)
-        originals.index.add_all(miner.store.original_fingerprints())
+        originals.add_all(_stored_originals(miner.store))
         miner.originals = originals
     return miner.originals
 
@@ -447,7 +461,8 @@ def _originals(miner: _Miner) -> Deduplicator:
 def _plan_links(
     miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], *, loop: int
 ) -> list[QueueEntry]:
-    """Same-site links of this batch's new target documents, to the crawl depth and the
+    """Same-site links of this batch's new target documents (near-duplicates too: their
+    links lead on into the site), to the crawl depth and the
     site's page cap, scored by what predicts their language."""
     store, settings = miner.store, miner.ws.settings
     needles = language_needles(miner.target)
@@ -456,7 +471,7 @@ def _plan_links(
     for outcome in done:
         source = by_id[outcome.page_id]
         depth = source.depth + 1
-        if outcome.status != "kept" or depth > miner.limits.crawl_depth:
+        if outcome.status not in ("kept", "duplicate") or depth > miner.limits.crawl_depth:
             continue
         if store.site_counts(source.site)[2] is not None:
             continue

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from collie.classify import PageRules, decide_short
 from collie.crawl import short_page_vote
-from collie.dedup import Deduplicator
+from collie.dedup import Deduplicator, stored_sketch
 from collie.examine import MISSING, examine_cached
 from collie.executor import Executor
 from collie.langid.model import LangModel
@@ -131,10 +131,11 @@ def _redo_duplicates(rewriter: Rewriter) -> int:
     near-duplicates."""
     originals = Deduplicator(rewriter.max_distance)
     decisions: list[tuple[int, int]] = []
-    for doc_id, key, fingerprint in rewriter.target_fingerprints():
-        duplicate_of = originals.find(key, fingerprint)
+    for doc_id, key, fingerprint, stored, paragraphs in rewriter.target_fingerprints():
+        sketch = stored_sketch(stored, paragraphs)
+        duplicate_of = originals.find(key, fingerprint, sketch)
         if duplicate_of is None:
-            originals.add(doc_id, key, fingerprint)
+            originals.add(doc_id, key, fingerprint, sketch)
         else:
             decisions.append((duplicate_of, doc_id))
     rewriter.set_duplicates(decisions)

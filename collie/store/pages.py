@@ -104,8 +104,8 @@ class PageStore(FrontierStore):
         joins the near-duplicate index."""
         cursor = self.conn.execute(
             "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
-            "exact_key, simhash, duplicate_of) "
-            "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            "exact_key, simhash, sketch, duplicate_of) "
+            "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
             (
                 page_id,
                 doc.kind,
@@ -115,21 +115,24 @@ class PageStore(FrontierStore):
                 doc.words,
                 key,
                 to_sqlite(fingerprint),
+                doc.sketch.to_text() if doc.sketch is not None else None,
                 doc.duplicate_of,
                 page_id,
             ),
         )
         return int(cursor.lastrowid or 0)
 
-    def original_fingerprints(self) -> Iterator[tuple[int, int]]:
-        """(id, simhash) of the original target documents of the corpus, in id order:
-        what a new document is compared with."""
+    def original_fingerprints(self) -> Iterator[tuple[int, int, str | None, str | None]]:
+        """(id, simhash, stored paragraph sketch, paragraphs JSON when no sketch was
+        stored) of the original target documents of the corpus, in id order: what a new
+        document is compared with."""
         rows = self.conn.execute(
-            "SELECT d.id, d.simhash FROM documents d JOIN pages p ON p.id = d.page_id "
+            "SELECT d.id, d.simhash, d.sketch, CASE WHEN d.sketch IS NULL THEN d.paragraphs END "
+            "FROM documents d JOIN pages p ON p.id = d.page_id "
             "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
             "ORDER BY d.id"
         )
-        return ((doc_id, from_sqlite(value)) for doc_id, value in rows)
+        return ((doc_id, from_sqlite(value), sketch, para) for doc_id, value, sketch, para in rows)
 
     def exact_original(self, key: str) -> int | None:
         """The first original target document of the corpus with this exact key."""

@@ -99,17 +99,19 @@ class Rewriter(PageStore):
             doc.words,
             doc.exact_key,
             to_sqlite(doc.simhash),
+            doc.sketch.to_text() if doc.sketch is not None else None,
         )
         cursor = self.conn.execute(
             "UPDATE documents SET kind = ?, lang = ?, text = ?, paragraphs = ?, words = ?, "
-            "exact_key = ?, simhash = ? WHERE page_id = ?",
+            "exact_key = ?, simhash = ?, sketch = ? WHERE page_id = ?",
             (*values, page_id),
         )
         if cursor.rowcount:
             return "updated"
         self.conn.execute(
             "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
-            "exact_key, simhash) SELECT ?, loop, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
+            "exact_key, simhash, sketch) SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages "
+            "WHERE id = ?",
             (page_id, *values, page_id),
         )
         return "added"
@@ -150,10 +152,11 @@ class Rewriter(PageStore):
             "(SELECT page_id FROM suspects WHERE level = 'site')"
         )
 
-    def target_fingerprints(self) -> Iterator[tuple[int, str, int]]:
-        """(id, exact key, simhash) of every target document, in id order."""
-        for doc_id, key, value in self._target_documents():
-            yield doc_id, key, from_sqlite(value)
+    def target_fingerprints(self) -> Iterator[tuple[int, str, int, str | None, str | None]]:
+        """(id, exact key, simhash, stored paragraph sketch, paragraphs JSON when none was
+        stored) of every target document, in id order."""
+        for doc_id, key, value, sketch, paragraphs in self._target_documents():
+            yield doc_id, key, from_sqlite(value), sketch, paragraphs
 
     def set_duplicates(self, decisions: Sequence[tuple[int, int]]) -> None:
         """Mark documents as near-duplicates ((original id, duplicate id)) and their
@@ -165,9 +168,10 @@ class Rewriter(PageStore):
             "(SELECT page_id FROM documents WHERE kind = 'target' AND duplicate_of IS NOT NULL)"
         )
 
-    def _target_documents(self) -> Iterator[tuple[int, str, int]]:
+    def _target_documents(self) -> Iterator[tuple[int, str, int, str | None, str | None]]:
         yield from self.conn.execute(
-            "SELECT d.id, d.exact_key, d.simhash FROM documents d JOIN pages p ON "
+            "SELECT d.id, d.exact_key, d.simhash, d.sketch, CASE WHEN d.sketch IS NULL THEN "
+            "d.paragraphs END FROM documents d JOIN pages p ON "
             "p.id = d.page_id WHERE d.kind = 'target' AND p.status IN ('kept', 'duplicate') "
             "ORDER BY d.id"
         )
