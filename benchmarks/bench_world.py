@@ -8,7 +8,8 @@ scored by `collie mininet score`; each baseline changes one thing:
 - search only, BootCaT-style: no crawling out (crawl.depth = 0);
 - no language filter: every page kept whatever its language (langid.min_share = 0);
 - no boilerplate rules (extract.boilerplate = none);
-- no near-duplicate filter: exact copies only (dedup.max_distance = 0).
+- no near-duplicate filter: exact copies only (dedup.max_distance = 0, dedup.paragraphs
+  = false).
 
 Run: python benchmarks/bench_world.py   (about two minutes on 2 cores)
 """
@@ -29,7 +30,10 @@ ROWS = [
     ("search only, BootCaT-style (crawl.depth=0)", ["crawl.depth=0"]),
     ("no language filter (langid.min_share=0)", ["langid.min_share=0"]),
     ("no boilerplate rules (extract.boilerplate=none)", ["extract.boilerplate=none"]),
-    ("no near-duplicate filter (dedup.max_distance=0)", ["dedup.max_distance=0"]),
+    (
+        "no near-duplicate filter (exact copies only)",
+        ["dedup.max_distance=0", "dedup.paragraphs=false"],
+    ),
 ]
 
 

@@ -234,6 +234,12 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     Setting("dedup.max_distance", 3, "Simhash Hamming distance of near-duplicates.", minimum=0),
+    Setting(
+        "dedup.paragraphs",
+        True,
+        "Also compare documents by their long paragraphs: a copy with a paragraph dropped, "
+        "a word changed or text added is a near-duplicate too.",
+    ),
     Setting("run.loops", 2, "Loops `collie run` brings the workspace to.", minimum=1),
     Setting(
         "run.seed",

@@ -271,9 +271,15 @@ class Deduplicator:
     sketch (a ParagraphIndex). The run's store looks exact keys up in its indexed column
     (`exact`); reprocess keeps them in memory."""
 
-    def __init__(self, max_distance: int, exact: Callable[[str], int | None] | None = None) -> None:
+    def __init__(
+        self,
+        max_distance: int,
+        exact: Callable[[str], int | None] | None = None,
+        paragraphs: bool = True,
+    ) -> None:
         self.index = BlockIndex(max_distance)
         self.paragraphs = ParagraphIndex()
+        self.compare_paragraphs = paragraphs  # dedup.paragraphs
         self._exact = exact
         self._keys: dict[str, int] = {}
 
@@ -286,7 +292,9 @@ class Deduplicator:
         match = self.index.find(fingerprint)
         if match is not None:
             return match.doc_id
-        return self.paragraphs.find(sketch) if sketch is not None else None
+        if sketch is None or not self.compare_paragraphs:
+            return None
+        return self.paragraphs.find(sketch)
 
     def add(
         self, doc_id: int, key: str, fingerprint: int, sketch: ParagraphSketch | None = None
@@ -295,14 +303,14 @@ class Deduplicator:
         if self._exact is None:
             self._keys.setdefault(key, doc_id)
         self.index.add(doc_id, fingerprint)
-        if sketch is not None:
+        if sketch is not None and self.compare_paragraphs:
             self.paragraphs.add(doc_id, sketch)
 
     def add_all(self, items: Iterable[tuple[int, int, ParagraphSketch | None]]) -> None:
         """Stored originals: (id, simhash, sketch)."""
         for doc_id, fingerprint, sketch in items:
             self.index.add(doc_id, fingerprint)
-            if sketch is not None:
+            if sketch is not None and self.compare_paragraphs:
                 self.paragraphs.add(doc_id, sketch)
 
 

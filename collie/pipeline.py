@@ -452,7 +452,11 @@ def _originals(miner: _Miner) -> Deduplicator:
     """The run's near-duplicate lookups over the corpus's originals (built from the
     store when first needed, and again after documents left the corpus)."""
     if miner.originals is None:
-        originals = Deduplicator(miner.store.max_distance, miner.store.exact_original)
+        originals = Deduplicator(
+            miner.store.max_distance,
+            miner.store.exact_original,
+            miner.ws.settings["dedup.paragraphs"],
+        )
         originals.add_all(_stored_originals(miner.store))
         miner.originals = originals
     return miner.originals

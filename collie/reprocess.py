@@ -102,7 +102,7 @@ def reprocess(
             decide_short(one, voted, rules)
             _rewrite(rewriter, one, report)
         rewriter.keep_site_suspects()
-        report.duplicates = _redo_duplicates(rewriter)
+        report.duplicates = _redo_duplicates(rewriter, settings["dedup.paragraphs"])
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
     report.after = Counter(after.values())
@@ -125,11 +125,11 @@ def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) ->
             report.documents[dropped] += 1
 
 
-def _redo_duplicates(rewriter: Rewriter) -> int:
+def _redo_duplicates(rewriter: Rewriter, compare_paragraphs: bool = True) -> int:
     """Every target document against the earlier originals, in id order (collie.dedup:
-    the same exact key, else a simhash within dedup.max_distance); returns how many are
-    near-duplicates."""
-    originals = Deduplicator(rewriter.max_distance)
+    the same exact key, else a simhash within dedup.max_distance, else the paragraph
+    sketch with dedup.paragraphs); returns how many are near-duplicates."""
+    originals = Deduplicator(rewriter.max_distance, paragraphs=compare_paragraphs)
     decisions: list[tuple[int, int]] = []
     for doc_id, key, fingerprint, stored, paragraphs in rewriter.target_fingerprints():
         sketch = stored_sketch(stored, paragraphs)
