@@ -50,6 +50,7 @@ class FrontierStore(StoreBase):
         rows = [
             (e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id, e.priority)
             for e in entries
+            if not self._reached_by_redirect(e.url)
         ]
         before = self.conn.total_changes
         self.conn.executemany(
@@ -65,6 +66,14 @@ class FrontierStore(StoreBase):
             [(r[7], r[0], r[7]) for r in rows if r[3] == "crawl"],
         )
         return added
+
+    def _reached_by_redirect(self, url: str) -> bool:
+        """Was `url` already fetched as where another URL redirected to? (It is not
+        requested again; its text was recorded under the URL that led there.)"""
+        row = self.conn.execute(
+            "SELECT 1 FROM pages WHERE final_url = ? AND url != ? LIMIT 1", (url, url)
+        ).fetchone()
+        return row is not None
 
     def next_batch(self, limit: int) -> list[QueuedPage]:
         """The most promising queued pages: priority first, then shallow, then oldest."""

@@ -201,6 +201,13 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE documents ADD COLUMN sketch TEXT",
         ],
     ),
+    (
+        "final-url-index",
+        [
+            # A URL some earlier request was redirected to is not queued again.
+            "CREATE INDEX pages_final_url ON pages (final_url) WHERE final_url IS NOT NULL",
+        ],
+    ),
 ]
 
 
