@@ -42,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -200,11 +201,14 @@ def stored_sketch(stored: str | None, paragraphs_json: str | None) -> ParagraphS
 
 
 class ParagraphIndex:
-    """Original documents by the keys of their paragraph sketches."""
+    """Original documents by the keys of their paragraph sketches. Compact, for a
+    million documents: a key's first document is a plain int (lists only for keys
+    shared by several), each sketch packed as 64-bit words with its length last."""
 
     def __init__(self) -> None:
-        self._by_key: dict[int, list[int]] = {}
-        self._sketches: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._first: dict[int, int] = {}
+        self._more: dict[int, list[int]] = {}
+        self._sketches: dict[int, bytes] = {}
 
     def __len__(self) -> int:
         return len(self._sketches)
@@ -212,9 +216,17 @@ class ParagraphIndex:
     def add(self, doc_id: int, sketch: ParagraphSketch) -> None:
         if not sketch.sketch:
             return
-        self._sketches[doc_id] = (sketch.sketch, sketch.chars)
+        self._sketches[doc_id] = array("Q", (*sketch.sketch, sketch.chars)).tobytes()
         for key in sketch.sketch:
-            self._by_key.setdefault(key, []).append(doc_id)
+            first = self._first.setdefault(key, doc_id)
+            if first != doc_id:
+                self._more.setdefault(key, []).append(doc_id)
+
+    def _documents(self, key: int) -> list[int]:
+        first = self._first.get(key)
+        if first is None:
+            return []
+        return [first, *self._more.get(key, ())]
 
     def find(self, new: ParagraphSketch) -> int | None:
         """The original (lowest id) whose sketch is at least CONTAINED in the new
@@ -222,9 +234,11 @@ class ParagraphIndex:
         CONTAINED of the new document's long text too."""
         if not new.keys:
             return None
-        candidates = sorted({d for key in new.keys for d in self._by_key.get(key, ())})
+        candidates = sorted({d for key in new.keys for d in self._documents(key)})
         for doc_id in candidates:
-            sketch, chars = self._sketches[doc_id]
+            packed = array("Q")
+            packed.frombytes(self._sketches[doc_id])
+            sketch, chars = packed[:-1], packed[-1]
             matched = sum(key in new.keys for key in sketch)
             if matched < MIN_MATCHED and not (len(sketch) == len(new.keys) == 1):
                 continue  # one shared paragraph: a quotation, not a copy
