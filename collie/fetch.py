@@ -10,8 +10,8 @@ Politeness, per host (host name and port): one request in flight, at least
 `fetch.delay` seconds between two requests (robots.txt and redirect hops included), a
 robots.txt Crawl-delay honoured up to `fetch.max_crawl_delay` (hosts asking for more are
 skipped), and a Retry-After on 429/503 holding back the whole host. Other transient
-failures (connection errors, timeouts, 500/502/504) are retried with exponential backoff
-and jitter, `fetch.retries` times. Redirects are followed by hand, each hop paced and
+failures (connection errors, timeouts, 502/504) are retried with exponential backoff
+and jitter, `fetch.retries` times (a 500 once). Redirects are followed by hand, each hop paced and
 checked against robots.txt. Requests honour HTTP_PROXY/HTTPS_PROXY/NO_PROXY.
 
 The fetcher returns data and never touches the workspace database; robots.txt records
@@ -55,6 +55,9 @@ GENERIC_TYPES = frozenset(
     }
 )
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+# A 500 is usually the page's own bug, not the server's mood: tried again once, where
+# 429, 502, 503 and 504 (overload, gateways) get every retry.
+ONCE_FOR_500 = 1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
 CHUNK = 64 * 1024
@@ -430,8 +433,10 @@ class Fetcher:
                 wait = None
                 if resp.status_code in (429, 503):
                     wait = parse_retry_after(resp.headers.get("Retry-After"))
-                if attempt == self.config.retries or (
-                    wait is not None and wait > self.config.max_crawl_delay
+                if (
+                    attempt == self.config.retries
+                    or (wait is not None and wait > self.config.max_crawl_delay)
+                    or (resp.status_code == 500 and attempt >= ONCE_FOR_500)
                 ):
                     return _Answer(resp, None, fetched_at)  # recorded as http-STATUS
                 resp.close()

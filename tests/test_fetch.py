@@ -202,15 +202,19 @@ def test_retry_after_too_long_gives_up(web: MiniWebServer, world: World) -> None
 
 def test_transient_errors_retried_with_backoff(web: MiniWebServer, world: World) -> None:
     flaky, flaky_calls = counting([Response.error(500), Response.error(502), Response.html(PAGE)])
-    down, down_calls = counting([Response.error(500)])
+    down, down_calls = counting([Response.error(502)])
+    broken, broken_calls = counting([Response.error(500)])
     world.add("http://flaky.example/", flaky)
     world.add("http://down.example/", down)
+    world.add("http://broken.example/", broken)
     clock = FakeClock()
     with Fetcher(config(retries=3, backoff=1.0), clock=clock) as fetcher:
         assert fetcher.fetch("http://flaky.example/").outcome == "fetched"
         result = fetcher.fetch("http://down.example/")
-    assert flaky_calls[0] == 3 and down_calls[0] == 4
-    assert (result.reason, result.status) == ("http-500", 500)
+        page_bug = fetcher.fetch("http://broken.example/")
+    assert flaky_calls[0] == 3 and down_calls[0] == 4  # a gateway error: every retry
+    assert (result.reason, result.status) == ("http-502", 502)
+    assert broken_calls[0] == 2 and page_bug.reason == "http-500"  # a 500: tried again once
     backoffs = [s for s in clock.sleeps if s >= 1.0]
     assert backoffs[:2] and 1.0 <= backoffs[0] <= 1.5 and 2.0 <= backoffs[1] <= 3.0
 

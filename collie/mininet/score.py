@@ -60,6 +60,8 @@ class Scores:
     pages_fetched: int | None
     pages_per_target_document: float | None
     robots_violations: int | None
+    trap_requests: int | None  # requests into the world's endless URL spaces
+    repeat_requests: int | None  # requests for a URL requested before (robots.txt aside)
     politeness_violations: int | None
     delay: float | None
     thresholds: dict[str, float]
@@ -114,8 +116,8 @@ def score(
     wanted = _target_groups(truths.values(), target)
     reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
     exported = sum(classes.values())
-    fetched, robots, impolite, relative_fetched = (
-        _from_log(world, truths, log, delay) if log is not None else (None,) * 4
+    fetched, robots, impolite, relative_fetched, trapped, repeated = (
+        _from_log(world, truths, log, delay) if log is not None else (None,) * 6
     )
     return Scores(
         target=target,
@@ -142,6 +144,8 @@ def score(
         pages_fetched=fetched,
         pages_per_target_document=round(fetched / len(found), 2) if fetched and found else None,
         robots_violations=robots,
+        trap_requests=trapped,
+        repeat_requests=repeated,
         politeness_violations=impolite,
         delay=delay,
         thresholds={"mainly": MAINLY, "some": SOME},
@@ -188,12 +192,14 @@ def _from_log(
     truths: Mapping[str, Truth],
     log: Iterable[Mapping[str, Any]],
     delay: float | None,
-) -> tuple[int, int, int | None, int]:
+) -> tuple[int, int, int | None, int, int, int]:
     """(pages fetched, robots.txt violations, too-close requests, relatives' pages
-    fetched) from the request log."""
+    fetched, requests into endless URL spaces, requests for a URL requested before)
+    from the request log."""
     robots = world.robots()
-    fetched = disallowed = relatives = 0
+    fetched = disallowed = relatives = trapped = repeated = 0
     seen: set[str] = set()
+    requested: set[str] = set()
     times: dict[str, list[float]] = defaultdict(list)
     for entry in log:
         host = str(entry.get("host") or "")
@@ -205,17 +211,20 @@ def _from_log(
         fetched += 1
         url = str(entry["url"])
         disallowed += is_disallowed(url, robots)
+        trapped += world.trap_truth(url) is not None
+        repeated += url in requested
+        requested.add(url)
         truth = truths.get(url)
         if truth is not None and url not in seen and truth.kind == "page":
             relatives += _is_relative(truth, world)
             seen.add(url)
     if delay is None:
-        return fetched, disallowed, None, relatives
+        return fetched, disallowed, None, relatives, trapped, repeated
     impolite = 0
     for arrivals in times.values():
         arrivals.sort()
         impolite += sum(b - a < delay * SLACK for a, b in pairwise(arrivals))
-    return fetched, disallowed, impolite, relatives
+    return fetched, disallowed, impolite, relatives, trapped, repeated
 
 
 def _relative_lines(s: Scores) -> list[str]:
@@ -256,6 +265,11 @@ def format_scores(s: Scores) -> list[str]:
             + (f" ({per} per target page found)" if per is not None else "")
         )
         lines.append(f"robots.txt violations      {s.robots_violations}")
+        lines.append(f"requests into traps        {s.trap_requests} (endless calendars)")
+        share = ""
+        if s.pages_fetched and s.repeat_requests is not None:
+            share = f" ({s.repeat_requests / s.pages_fetched:.1%} of page requests)"
+        lines.append(f"repeated requests          {s.repeat_requests}{share}")
     if s.politeness_violations is not None:
         lines.append(
             f"politeness violations      {s.politeness_violations} (requests to one "
