@@ -263,6 +263,26 @@ def link_priority(
     return round(score, 4)
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def url_family(url: str) -> str:
+    """A URL with every run of digits made `#`: the family of a calendar's months, a
+    listing's pages, a forum's threads (/calendar/2024/5 and /calendar/2024/6 are one)."""
+    parts = urlsplit(url)
+    return f"{parts.netloc}{_DIGITS.sub('#', parts.path)}?{_DIGITS.sub('#', parts.query)}"
+
+
+def follows_link(status: str, page_url: str, link: str) -> bool:
+    """Does crawling out take this link? From a target document, yes; from a
+    near-duplicate only out of its own URL family: a duplicate's next month, next page
+    of the same listing is the way into an endless calendar (every month the same text),
+    while its links elsewhere lead on into the site."""
+    if status == "kept":
+        return True
+    return status == "duplicate" and url_family(link) != url_family(page_url)
+
+
 def site_stop_reason(target: int, pages: int, min_yield: float, min_pages: int) -> str | None:
     """Why a site's crawl should stop ("low-yield:2/20": too few target-language pages
     among at least `min_pages` fetched), or None."""

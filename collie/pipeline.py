@@ -22,6 +22,7 @@ from collie.classify import (
 from collie.crawl import (
     LinkEvidence,
     crawl_url,
+    follows_link,
     language_needles,
     link_priority,
     short_page_vote,
@@ -465,8 +466,8 @@ def _originals(miner: _Miner) -> Deduplicator:
 def _plan_links(
     miner: _Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], *, loop: int
 ) -> list[QueueEntry]:
-    """Same-site links of this batch's new target documents (near-duplicates too: their
-    links lead on into the site), to the crawl depth and the
+    """Same-site links of this batch's new target documents (and of its near-duplicates,
+    out of their own URL family: crawl.follows_link), to the crawl depth and the
     site's page cap, scored by what predicts their language."""
     store, settings = miner.store, miner.ws.settings
     needles = language_needles(miner.target)
@@ -483,6 +484,8 @@ def _plan_links(
         for link, anchor in outcome.links:
             url = crawl_url(link)
             if url is None or site_of(url) != source.site or room <= 0:
+                continue
+            if not follows_link(outcome.status, source.url, url):
                 continue
             evidence = LinkEvidence(url, anchor, tuple(store.referrers(url)))
             priority = link_priority(evidence, miner.target, needles, domains)

@@ -114,3 +114,16 @@ def test_a_short_page_takes_the_majority_language_of_its_long_referrers() -> Non
     assert short_page_vote([long_zul, short_eng, short_eng], 2) is None  # short ones do not vote
     assert short_page_vote([long_zul, long_eng], 2) is None  # no majority
     assert short_page_vote([long_zul], 1) == "zul"
+
+
+def test_a_near_duplicate_is_crawled_out_but_not_into_its_own_url_family() -> None:
+    from collie.crawl import follows_link, url_family
+
+    assert url_family("http://a.ke/calendar/2024/5") == url_family("http://a.ke/calendar/2024/6")
+    assert url_family("http://a.ke/list?page=2") == url_family("http://a.ke/list?page=3")
+    assert url_family("http://a.ke/calendar/5") != url_family("http://a.ke/habari/kesho-5.html")
+    month = "http://a.ke/calendar/5"
+    assert follows_link("kept", month, "http://a.ke/calendar/6")  # a target document: all links
+    assert not follows_link("duplicate", month, "http://a.ke/calendar/6")  # the endless way
+    assert follows_link("duplicate", month, "http://a.ke/habari/kesho-5.html")  # into the site
+    assert not follows_link("dropped", month, "http://a.ke/habari/kesho-5.html")
