@@ -8,6 +8,8 @@ scored by `collie mininet score`; each baseline changes one thing:
 - search only, BootCaT-style: no crawling out (crawl.depth = 0);
 - no language filter: every page kept whatever its language (langid.min_share = 0);
 - no boilerplate rules (extract.boilerplate = none);
+- regex extraction: the pre-cleaning with regular expressions collie used before the DOM
+  step (extract.main = rules).
 - no near-duplicate filter: exact copies only (dedup.max_distance = 0, dedup.paragraphs
   = false).
 
@@ -30,6 +32,7 @@ ROWS = [
     ("search only, BootCaT-style (crawl.depth=0)", ["crawl.depth=0"]),
     ("no language filter (langid.min_share=0)", ["langid.min_share=0"]),
     ("no boilerplate rules (extract.boilerplate=none)", ["extract.boilerplate=none"]),
+    ("regex extraction, as before (extract.main=rules)", ["extract.main=rules"]),
     (
         "no near-duplicate filter (exact copies only)",
         ["dedup.max_distance=0", "dedup.paragraphs=false"],

@@ -113,10 +113,11 @@ def split_seed(text: LanguageText, every: int = 4, head: int = 0) -> tuple[Langu
 @dataclass
 class ParagraphPool:
     """Deals paragraphs of one language: two deals share at most one paragraph, and no
-    single-paragraph deal repeats. When the pool cannot allow that any more, the deal's
-    paragraphs are rewritten (their words rotated from a random point: the language's
-    words, new text), so distinct pages stay distinct texts as on the real web, where
-    two articles seldom share paragraphs (near-duplicate detection compares them)."""
+    single-paragraph deal repeats. When the pool cannot allow that any more, each of the
+    deal's paragraphs is joined with another one (the first half of its words, the second
+    half of the other's: the language's words, new text), so distinct pages stay distinct
+    texts as on the real web, where two articles seldom share paragraphs (near-duplicate
+    detection compares paragraphs and character n-grams)."""
 
     text: LanguageText
     rng: random.Random
@@ -140,11 +141,9 @@ class ParagraphPool:
         return [self._rewritten(self.text.paragraphs[i]) for i in chosen]
 
     def _rewritten(self, paragraph: str) -> str:
+        other = self.rng.choice(self.text.paragraphs).split()
         words = paragraph.split()
-        if len(words) < 2:
-            return paragraph
-        at = self.rng.randrange(1, len(words))
-        return " ".join(words[at:] + words[:at])
+        return " ".join(words[: len(words) // 2 + 1] + other[len(other) // 2 :])
 
     def words(self, low: int, high: int) -> str:
         """A few consecutive words of a random paragraph (headings, titles)."""
