@@ -41,7 +41,7 @@ def test_mining_stages_do_not_import_mininet() -> None:
 
 # The mining stages: pure code over plain data. They never import click, never open the
 # database, never import the state modules, the loop or the command line.
-STAGES = {"fetch", "process", "extract", "boilerplate", "encoding", "crawl", "dedup",
+STAGES = {"fetch", "process", "extract", "maintext", "boilerplate", "encoding", "crawl", "dedup",
           "classify", "examine", "queries", "seeds", "models", "reasons", "robots",
           "hostgate", "urls", "bodycache", "langid", "search"}  # fmt: skip
 # Only these touch the workspace's state (the database, the workspace folder).
