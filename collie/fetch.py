@@ -38,6 +38,7 @@ import urllib3
 from collie.hostgate import HostGate
 from collie.robots import PARSE_LIMIT, TTL, MemoryRobotsStore, RobotsRecord, RobotsStore
 from collie.search.base import Clock, parse_retry_after
+from collie.urls import canonical_url
 
 log = logging.getLogger("collie.fetch")
 
@@ -220,6 +221,9 @@ class Fetcher:
         self._sessions: list[requests.Session] = []
         self._robots_locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        # URLs (canonical) this fetcher got an answer for: a redirect to one of them is not
+        # followed (the page is recorded already; requesting it again is a repeat).
+        self.answered: set[str] = set()
 
     # -- sessions -----------------------------------------------------------------
     def _session(self) -> requests.Session:
@@ -305,6 +309,8 @@ class Fetcher:
         return replace(result, url=url, elapsed=self.clock.now() - started)
 
     def _fetch(self, url: str) -> FetchResult:
+        if canonical_url(url) in self.answered:  # where an earlier URL redirected to
+            return self._dropped(url, url, "fetched-already", [])
         current, hops = url, list[str]()
         while True:
             refused = self._refusal(current)
@@ -323,9 +329,13 @@ class Fetcher:
                         return self._dropped(url, target, "too-many-redirects", hops, status)
                     if target == url or target in hops:
                         return self._dropped(url, target, "redirect-loop", hops, status)
+                    if canonical_url(target) in self.answered:
+                        return self._dropped(url, target, "fetched-already", hops, status)
                     hops.append(target)
                     current = target
                     continue
+                with self._lock:
+                    self.answered.add(canonical_url(current))
                 return self._finish(url, current, hops, resp, answer.fetched_at)
             finally:
                 resp.close()

@@ -64,6 +64,7 @@ from collie.search import Backend
 from collie.searching import QueryOutcome, SearchBudget, loop_queries, search_queries
 from collie.store import Store
 from collie.store.rewrite import short_pages
+from collie.urls import canonical_url
 from collie.workspace import Workspace
 
 log = logging.getLogger("collie.pipeline")
@@ -220,9 +221,12 @@ def _learn_relatives(miner: _Miner, report: LoopReport) -> int:
 
 
 def _load_robots(miner: _Miner) -> None:
+    """What the fetcher knows from earlier runs: robots.txt records, and the URLs already
+    answered (a redirect to one of them is not followed again)."""
     robots = miner.fetcher.robots
     if isinstance(robots, MemoryRobotsStore):
         robots.load(miner.store.robots_records())
+    miner.fetcher.answered.update(canonical_url(u) for u in miner.store.answered_urls())
 
 
 def _save_robots(miner: _Miner) -> None:

@@ -28,6 +28,7 @@ REASONS: dict[str, str] = {
     "bad-url": "the URL cannot be requested (detail: the error)",
     "too-many-redirects": "more than fetch.max_redirects redirects",
     "redirect-loop": "a redirect came back to a URL of its own chain",
+    "fetched-already": "the URL, or where it redirects, was fetched already (not requested again)",
     "error": "another network failure (detail: the error)",
     # processing (process.py, encoding.py)
     "not-html": "not an HTML page (detail: the content type)",

@@ -140,6 +140,7 @@ def test_robots_redirect_followed_and_cached_with_ttl(web: MiniWebServer, world:
     world.add("http://old.example/robots.txt", Response.redirect("http://new.example/robots.txt"))
     world.add("http://new.example/robots.txt", Response.text("User-agent: *\nDisallow: /x\n"))
     world.add("http://old.example/ok", Response.html(PAGE))
+    world.add("http://old.example/ok2", Response.html(PAGE))
     clock = FakeClock()
     store = MemoryRobotsStore()
     with Fetcher(config(), robots=store, clock=clock) as fetcher:
@@ -149,7 +150,7 @@ def test_robots_redirect_followed_and_cached_with_ttl(web: MiniWebServer, world:
         record = store.get("http://old.example")
         assert record is not None and record.kind == "rules"
         clock.w += 24 * 3600  # a day later the record is stale
-        fetcher.fetch("http://old.example/ok")
+        assert fetcher.fetch("http://old.example/ok2").outcome == "fetched"
     assert paths(web, "old.example").count("/robots.txt") == 2
 
 
@@ -255,6 +256,24 @@ def test_redirect_loop_and_limit(web: MiniWebServer, world: World) -> None:
     assert loop.reason == "redirect-loop"
     assert chain.reason == "too-many-redirects" and len(chain.redirects) == 10
     assert len(paths(web, "chain.example")) == 1 + 11  # robots + the first 11 hops
+
+
+def test_a_url_answered_once_is_never_requested_again(web: MiniWebServer, world: World) -> None:
+    world.add("http://r.example/news/1.html", Response.html(PAGE))
+    world.add("http://r.example/old/1.html", Response.redirect("/news/1.html"))
+    world.add("http://r.example/old/2.html", Response.redirect("/news/2.html"))
+    world.add("http://r.example/news/2.html", Response.html(PAGE))
+    with Fetcher(config()) as fetcher:
+        assert fetcher.fetch("http://r.example/news/1.html").outcome == "fetched"
+        again = fetcher.fetch("http://r.example/old/1.html")  # redirects to what was fetched
+        first = fetcher.fetch("http://r.example/old/2.html")  # fetches /news/2.html
+        alias = fetcher.fetch("http://r.example/news/2.html")  # queued too: not asked twice
+    assert (again.outcome, again.reason) == ("dropped", "fetched-already")
+    assert again.final_url == "http://r.example/news/1.html"
+    assert first.outcome == "fetched" and first.final_url == "http://r.example/news/2.html"
+    assert (alias.outcome, alias.reason) == ("dropped", "fetched-already")
+    requested = paths(web, "r.example")
+    assert requested.count("/news/1.html") == 1 and requested.count("/news/2.html") == 1
 
 
 def test_body_cap_truncates(web: MiniWebServer, world: World) -> None:

@@ -67,6 +67,13 @@ class FrontierStore(StoreBase):
         )
         return added
 
+    def answered_urls(self) -> list[str]:
+        """Every URL a server answered for (the final URL of each fetched page)."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(final_url, url) FROM pages WHERE http_status IS NOT NULL"
+        )
+        return [r[0] for r in rows]
+
     def _reached_by_redirect(self, url: str) -> bool:
         """Was `url` already fetched as where another URL redirected to? (It is not
         requested again; its text was recorded under the URL that led there.)"""
