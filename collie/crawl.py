@@ -31,39 +31,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from publicsuffixlist import PublicSuffixList
+
 from collie.languages import Language, all_languages, get_language
 from collie.models import Referrer
 from collie.urls import canonical_url
 
-GENERIC_SECOND_LEVEL = frozenset(
-    [
-        "ac",
-        "co",
-        "com",
-        "edu",
-        "gen",
-        "go",
-        "gob",
-        "gov",
-        "govt",
-        "gv",
-        "info",
-        "int",
-        "ltd",
-        "me",
-        "mil",
-        "ne",
-        "net",
-        "nic",
-        "nom",
-        "or",
-        "org",
-        "plc",
-        "sc",
-        "sch",
-        "web",
-    ]
-)
+# Hosting domains where every subdomain is someone's own site but which the Public Suffix
+# List's private section does not list (it has blogspot.com, github.io, wixsite.com...).
 HOSTING_SUFFIXES = frozenset(
     [
         "blogspot.com",
@@ -95,20 +70,25 @@ _PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
 LAYERS = ("primary", "secondary", "reserve")
 
 
+@lru_cache(maxsize=1)
+def _public_suffixes() -> PublicSuffixList:
+    return PublicSuffixList()  # the bundled list, ICANN and private sections; no network
+
+
+@lru_cache(maxsize=65536)
 def site_of(url_or_host: str) -> str:
-    """The registered domain of a URL or host name ("" when there is none)."""
+    """The registered domain of a URL or host name by the Public Suffix List (its private
+    section included: someone.blogspot.com is a site of its own), plus HOSTING_SUFFIXES;
+    an IP address is its own site; "" when there is no host."""
     host = urlsplit(url_or_host).hostname if "//" in url_or_host else url_or_host
     host = (host or "").lower().rstrip(".")
     if not host or host.replace(".", "").isdigit() or ":" in host:
-        return host  # an IP address is its own site
+        return host
     labels = host.split(".")
-    keep = 2
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in GENERIC_SECOND_LEVEL:
-        keep = 3
     for suffix in HOSTING_SUFFIXES:
         if host.endswith("." + suffix) and len(labels) > suffix.count(".") + 1:
-            keep = suffix.count(".") + 2
-    return ".".join(labels[-keep:])
+            return ".".join(labels[-(suffix.count(".") + 2) :])
+    return _public_suffixes().privatesuffix(host) or host  # a bare suffix: itself
 
 
 def same_site(a: str, b: str) -> bool:

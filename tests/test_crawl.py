@@ -27,6 +27,13 @@ from collie.models import Referrer
         ("www.example.com", "example.com"),
         ("luo.example.ke", "example.ke"),
         ("jaluo.blogspot.com", "jaluo.blogspot.com"),
+        # the Public Suffix List: every country's own second levels, the private section
+        ("www.nic.or.kr", "nic.or.kr"),
+        ("blog.gov.bc.ca", "gov.bc.ca"),
+        ("me.github.io", "me.github.io"),
+        ("shop.example.wixsite.com", "example.wixsite.com"),
+        ("luo.jimdofree.com", "luo.jimdofree.com"),  # HOSTING_SUFFIXES: not in the list
+        ("co.ke", "co.ke"),  # a bare public suffix is its own site
         ("http://Www.Example.ORG:8080/a", "example.org"),
         ("127.0.0.1", "127.0.0.1"),
     ],
