@@ -525,3 +525,45 @@ def test_every_backend_parses_and_survives_bad_answers(
     assert clock.sleeps == [3.0]
     with pytest.raises(SearchError, match="ReadTimeout"):
         backend.search("a b c")
+
+
+SEARX = "http://searx.test"
+
+
+def test_searxng_empty_answer_with_failed_engines_is_a_failed_query(
+    world: World, web: MiniWebServer
+) -> None:
+    failed = {
+        "query": "a",
+        "results": [],
+        "unresponsive_engines": [["bing", "HTTP connection error"]],
+    }
+    answer = sequence(json_response(failed), json_response({"results": [], "answers": []}))
+    world.add(f"{SEARX}/search", answer)
+    searx = SearXNG(url=SEARX, http=fast())
+    with pytest.raises(
+        SearchError, match=r"engines did not answer: bing \(HTTP connection error\)"
+    ):
+        searx.search("thuolo")
+    assert searx.search("thuolo").results == []  # no engine failed: a real empty answer
+
+
+def test_searxng_requests_look_like_a_browser_and_quote_its_syntax(
+    world: World, web: MiniWebServer
+) -> None:
+    answer = sequence(json_response({"results": []}))
+    world.add(f"{SEARX}/search", answer)
+    SearXNG(url=SEARX, language="sw", http=fast()).search("!!g :en <3 habari")
+    request = answer.calls[-1]  # type: ignore[attr-defined]
+    headers = request.headers
+    assert headers["user-agent"].startswith("collie/")
+    assert headers["accept-language"].startswith("sw") and "json" in headers["accept"]
+    assert "q=%22%21%21g%22+%22%3Aen%22+%22%3C3%22+habari" in request.path
+
+
+def test_searxng_limiter_429_ends_with_the_fix(world: World, web: MiniWebServer) -> None:
+    world.add(f"{SEARX}/search", Response(429, [("Content-Type", "text/plain")], b"Too Many"))
+    clock = FakeClock()
+    with pytest.raises(SearchError) as info:
+        SearXNG(url=SEARX, http=fast(retries=1), clock=clock).search("a")
+    assert "limiter" in str(info.value) and "127.0.0.1" in str(info.value)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import requests
 
+from collie import __version__
 from collie.errors import CollieError
 
 log = logging.getLogger("collie.search")
@@ -117,6 +118,9 @@ class HttpSettings:
     backoff: float = 1.0  # first backoff step in seconds
 
 
+USER_AGENT = f"collie/{__version__} (text corpora for resource-scarce languages)"
+
+
 @dataclass
 class Backend:
     """A search API. Subclasses set `name`, `default_url`, `max_count` and implement
@@ -140,6 +144,7 @@ class Backend:
 
     def __post_init__(self) -> None:
         self.url = self.url or self.default_url
+        self.session.headers["User-Agent"] = USER_AGENT  # not python-requests/...
         self.redact = Redactor(self.secrets.values())
         install_log_redaction(self.redact)
 
@@ -246,7 +251,7 @@ class Backend:
                     self.redact(
                         f"{self.name}: {problem}, still failing after {self.http.retries} retries."
                     ),
-                    "The backend may be down or overloaded; try again later.",
+                    self.give_up_hint(problem),
                 )
             if wait is None:
                 wait = self.http.backoff * 2 ** (attempt - 1) * (1 + random.random() / 2)
@@ -260,6 +265,10 @@ class Backend:
 
     def after_response(self, response: requests.Response) -> None:
         """Hook: read rate-limit headers (Brave)."""
+
+    def give_up_hint(self, problem: str) -> str:
+        """What to do when retries did not help (`problem`: "HTTP 429", an exception...)."""
+        return "The backend may be down or overloaded; try again later."
 
     def _decode(self, response: requests.Response) -> Any:
         try:

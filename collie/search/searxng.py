@@ -11,6 +11,9 @@ from typing import Any, ClassVar
 from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
 
 PAGE_SIZE = 10  # SearXNG has no count parameter; a page holds about ten results
+# A query token SearXNG reads as syntax: `!bang` (an engine, or a redirect off the
+# instance with `!!`), `:lang`, `<timeout`. Such tokens are sent quoted.
+_SYNTAX_START = ("!", ":", "<")
 
 
 @dataclass
@@ -28,15 +31,35 @@ class SearXNG(Backend):
     def build_request(
         self, query: str, count: int, offset: int
     ) -> tuple[dict[str, Any], dict[str, str]]:
-        params: dict[str, Any] = {"q": query, "format": "json", "pageno": offset // PAGE_SIZE + 1}
+        params: dict[str, Any] = {
+            "q": quote_syntax(query),
+            "format": "json",
+            "pageno": offset // PAGE_SIZE + 1,
+        }
         if self.language:
             params["language"] = self.language
-        return params, {"Accept": "application/json"}
+        # What a browser sends: SearXNG's bot limiter penalises a bare Accept and no
+        # Accept-Language.
+        headers = {
+            "Accept": "application/json, text/html;q=0.9, */*;q=0.8",
+            "Accept-Language": f"{self.language or 'en'},en;q=0.8",
+        }
+        return params, headers
 
     def parse(self, data: Any, offset: int) -> SearchResponse:
         raw = data["results"]
         if not isinstance(raw, list):
             raise ValueError("'results' is not a list")
+        failed = data.get("unresponsive_engines") or []
+        if not raw and failed:  # not an answer: the engines failed (or are suspended)
+            reasons = ", ".join(
+                f"{e[0]} ({e[1]})" if isinstance(e, list) and len(e) > 1 else str(e) for e in failed
+            )
+            raise SearchError(
+                f"searxng: no results, and its engines did not answer: {reasons}.",
+                "The query is not stored as answered and is sent again in a later run; "
+                "check the engines in SearXNG (it suspends an engine after errors).",
+            )
         skip = offset % PAGE_SIZE
         results = [
             SearchResult(r["url"], r.get("title", ""), r.get("content", ""), offset + i, self.name)
@@ -59,6 +82,15 @@ class SearXNG(Backend):
             )
         return None
 
+    def give_up_hint(self, problem: str) -> str:
+        if problem == "HTTP 429":
+            return (
+                "SearXNG's bot limiter refuses collie: set server.limiter: false in its "
+                "settings.yml, or pass collie's address in limiter.toml (botdetection.ip_lists."
+                "pass_ip = ['127.0.0.1']), then restart it."
+            )
+        return super().give_up_hint(problem)
+
     def preflight(self) -> None:
         if not self.url:
             raise SearchFatal(
@@ -66,3 +98,11 @@ class SearXNG(Backend):
                 "Set search.url in collie.toml, or give --search-url http://HOST:PORT.",
             )
         super().preflight()
+
+
+def quote_syntax(query: str) -> str:
+    """The query with every token SearXNG would read as syntax (`!bang`, `:lang`,
+    `<timeout`) in double quotes, so it is searched as a word."""
+    return " ".join(
+        f'"{token}"' if token.startswith(_SYNTAX_START) else token for token in query.split(" ")
+    )
