@@ -121,6 +121,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Failed queries in a row that stop the search stage (the rest of the loop goes on).",
         minimum=1,
     ),
+    Setting(
+        "search.max_empty",
+        50,
+        "Queries answered in a row with no result at all that stop the search stage (a "
+        "backend with no working engine spends no more); 0 means no limit.",
+        minimum=0,
+    ),
     Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
     Setting(

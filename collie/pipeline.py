@@ -264,6 +264,7 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
             budget,
             loop,
             counted,
+            settings["search.max_empty"],
         )
     except _StopRequested:
         return "interrupted"

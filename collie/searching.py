@@ -128,14 +128,16 @@ def search_queries(
     budget: SearchBudget | None = None,
     loop: int | None = None,
     progress: Callable[[QueryOutcome], None] | None = None,
+    max_empty: int = 0,
 ) -> SearchReport:
     """The search stage: every (query, seed words) in turn, until done or stopped.
 
     Stops early, with the reason in `stopped`, when the backend is unusable, a budget
-    is used up, or `max_failures` queries fail in a row; the caller's loop goes on.
+    is used up, `max_failures` queries fail in a row, or `max_empty` queries sent in a
+    row (0: no limit) came back without a single result; the caller's loop goes on.
     """
     report = SearchReport()
-    failures = 0
+    failures = empty = 0
     for query, words in queries:
         try:
             outcome = search_one(ws, backend, query, count, 0, budget, loop, words)
@@ -150,6 +152,17 @@ def search_queries(
             report.stopped = (
                 f"{backend.name} failed {failures} queries in a row (last: {outcome.error}); "
                 "the search stage stops here and the rest of the loop goes on."
+            )
+            return report
+        if outcome.status == "sent":
+            empty = 0 if outcome.results else empty + 1
+        if max_empty and empty >= max_empty:
+            report.stopped = (
+                f"{backend.name} answered {empty} queries in a row with no result at all; the "
+                "search stage stops here (no more queries spent) and the rest of the loop goes "
+                'on. Check the backend with `collie search "a common word"` (a SearXNG '
+                "instance without working engines answers every query empty); raise "
+                "search.max_empty if the language is that rare on it."
             )
             return report
     return report

@@ -425,6 +425,15 @@ def test_budgets_and_failures_stop_the_stage(
     assert report.count("failed") == 3
     assert "failed 3 queries in a row" in (report.stopped or "")
     assert brave_hits(web) == 2 + 1 + 3
+    world.add(BRAVE_URL, json_response(brave_results(0)))  # answers, never a result
+    with open_workspace(workspace, os.environ, {}) as ws:
+        backend = make_backend(ws.settings, {"BRAVE_API_KEY": BRAVE_KEY})
+        empty = [(f"y{i}", None) for i in range(10)]
+        report = search_queries(ws, backend, empty, 10, 5, max_empty=4)
+    assert report.count("sent") == 4 and "4 queries in a row with no result" in (
+        report.stopped or ""
+    )
+    assert brave_hits(web) == 2 + 1 + 3 + 4  # no quota burnt beyond them
 
 
 def test_result_urls_are_deduplicated_across_queries(
