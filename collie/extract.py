@@ -458,8 +458,8 @@ def extract_html(
     pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
     where it finds under MIN_MAIN_CHARS. engine "rules": the pre-cleaning only. Links,
-    title and lang are taken from the whole page either way. The results are NFC with Unix newlines
-    whatever the input's normalisation.
+    title and lang are taken from the whole page either way. The results are NFC with
+    Unix newlines whatever the input's normalisation.
     """
     title, lang = normalise_text(_title(page)), _lang(page)
     base_tag = _BASE.search(page[:20000])
