@@ -67,9 +67,13 @@ def find_workspace(explicit: Path | None, environ: Mapping[str, str], cwd: Path)
 def connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=30.0)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")  # the first read: fails on a non-database
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
     return conn
 
 
@@ -241,14 +245,27 @@ def open_workspace(
             f"{root} has {CONFIG_FILE} but no {DB_FILE}: the workspace is broken.",
             "Restore collie.db from a backup, or create a new workspace with `collie init`.",
         )
-    conn = connect(db)
+    if db.stat().st_size == 0:  # SQLite would take it for a new database and fill it
+        raise WorkspaceError(
+            f"{db} is empty (0 bytes): the workspace's database was lost or truncated.",
+            "Restore collie.db from a backup; or move this folder aside and create a new "
+            "workspace with `collie init` (the seed/ and cache/ folders can be reused).",
+        )
+    conn: sqlite3.Connection | None = None
     try:
+        conn = connect(db)
         applied = migrate(conn)
     except sqlite3.DatabaseError as exc:
-        conn.close()
-        raise WorkspaceError(f"{db} is not a usable SQLite database: {exc}.") from exc
+        if conn is not None:
+            conn.close()
+        raise WorkspaceError(
+            f"{db} is not a usable SQLite database: {exc}.",
+            "Restore collie.db from a backup, or create a new workspace with `collie init` "
+            "in another folder.",
+        ) from exc
     except BaseException:
-        conn.close()
+        if conn is not None:
+            conn.close()
         raise
     return Workspace(root, settings, conn, applied)
 

@@ -128,6 +128,24 @@ def test_discovery_from_subdirectory_env_and_flag(
     assert run_collie(capsys, "-w", str(root), "status").code == 0
 
 
+def test_an_empty_or_damaged_database_is_refused_with_the_fix(
+    capsys, tmp_path: Path, luo_doc: Path
+) -> None:
+    root = tmp_path / "ws"
+    init_luo(capsys, root, luo_doc)
+    db = root / "collie.db"
+    for name in ("collie.db-wal", "collie.db-shm"):
+        (root / name).unlink(missing_ok=True)
+    db.write_bytes(b"")
+    empty = run_collie(capsys, "-w", str(root), "status")
+    assert empty.code == 1 and "empty (0 bytes)" in empty.err and "backup" in empty.err
+    assert db.stat().st_size == 0  # nothing was written into it
+    db.write_bytes(b"not a database, just text " * 100)
+    damaged = run_collie(capsys, "-w", str(root), "status")
+    assert damaged.code == 1 and "not a usable SQLite database" in damaged.err
+    assert "backup" in damaged.err and "Traceback" not in damaged.err
+
+
 def test_directories_are_walked_and_legacy_encodings_converted(tmp_path: Path, capsys) -> None:
     docs = tmp_path / "texts"
     (docs / "sub").mkdir(parents=True)
