@@ -34,6 +34,8 @@ def test_help_lists_the_commands(capsys) -> None:
     assert result.code == 0
     for command in ("init", "status", "config", "language"):
         assert f"  {command} " in result.out
+    bare = run_collie(capsys)  # `collie` alone: the same help, on stdout, status 0
+    assert (bare.code, bare.out, bare.err) == (0, result.out, "")
 
 
 @pytest.mark.parametrize(

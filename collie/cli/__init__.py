@@ -401,6 +401,10 @@ def _fail(message: str, hint: str | None = None) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; map errors to exit codes (1 error, 2 usage, 130 interrupted)."""
     args = sys.argv[1:] if argv is None else argv
+    if not args:  # a bare `collie` asks what there is: the help, on stdout, status 0
+        with click.Context(cli, info_name="collie") as ctx:
+            click.echo(cli.get_help(ctx))
+        sys.exit(0)
     show_traceback = "--traceback" in args or bool(os.environ.get("COLLIE_TRACEBACK"))
     try:
         cli.main(args=args, prog_name="collie", standalone_mode=False)
