@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from collie.errors import ConfigError
 
@@ -39,6 +40,7 @@ class Setting:
     help: str
     choices: tuple[str, ...] | None = None
     minimum: float | None = None
+    url: bool = False  # an http(s) URL with a host, or ""
 
     @property
     def kind(self) -> type:
@@ -108,7 +110,9 @@ SETTINGS: tuple[Setting, ...] = (
         "Search backend.",
         choices=("searxng", "brave", "google"),
     ),
-    Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint."),
+    Setting(
+        "search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True
+    ),
     Setting("search.results", 20, "Results requested per query.", minimum=1),
     Setting("search.max_queries", 0, "Query budget of the workspace; 0 means none.", minimum=0),
     Setting("search.max_queries_per_run", 0, "Query budget of one run; 0 means none.", minimum=0),
@@ -341,6 +345,14 @@ def check_value(setting: Setting, value: Any, where: str) -> Any:
         )
     if setting.minimum is not None and value < setting.minimum:
         raise ConfigError(f"{where}: {setting.key} must be at least {setting.minimum}.")
+    if setting.url and value:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(
+                f"{where}: {setting.key} must be an http:// or https:// URL with a host, "
+                f"not {value!r}.",
+                "For example http://localhost:8888 (a SearXNG instance's base URL).",
+            )
     return value
 
 

@@ -92,3 +92,14 @@ def test_parse_assignment() -> None:
 def test_non_defaults() -> None:
     settings = load_settings({"language.code": "luo", "crawl.depth": 5}, {}, {})
     assert [v.key for v in settings.non_defaults()] == ["language.code"]
+
+
+def test_the_search_url_must_be_an_http_url_with_a_host(capsys) -> None:
+    from collie.config import SETTINGS_BY_KEY, check_value
+
+    url = SETTINGS_BY_KEY["search.url"]
+    assert check_value(url, "http://localhost:8888", "t") == "http://localhost:8888"
+    assert check_value(url, "", "t") == ""  # the backend's public endpoint
+    for bad in ("notaurl", "ftp://x.y", "http://", "localhost:8888"):
+        with pytest.raises(ConfigError, match="http:// or https:// URL with a host"):
+            check_value(url, bad, "--search-url")
