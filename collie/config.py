@@ -110,9 +110,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Search backend.",
         choices=("searxng", "brave", "google"),
     ),
-    Setting(
-        "search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True
-    ),
+    Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True),
     Setting("search.results", 20, "Results requested per query.", minimum=1),
     Setting("search.max_queries", 0, "Query budget of the workspace; 0 means none.", minimum=0),
     Setting("search.max_queries_per_run", 0, "Query budget of one run; 0 means none.", minimum=0),
