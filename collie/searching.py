@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from collie.errors import CollieError
+from collie.errors import CollieError, InputError
 from collie.queries import generate_combinations, loop_rng, query_domains
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
 from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
@@ -208,6 +208,15 @@ def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, 
     """The queries (text as sent, seed words) a loop would send, none sent before."""
     settings = ws.settings
     seeds = [seed.word for seed in seed_list_for(ws, loop).words]
+    if len(seeds) < settings["queries.words"]:
+        raise InputError(
+            f"Loop {loop} has {len(seeds)} seed word{'' if len(seeds) == 1 else 's'}, fewer "
+            "than a query needs "
+            f"(queries.words = {settings['queries.words']}): there is nothing to search for.",
+            "Give more seed text (a new workspace with more --docs), lower seeds.min_length "
+            "or seeds.min_count, or list seed words in the file named by seeds.manual "
+            "(`collie seeds` shows the list).",
+        )
     combos = generate_combinations(
         seeds,
         settings["queries.count"],

@@ -315,3 +315,15 @@ def test_a_url_reached_by_a_redirect_is_not_queued_again(tmp_path: Path) -> None
     assert store.enqueue([*entries, other]) == 1  # the redirect's target and the old URL: seen
     assert store.queued_count() == 1
     conn.close()
+
+
+def test_too_few_seed_words_to_make_a_query_is_an_error(
+    capsys, tmp_path: Path, luo_doc: Path
+) -> None:
+    root = tmp_path / "ws"
+    init_luo(capsys, root, luo_doc)
+    (root / "seed" / "manual.txt").write_text("duto\nthuolo\n", encoding="utf-8")
+    few = run_collie(capsys, "-w", str(root), "--set", "seeds.manual=seed/manual.txt", "queries")
+    assert few.code == 1 and "2 seed words, fewer than a query needs" in few.err
+    assert "seeds.manual" in few.err
+    assert run_collie(capsys, "-w", str(root), "queries").code == 0
