@@ -161,6 +161,14 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
             manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
 
 
+def umask_mode(directory: bool = False) -> int:
+    """The mode a new file (or directory) gets under the process's umask: what a
+    temporary file renamed into place must be given (mkstemp makes 0600, mkdtemp 0700)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return (0o777 if directory else 0o666) & ~mask
+
+
 def write_export(
     rows: Iterable[dict[str, Any]],
     out: str,
@@ -184,6 +192,7 @@ def write_export(
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
         try:
             _write_dir(tmp_dir, items)
+            tmp_dir.chmod(umask_mode(directory=True))
             if path.exists():
                 path.rmdir()
             os.replace(tmp_dir, path)
@@ -195,6 +204,7 @@ def write_export(
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             _write_stream(handle, fmt, items)
+        os.chmod(tmp_name, umask_mode())
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)

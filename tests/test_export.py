@@ -87,3 +87,19 @@ def test_a_sites_repeated_paragraphs_are_left_out_and_counted(tmp_path: Path) ->
     assert (
         write_export(rows, str(tmp_path / "o.txt"), "txt", "luo", repeats=off).words == 47
     )  # nothing left out
+
+
+def test_exports_follow_the_umask(tmp_path: Path) -> None:
+    import os
+
+    old = os.umask(0o022)
+    try:
+        write_export([row(1, MIXED)], str(tmp_path / "c.txt"), "txt", "luo")
+        write_export([row(1, MIXED)], str(tmp_path / "d"), "dir", "luo")
+        os.umask(0o077)
+        write_export([row(1, MIXED)], str(tmp_path / "private.txt"), "txt", "luo")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "c.txt").stat().st_mode & 0o777 == 0o644  # was 0600 whatever the umask
+    assert (tmp_path / "d").stat().st_mode & 0o777 == 0o755  # was 0700
+    assert (tmp_path / "private.txt").stat().st_mode & 0o777 == 0o600

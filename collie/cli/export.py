@@ -12,7 +12,7 @@ import click
 from collie.cli import views
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError
-from collie.export import FORMATS, Repeats, write_export
+from collie.export import FORMATS, Repeats, umask_mode, write_export
 from collie.report import html_report, summary_lines
 from collie.searching import seed_list_for
 from collie.store import Store
@@ -170,4 +170,5 @@ def _write_atomically(path: Path, text: str) -> None:
         raise InputError(f"Cannot write {path}: {exc.strerror or exc}.") from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
+    os.chmod(tmp, umask_mode())
     os.replace(tmp, path)
