@@ -8,6 +8,7 @@ and never clobbers an earlier export with half of a new one.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
@@ -99,6 +100,13 @@ def document_text(row: dict[str, Any], target: str, segments: str) -> str:
     return unicodedata.normalize("NFC", "\n".join(line for line in lines if line))
 
 
+def iso_time(stamp: float | None) -> str | None:
+    """A Unix time as ISO 8601 in UTC, as `collie status` prints times."""
+    if stamp is None:
+        return None
+    return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds")
+
+
 def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
     """The jsonl object of one document."""
     return {
@@ -117,7 +125,7 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
         "words": count_words(text),
         "encoding": row["encoding"],
         "encoding_method": row["encoding_method"],
-        "fetched_at": row["fetched_at"],
+        "fetched_at": iso_time(row["fetched_at"]),
         "simhash": row["simhash"],
         "text": text,
         **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row else {}),

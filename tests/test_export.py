@@ -39,6 +39,7 @@ def test_txt_and_jsonl(tmp_path: Path) -> None:
     write_export(rows, str(tmp_path / "c.jsonl"), "jsonl", "luo", "target")
     lines = (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and '"query": "a b c"' in lines[0] and "born free" not in lines[0]
+    assert '"fetched_at": "1970-01-01T00:00:01+00:00"' in lines[0]  # ISO 8601, UTC
 
 
 def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
