@@ -3,12 +3,12 @@
 Pure policy, no state: the loop (pipeline.py) keeps the frontier in the workspace and
 asks these functions which links to queue and in what order.
 
-- `site_of`: a site is a registered domain (eTLD+1). Without a public-suffix list at run
-  time, collie treats a second-level label from `GENERIC_SECOND_LEVEL` under a two-letter
-  country TLD as part of the suffix (`nation.co.ke`, `udsm.ac.tz`, `bbc.co.uk`), and each
-  user of a well-known hosting suffix as a site of its own (`x.blogspot.com`). This
-  covers the structure of the country domains collie meets; a wrong guess only makes a
-  site bigger or smaller, never crosses to another owner's pages unnoticed.
+- `site_of`: a site is a registered domain (eTLD+1) by the Public Suffix List, bundled
+  by the publicsuffixlist package (no network), its private section included
+  (`nation.co.ke`, `udsm.ac.tz`, `bbc.co.uk`, `x.blogspot.com`, `x.github.io`), plus the
+  hosting domains the list lacks (HOSTING_SUFFIXES: `x.wordpress.com`).
+- `url_family`, `follows_link`: a near-duplicate's links are followed, but not into its
+  own URL family (digits made `#`): an endless calendar's next month.
 - `crawl_url`: the normal form a link is queued under (canonical, fragment-free, session
   ids dropped), or None for links a crawler must not follow (other schemes, traps: very
   long URLs, deep paths, a path segment repeated).

@@ -9,7 +9,6 @@ and never clobbers an earlier export with half of a new one.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import shutil
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from collie.dedup import paragraph_key
 from collie.seeds import count_words
 
 FORMATS = ("txt", "jsonl", "dir")
@@ -36,12 +36,6 @@ class ExportCount:
     repeated: int = 0  # paragraphs found earlier in the corpus (exact, after normalising)
     repeated_words: int = 0
     repeats_removed: bool = False
-
-
-def paragraph_key(text: str) -> int:
-    """A paragraph's identity for repeat counting: case and spacing do not count."""
-    folded = " ".join(text.casefold().split())
-    return int.from_bytes(hashlib.blake2b(folded.encode("utf-8"), digest_size=8).digest(), "big")
 
 
 @dataclass

@@ -1,11 +1,12 @@
 """The workspace: a directory holding everything a project learns and produces.
 
     collie.toml   settings (see config.py)
-    collie.db     SQLite (WAL, foreign keys); schema by the ordered migrations (migrations.py)
+    collie.db     SQLite (WAL, foreign keys); schema by ordered migrations (store/migrations.py)
     seed/         the user's documents, as UTF-8 text (docs/, wronglang/CODE/, seed-words.txt)
     cache/ models/ exports/ logs/
 
-This module owns every read and write of workspace state. `init` validates and reads all
+This module finds, creates, opens and locks workspaces and keeps the settings and the seed
+documents; every other table is read and written by store/. `init` validates and reads all
 input before it writes anything, writes `collie.toml` (the marker other commands look
 for) last and atomically, and removes only what it created if it fails.
 """
