@@ -90,6 +90,22 @@ def test_results_only_on_stdout(mined) -> None:
     assert "loop 1: 4 queries" in result.err
 
 
+def test_run_and_export_say_what_they_did_in_json(mined, capsys, tmp_path: Path) -> None:
+    done = run_collie(capsys, "run", "--loops", "2", "--json")
+    assert done.code == 0 and json.loads(done.out) == {
+        "already_done": True,
+        "stopped": None,
+        "loops": [],
+    }
+    exported = run_collie(capsys, "export", str(tmp_path / "c.txt"), "--json")
+    data = json.loads(exported.out)
+    assert exported.code == 0 and data["out"] == str(tmp_path / "c.txt")
+    assert data["documents"] > 0 and f"{data['documents']} documents" in exported.err
+    assert {"words", "site_boilerplate", "repeated"} <= set(data)
+    to_stdout = run_collie(capsys, "export", "-", "--json")
+    assert to_stdout.code == 2 and "stdout carries the corpus" in to_stdout.err
+
+
 def test_export_formats(mined, capsys, tmp_path: Path) -> None:
     root = mined[0]
     got = pages(root)
@@ -197,3 +213,23 @@ def test_short_page_is_decided_by_referrers_fetched_with_it(
     assert got[f"{site}/about"][:2] == ("kept", None)
     assert "too-short" not in result.err
     assert len([e for e in web.log if e.path == "/about"]) == 1  # decided from cache/
+
+
+def test_run_json_lists_each_loop() -> None:
+    from collections import Counter
+
+    from collie.cli.run import report_json
+    from collie.pipeline import RunReport
+    from collie.report import LoopReport
+
+    loop = LoopReport(1, Counter(sent=4), 9, Counter(kept=5, dropped=1), Counter(robots=1))
+    data = report_json(RunReport([loop], stopped="the run's time limit (60 s) was reached"))
+    assert json.loads(json.dumps(data)) == {
+        "already_done": False,
+        "stopped": "the run's time limit (60 s) was reached",
+        "loops": [
+            {"loop": 1, "queries": {"sent": 4}, "search_urls": 9,
+             "pages": {"kept": 5, "dropped": 1}, "reasons": {"robots": 1},
+             "languages": {}, "search_stopped": None}
+        ],
+    }  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
 
 import click
@@ -59,6 +60,13 @@ from collie.store import Store
     "check them.",
 )
 @click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON object on stdout when done: what was written where (documents, words, "
+    "paragraphs left out). Not with OUT = -.",
+)
+@click.option(
     "--unique-paragraphs",
     is_flag=True,
     help="Leave out every paragraph already written earlier in the corpus (exact, case "
@@ -76,6 +84,7 @@ def export(
     source: str | None,
     suspects: bool,
     unique_paragraphs: bool,
+    as_json: bool,
 ) -> None:
     """Write the corpus: the target-language documents, near-duplicates left out.
 
@@ -89,6 +98,8 @@ def export(
       collie export - --segments target | wc -w
       collie export suspects.jsonl --format jsonl --suspects
     """
+    if as_json and out == "-":
+        raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
     with app.open() as ws:
         store = Store(ws)
         repeats = None
@@ -104,6 +115,8 @@ def export(
                 "Give a path in an existing directory (for --format dir: a new or empty "
                 "directory).",
             ) from None
+    if as_json:
+        click.echo(json.dumps({"out": out, "format": fmt, **asdict(count)}, indent=2))
     if not app.quiet:
         what = "relative-suspected pages" if suspects else "documents"
         note(

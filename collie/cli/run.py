@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from typing import Any
@@ -62,11 +63,18 @@ from collie.workspace import RunLock
     callback=set_flag("run.max_time"),
     help="Seconds this run may take; 0: no limit (default: run.max_time).",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="At the end, one JSON object on stdout: per loop the queries, new search URLs, "
+    "pages by outcome, drop reasons and languages; why the run stopped early, if it did.",
+)
 @executor_options
 @search_options
 @common_options
 @click.pass_obj
-def run(app: App, **_options: Any) -> None:
+def run(app: App, as_json: bool, **_options: Any) -> None:
     """Mine the web: seed words -> queries -> search -> fetch -> language ID -> crawl
     -> near-duplicates, loop after loop.
 
@@ -94,7 +102,7 @@ def run(app: App, **_options: Any) -> None:
             settings["run.max_time"],
         )
         if ws.completed_loops() >= limits.loops:  # nothing to do: no model, no network
-            _print_report(app, pipeline.RunReport(already_done=True), limits.loops)
+            _print_report(app, pipeline.RunReport(already_done=True), limits.loops, as_json)
             return
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
@@ -110,10 +118,32 @@ def run(app: App, **_options: Any) -> None:
         finally:
             signal.signal(signal.SIGINT, previous)
             events.close()
-    _print_report(app, report, limits.loops)
+    _print_report(app, report, limits.loops, as_json)
 
 
-def _print_report(app: App, report: pipeline.RunReport, loops: int) -> None:
+def report_json(report: pipeline.RunReport) -> dict[str, Any]:
+    """What `collie run --json` prints."""
+    return {
+        "already_done": report.already_done,
+        "stopped": report.stopped,
+        "loops": [
+            {
+                "loop": loop.number,
+                "queries": dict(loop.queries),
+                "search_urls": loop.search_urls,
+                "pages": dict(loop.pages),
+                "reasons": dict(loop.reasons),
+                "languages": dict(loop.languages),
+                "search_stopped": loop.search_stopped,
+            }
+            for loop in report.loops
+        ],
+    }
+
+
+def _print_report(app: App, report: pipeline.RunReport, loops: int, as_json: bool = False) -> None:
+    if as_json and report.stopped != "interrupted":
+        click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     if report.already_done:
         note(
             f"The workspace has {loops} completed loop(s) already; nothing to do. "
