@@ -64,6 +64,18 @@ def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypa
     assert data["seed_documents"]["count"] == 1
     assert data["seed_documents"]["words"] == 15
     assert data["loops"] == []
+    other = tmp_path / "ws2"
+    made = run_collie(capsys, "-w", str(other), "init", "--lang", "luo", "--force", "--docs",
+                      str(luo_doc), "--json")  # fmt: skip
+    assert made.code == 0, made.err
+    assert json.loads(made.out) == {
+        "workspace": str(other.resolve()),
+        "language": {"code": "luo", "name": "Luo"},
+        "seed_documents": {"target": 1, "words": 15},
+        "wronglang_documents": 0,
+        "seed_words": 0,
+        "skipped": [],
+    }
 
 
 def test_database_is_wal_with_foreign_keys_and_recorded_migrations(

@@ -96,6 +96,13 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     help="Go on (with a warning) when the documents are too few to learn a language "
     "collie's model lacks.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON object on stdout when done: the workspace, the language, the seed "
+    "documents and words kept, the files skipped.",
+)
 @search_options
 @common_options
 @click.pass_obj
@@ -107,6 +114,7 @@ def init(
     seed_words: Path | None,
     encoding: str | None,
     force: bool,
+    as_json: bool,
 ) -> None:
     """Make the current directory (or -w DIR) a collie workspace.
 
@@ -125,6 +133,17 @@ def init(
     )
     for line in text.init_lines(root, made.language, made.plan, made.words):
         note(line)
+    if as_json:
+        plan = made.plan
+        data = {
+            "workspace": str(root),
+            "language": {"code": made.language.code, "name": made.language.display_name},
+            "seed_documents": {"target": plan.count("target"), "words": plan.words("target")},
+            "wronglang_documents": plan.count("wronglang"),
+            "seed_words": len(made.words),
+            "skipped": [{"file": str(s.source), "reason": s.reason} for s in plan.skipped],
+        }
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 @cli.command(context_settings=CONTEXT)
