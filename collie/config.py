@@ -325,6 +325,12 @@ def lookup(key: str, where: str) -> Setting:
     raise ConfigError(f"{where}: unknown setting '{key}'.", hint)
 
 
+def user_agent_header(user_agent: str, contact_url: str = "") -> str:
+    """The User-Agent collie sends, to web sites and search backends alike
+    (fetch.user_agent, with fetch.contact_url in brackets when set)."""
+    return f"{user_agent} (+{contact_url})" if contact_url else user_agent
+
+
 def check_value(setting: Setting, value: Any, where: str) -> Any:
     """Validate a typed value (as read from TOML or given by code); return it normalised."""
     kind = setting.kind

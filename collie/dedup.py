@@ -40,7 +40,6 @@ SQLite columns were measured and rejected, much slower at a million documents).
 from __future__ import annotations
 
 import hashlib
-import json
 import unicodedata
 from array import array
 from collections import Counter
@@ -192,12 +191,12 @@ def paragraph_sketch(paragraphs: Iterable[str]) -> ParagraphSketch:
     return ParagraphSketch(keys, tuple(sorted(keys)[:SKETCH]), sum(len(p) for p in long))
 
 
-def stored_sketch(stored: str | None, paragraphs_json: str | None) -> ParagraphSketch:
-    """A document's sketch as the store keeps it, or computed from its paragraphs (as
-    stored, JSON) for a document recorded before sketches were."""
+def stored_sketch(stored: str | None, paragraphs: list[str] | None) -> ParagraphSketch:
+    """A document's sketch as the store keeps it, or computed from its paragraphs' texts
+    for a document recorded before sketches were."""
     if stored is not None:
         return ParagraphSketch.from_text(stored)
-    return paragraph_sketch(p[0] for p in json.loads(paragraphs_json or "[]"))
+    return paragraph_sketch(paragraphs or [])
 
 
 class ParagraphIndex:

@@ -126,13 +126,14 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
     }
 
 
-def _texts(
+def export_texts(
     rows: Iterable[dict[str, Any]],
     target: str,
     segments: str,
     count: ExportCount,
     repeats: Repeats | None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
+    """(row, text) of every document an export writes (empty ones are not), counted."""
     for row in rows:
         if repeats is not None:
             row = repeats.filter(row, count)
@@ -183,7 +184,7 @@ def write_export(
     With `repeats` (learnt from a first pass over the same rows), paragraphs are left out
     as it says."""
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
-    items = _texts(rows, target, segments, count, repeats)
+    items = export_texts(rows, target, segments, count, repeats)
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
         return count

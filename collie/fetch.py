@@ -35,6 +35,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import requests
 import urllib3
 
+from collie.config import user_agent_header
 from collie.hostgate import HostGate
 from collie.robots import PARSE_LIMIT, TTL, MemoryRobotsStore, RobotsRecord, RobotsStore
 from collie.search.base import Clock, parse_retry_after
@@ -139,9 +140,7 @@ class FetchConfig:
 
     @property
     def user_agent_header(self) -> str:
-        if self.contact_url:
-            return f"{self.user_agent} (+{self.contact_url})"
-        return self.user_agent
+        return user_agent_header(self.user_agent, self.contact_url)
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 
@@ -190,5 +189,5 @@ def test_sketches_round_trip_through_the_store_text() -> None:
     assert len(sketch.keys) == 5 and len(sketch.sketch) == 4
     back = ParagraphSketch.from_text(sketch.to_text())
     assert (back.sketch, back.chars) == (sketch.sketch, sketch.chars)
-    computed = stored_sketch(None, json.dumps([[p, "zul", 0.9] for p in ARTICLE]))
+    computed = stored_sketch(None, list(ARTICLE))
     assert computed == sketch  # a document stored before sketches were

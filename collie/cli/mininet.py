@@ -11,7 +11,7 @@ import click
 
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError, UsageProblem
-from collie.export import ExportCount, Repeats, document_text
+from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
 from collie.mininet.build import BuildOptions, build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
@@ -237,8 +237,8 @@ def score_command(
             rows = list(Store(ws).export_rows())
             repeats = Repeats(ws.settings["extract.site_repeats"])  # as `collie export` does
             repeats.learn(rows)
-            texts = [document_text(repeats.filter(r, ExportCount()), target, "all") for r in rows]
-            docs = [{**r, "text": t} for r, t in zip(rows, texts, strict=True) if t]
+            written = export_texts(rows, target, "all", ExportCount(), repeats)
+            docs = [{**row, "text": text} for row, text in written]
             delay = ws.settings["fetch.delay"] if delay is None else delay
     result = score(stored, docs, read_jsonl(log) if log else None, delay)
     if as_json:

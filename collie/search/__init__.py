@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from collie.config import user_agent_header
 from collie.errors import ConfigError
 from collie.search.base import (
     Backend,
@@ -60,6 +61,7 @@ def make_backend(
         timeout=settings["search.timeout"],
         retries=settings["search.retries"],
         rate_limit=settings["search.rate_limit"],
+        user_agent=user_agent_header(settings["fetch.user_agent"], settings["fetch.contact_url"]),
     )
     return cls(
         url=settings["search.url"],

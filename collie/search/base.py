@@ -116,9 +116,7 @@ class HttpSettings:
     retries: int = 3
     rate_limit: float = 1.0  # requests per second; 0 = no limit
     backoff: float = 1.0  # first backoff step in seconds
-
-
-USER_AGENT = f"collie/{__version__} (text corpora for resource-scarce languages)"
+    user_agent: str = f"collie/{__version__}"  # fetch.user_agent (+ fetch.contact_url)
 
 
 @dataclass
@@ -144,7 +142,7 @@ class Backend:
 
     def __post_init__(self) -> None:
         self.url = self.url or self.default_url
-        self.session.headers["User-Agent"] = USER_AGENT  # not python-requests/...
+        self.session.headers["User-Agent"] = self.http.user_agent  # not python-requests/...
         self.redact = Redactor(self.secrets.values())
         install_log_redaction(self.redact)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from collie.models import (
     DocumentRow,
@@ -15,6 +16,29 @@ from collie.models import (
 )
 from collie.store.base import from_sqlite, to_sqlite
 from collie.store.frontier import FrontierStore
+
+DOCUMENT_COLUMNS = "kind, lang, text, paragraphs, words, exact_key, simhash, sketch"
+
+
+def document_values(doc: DocumentRow, key: str, fingerprint: int) -> tuple[Any, ...]:
+    """A document's values for DOCUMENT_COLUMNS, as the store keeps them."""
+    sketch = doc.sketch.to_text() if doc.sketch is not None else None
+    paragraphs = json.dumps(doc.paragraphs, ensure_ascii=False)
+    return (
+        doc.kind,
+        doc.lang,
+        doc.text,
+        paragraphs,
+        doc.words,
+        key,
+        to_sqlite(fingerprint),
+        sketch,
+    )
+
+
+def paragraph_texts(stored: str | None) -> list[str] | None:
+    """The paragraphs' texts of a documents row's `paragraphs` JSON (None stays None)."""
+    return None if stored is None else [p[0] for p in json.loads(stored)]
 
 
 class PageStore(FrontierStore):
@@ -103,27 +127,14 @@ class PageStore(FrontierStore):
         """One documents row (in the caller's transaction); an original target document
         joins the near-duplicate index."""
         cursor = self.conn.execute(
-            "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
-            "exact_key, simhash, sketch, duplicate_of) "
+            f"INSERT INTO documents (page_id, loop, {DOCUMENT_COLUMNS}, duplicate_of) "
             "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
-            (
-                page_id,
-                doc.kind,
-                doc.lang,
-                doc.text,
-                json.dumps(doc.paragraphs, ensure_ascii=False),
-                doc.words,
-                key,
-                to_sqlite(fingerprint),
-                doc.sketch.to_text() if doc.sketch is not None else None,
-                doc.duplicate_of,
-                page_id,
-            ),
+            (page_id, *document_values(doc, key, fingerprint), doc.duplicate_of, page_id),
         )
         return int(cursor.lastrowid or 0)
 
-    def original_fingerprints(self) -> Iterator[tuple[int, int, str | None, str | None]]:
-        """(id, simhash, stored paragraph sketch, paragraphs JSON when no sketch was
+    def original_fingerprints(self) -> Iterator[tuple[int, int, str | None, list[str] | None]]:
+        """(id, simhash, stored paragraph sketch, the paragraphs' texts when no sketch was
         stored) of the original target documents of the corpus, in id order: what a new
         document is compared with."""
         rows = self.conn.execute(
@@ -132,7 +143,10 @@ class PageStore(FrontierStore):
             "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
             "ORDER BY d.id"
         )
-        return ((doc_id, from_sqlite(value), sketch, para) for doc_id, value, sketch, para in rows)
+        return (
+            (doc_id, from_sqlite(value), sketch, paragraph_texts(para))
+            for doc_id, value, sketch, para in rows
+        )
 
     def exact_original(self, key: str) -> int | None:
         """The first original target document of the corpus with this exact key."""

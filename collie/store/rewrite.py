@@ -14,7 +14,6 @@ already stopped, and pages without a cached body (dropped before their text was 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -22,8 +21,8 @@ from typing import Any
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store import Store
-from collie.store.base import StoreBase, from_sqlite, to_sqlite
-from collie.store.pages import PageStore
+from collie.store.base import StoreBase, from_sqlite
+from collie.store.pages import DOCUMENT_COLUMNS, PageStore, document_values, paragraph_texts
 
 
 def select_cached(
@@ -91,16 +90,7 @@ class Rewriter(PageStore):
     def put_document(self, page_id: int, doc: DocumentRow) -> str:
         """Update the page's document in place, or add one; "updated" or "added"."""
         assert doc.exact_key is not None and doc.simhash is not None
-        values = (
-            doc.kind,
-            doc.lang,
-            doc.text,
-            json.dumps(doc.paragraphs, ensure_ascii=False),
-            doc.words,
-            doc.exact_key,
-            to_sqlite(doc.simhash),
-            doc.sketch.to_text() if doc.sketch is not None else None,
-        )
+        values = document_values(doc, doc.exact_key, doc.simhash)
         cursor = self.conn.execute(
             "UPDATE documents SET kind = ?, lang = ?, text = ?, paragraphs = ?, words = ?, "
             "exact_key = ?, simhash = ?, sketch = ? WHERE page_id = ?",
@@ -109,9 +99,8 @@ class Rewriter(PageStore):
         if cursor.rowcount:
             return "updated"
         self.conn.execute(
-            "INSERT INTO documents (page_id, loop, kind, lang, text, paragraphs, words, "
-            "exact_key, simhash, sketch) SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages "
-            "WHERE id = ?",
+            f"INSERT INTO documents (page_id, loop, {DOCUMENT_COLUMNS}) "
+            "SELECT ?, loop, ?, ?, ?, ?, ?, ?, ?, ? FROM pages WHERE id = ?",
             (page_id, *values, page_id),
         )
         return "added"
@@ -152,11 +141,13 @@ class Rewriter(PageStore):
             "(SELECT page_id FROM suspects WHERE level = 'site')"
         )
 
-    def target_fingerprints(self) -> Iterator[tuple[int, str, int, str | None, str | None]]:
-        """(id, exact key, simhash, stored paragraph sketch, paragraphs JSON when none was
-        stored) of every target document, in id order."""
+    def target_fingerprints(
+        self,
+    ) -> Iterator[tuple[int, str, int, str | None, list[str] | None]]:
+        """(id, exact key, simhash, stored paragraph sketch, the paragraphs' texts when
+        none was stored) of every target document, in id order."""
         for doc_id, key, value, sketch, paragraphs in self._target_documents():
-            yield doc_id, key, from_sqlite(value), sketch, paragraphs
+            yield doc_id, key, from_sqlite(value), sketch, paragraph_texts(paragraphs)
 
     def set_duplicates(self, decisions: Sequence[tuple[int, int]]) -> None:
         """Mark documents as near-duplicates ((original id, duplicate id)) and their
