@@ -13,6 +13,7 @@ import time
 import requests
 
 from collie.fetch import FetchConfig, Fetcher
+from collie.fetchpool import fetch_all
 from collie.mininet.server import MiniWebServer, Response, World
 
 HOSTS, PAGES = 200, 20
@@ -38,7 +39,7 @@ def build_world() -> tuple[World, list[str]]:
 def run_collie(urls: list[str], workers: int) -> tuple[float, int]:
     started = time.perf_counter()
     with Fetcher(FetchConfig(delay=0.0, workers=workers)) as fetcher:
-        fetched = sum(r.outcome == "fetched" for r in fetcher.fetch_all(urls))
+        fetched = sum(r.outcome == "fetched" for r in fetch_all(fetcher, urls))
     return time.perf_counter() - started, fetched
 
 

@@ -130,6 +130,13 @@ SETTINGS: tuple[Setting, ...] = (
         "backend with no working engine spends no more); 0 means no limit.",
         minimum=0,
     ),
+    Setting(
+        "search.max_fruitless",
+        20,
+        "Queries sent in a row that brought no new URL (all their results known already) "
+        "that end a loop's search stage early; 0 means no limit.",
+        minimum=0,
+    ),
     Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
     Setting(
@@ -150,7 +157,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Hosts whose robots.txt asks for a longer Crawl-delay are skipped.",
         minimum=0,
     ),
-    Setting("fetch.workers", 8, "Hosts fetched in parallel.", minimum=1),
+    Setting(
+        "fetch.workers",
+        64,
+        "Requests in flight at once, each to a different host (threads; a host still gets "
+        "one request at a time, fetch.delay apart).",
+        minimum=1,
+    ),
     Setting("fetch.connect_timeout", 10.0, "Seconds to wait for a connection.", minimum=0.1),
     Setting("fetch.read_timeout", 30.0, "Seconds to wait for data.", minimum=0.1),
     Setting("fetch.max_bytes", 5 * 1024 * 1024, "Body size cap; the rest is discarded.", minimum=1),

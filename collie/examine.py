@@ -23,6 +23,7 @@ from pathlib import Path
 from collie.bodycache import compress_body, read_body
 from collie.classify import PageRules, decide
 from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
+from collie.fetchpool import fetch_all
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.models import CachedPage, Examined, PageOutcome, QueuedPage
 from collie.process import process
@@ -75,7 +76,7 @@ def fetch_and_examine(batch: SiteBatch, context: WorkerContext) -> SiteResult:
 
 
 def _fetch_examine(fetcher: Fetcher, batch: SiteBatch, model: LangModel) -> list[Examined]:
-    results = {r.url: r for r in fetcher.fetch_all([page.url for page in batch.pages])}
+    results = {r.url: r for r in fetch_all(fetcher, [page.url for page in batch.pages])}
     return [examine(page, results[page.url], model, batch.rules) for page in batch.pages]
 
 

@@ -1,9 +1,9 @@
 """Polite HTTP: robots.txt, per-host pacing, limits, retries.
 
-`Fetcher.fetch(url)` fetches one URL; `Fetcher.fetch_all(urls)` fetches many, several
-hosts at a time (`fetch.workers`), and yields a `FetchResult` for every URL as it is
-done. Every URL gets a result: a response to process, or a drop with its reason
-(`robots`, `http-404`, `not-html:application/pdf`, `timeout`...). Nothing raises for a
+`Fetcher.fetch(url)` fetches one URL; it is thread-safe, and fetchpool.py runs many at a
+time (`fetch.workers`), every host with work kept busy up to its delay. Every URL gets a
+result: a response to process, or a drop with its reason (`robots`, `http-404`,
+`not-html:application/pdf`, `timeout`...). Nothing raises for a
 bad page or a bad host.
 
 Politeness, per host (host name and port): one request in flight, at least
@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import queue
 import random
 import threading
 import time
-from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -249,52 +247,6 @@ class Fetcher:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- many URLs ------------------------------------------------------------------
-    def fetch_all(self, urls: Iterable[str]) -> Iterator[FetchResult]:
-        """Fetch every URL, `config.workers` hosts at a time; yield results as they come.
-
-        Closing the iterator early (or Ctrl-C) lets the requests in flight finish and
-        starts no new ones.
-        """
-        queues: dict[str, deque[str]] = {}
-        for url in urls:
-            queues.setdefault(host_key(url), deque()).append(url)
-        total = sum(len(q) for q in queues.values())
-        results: queue.Queue[FetchResult] = queue.Queue()
-        stop = threading.Event()
-        claimed: set[str] = set()
-        lock = threading.Lock()
-
-        def next_url() -> tuple[str, str] | None:
-            with lock:
-                free = [h for h, q in queues.items() if q and h not in claimed]
-                if stop.is_set() or not free:
-                    return None
-                host = min(free, key=self.gate.ready_at)
-                claimed.add(host)
-                return host, queues[host].popleft()
-
-        def work() -> None:
-            while (job := next_url()) is not None:
-                host, url = job
-                try:
-                    results.put(self.fetch(url))
-                finally:
-                    with lock:
-                        claimed.discard(host)
-
-        workers = [
-            threading.Thread(target=work, name=f"collie-fetch-{i}", daemon=True)
-            for i in range(min(self.config.workers, len(queues)))
-        ]
-        for worker in workers:
-            worker.start()
-        try:
-            for _ in range(total):
-                yield results.get()
-        finally:
-            stop.set()
 
     # -- one URL --------------------------------------------------------------------
     def fetch(self, url: str) -> FetchResult:

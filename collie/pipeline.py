@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from collie.classify import (
@@ -40,6 +41,7 @@ from collie.examine import (
     SiteBatch,
     SiteResult,
     WorkerContext,
+    examine,
     examine_cached,
     fetch_and_examine,
     host_in_sites,
@@ -47,7 +49,8 @@ from collie.examine import (
     split_by_site,
 )
 from collie.executor import Executor, LocalExecutor
-from collie.fetch import Fetcher
+from collie.fetch import Fetcher, FetchResult
+from collie.fetchpool import FetchPool
 from collie.langid.model import LangModel
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import query_domains
@@ -74,6 +77,9 @@ log = logging.getLogger("collie.pipeline")
 
 
 SEARCH_PRIORITY = 2.0  # a loop's search results come before crawled links (scores ~0-1.4)
+PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
+TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the frontier
+SHOW_EVERY = 1.0  # seconds between two progress updates
 
 
 @dataclass
@@ -101,6 +107,10 @@ class RunEvents:
     def advance(self, count: int = 1) -> None: ...
 
     def line(self, text: str) -> None: ...
+
+    def status(self, text: str) -> None:
+        """What the stage in progress holds now (hosts in flight, the queue...)."""
+        return None
 
     def should_stop(self) -> bool:
         return False
@@ -167,10 +177,13 @@ def run(
             loop_report = LoopReport(loop.number)
             miner.relatives_passes = 0
             report.loops.append(loop_report)
-            if not loop.searched:
-                report.stopped = _search_stage(miner, loop.number, loop_report)
-            if report.stopped is None:
-                report.stopped = _fetch_stage(miner, loop_report)
+            if local:
+                report.stopped = _stream_loop(miner, loop.searched, loop_report)
+            else:
+                if not loop.searched:
+                    report.stopped = _search_stage(miner, loop.number, loop_report)
+                if report.stopped is None:
+                    report.stopped = _fetch_stage(miner, loop_report)
             events.line(loop_report.line())
             if loop_report.pages and not loop_report.pages["kept"]:
                 events.line(loop_report.nothing_found_line(miner.target))
@@ -237,22 +250,49 @@ def _save_robots(miner: _Miner) -> None:
 
 
 class _StopRequested(Exception):
-    """Ctrl-C during the search stage: stop after the query in hand."""
+    """Ctrl-C (or the time limit) during the search stage: stop after the query in hand."""
 
 
-def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
-    """Send the loop's queries and queue their results; "interrupted" on Ctrl-C (the
-    loop's search resumes from the cache next time)."""
+def _time_limit(miner: _Miner) -> str:
+    return f"the run's time limit ({miner.limits.max_time:g} s) was reached"
+
+
+class _SearchedEnough(Exception):
+    """The last queries brought no new URL: the search stage stops (search.max_fruitless)."""
+
+
+def _search_stage(
+    miner: _Miner, loop: int, report: LoopReport, stream: _Stream | None = None
+) -> str | None:
+    """Send the loop's queries and queue their results as they come (with `stream`, its
+    fetching goes on meanwhile); "interrupted" on Ctrl-C (the loop's search resumes from
+    the cache next time)."""
     ws, settings = miner.ws, miner.ws.settings
     planned = loop_queries(ws, miner.backend, loop)
-    miner.events.stage(loop, "search", len(planned))
+    if stream is None:
+        miner.events.stage(loop, "search", len(planned))
     budget = miner.budget
+    fruitless, enough = 0, settings["search.max_fruitless"]
 
     def counted(outcome: QueryOutcome) -> None:
+        nonlocal fruitless
         report.queries[outcome.status] += 1
-        miner.events.advance()
+        new = miner.store.enqueue(_search_entries(outcome, loop))
+        report.search_urls += new
+        if outcome.status == "sent":
+            fruitless = 0 if new else fruitless + 1
         if miner.events.should_stop():
-            raise _StopRequested
+            raise _StopRequested("interrupted")
+        if stream is None:
+            miner.events.advance()
+        elif miner.out_of_time():
+            raise _StopRequested(_time_limit(miner))
+        else:
+            stream.queries = (sum(report.queries.values()), len(planned))
+            stream.frontier_changed |= bool(new)
+            stream.service(0.0)
+        if enough and fruitless >= enough:
+            raise _SearchedEnough
 
     try:
         result = search_queries(
@@ -266,33 +306,173 @@ def _search_stage(miner: _Miner, loop: int, report: LoopReport) -> str | None:
             counted,
             settings["search.max_empty"],
         )
-    except _StopRequested:
-        return "interrupted"
-    report.search_stopped = result.stopped
-    entries = []
-    for outcome in result.outcomes:
-        for hit in outcome.results:
-            url = crawl_url(hit.url)
-            if url is not None:
-                entries.append(
-                    QueueEntry(
-                        url,
-                        site_of(url),
-                        loop,
-                        "search",
-                        0,
-                        SEARCH_PRIORITY,
-                        query_id=outcome.query_id,
-                    )
-                )
-    report.search_urls = miner.store.enqueue(entries)
+        report.search_stopped = result.stopped
+    except _StopRequested as stop:
+        return str(stop)
+    except _SearchedEnough:
+        report.search_stopped = (
+            f"the last {enough} queries sent brought no new URL; the loop's other "
+            f"{len(planned) - sum(report.queries.values())} queries are not spent "
+            "(search.max_fruitless)"
+        )
     miner.store.mark_searched(loop)
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
     miner.events.line(
         f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
         f"{report.search_urls} new URLs"
+        + (f"; {report.search_stopped}" if report.search_stopped else "")
     )
     return None
+
+
+def _search_entries(outcome: QueryOutcome, loop: int) -> list[QueueEntry]:
+    """A query's results as frontier entries."""
+    entries = []
+    for hit in outcome.results:
+        url = crawl_url(hit.url)
+        if url is not None:
+            entries.append(
+                QueueEntry(
+                    url, site_of(url), loop, "search", 0, SEARCH_PRIORITY, query_id=outcome.query_id
+                )
+            )
+    return entries
+
+
+def _stream_loop(miner: _Miner, searched: bool, report: LoopReport) -> str | None:
+    """A loop in this process: the search stage (unless done) while the pool fetches
+    what it found, then the fetching until the frontier is empty or a limit is hit."""
+    with _Stream(miner, report) as stream:
+        if not searched:
+            stopped = _search_stage(miner, report.number, report, stream)
+            if stopped is not None:
+                stream.finish()
+                return stopped
+        return stream.run()
+
+
+class _Stream:
+    """The fetch stage on the continuous scheduler (fetchpool.py): the frontier's most
+    promising pages of every site are handed to the pool a few per site, results are
+    examined and recorded as they come, a small transaction each time (kill -9 loses
+    only what is in flight: those pages are still queued)."""
+
+    def __init__(self, miner: _Miner, report: LoopReport) -> None:
+        settings = miner.ws.settings
+        self.miner, self.report = miner, report
+        workers = settings["fetch.workers"]
+        self.pool = FetchPool(miner.fetcher, workers, max_results=max(64, 2 * workers))
+        self.max_sites = max(256, 4 * workers)  # sites with pages in the pool
+        self.claimed: dict[int, QueuedPage] = {}
+        self.per_site: Counter[str] = Counter()
+        self.started = 0  # pages handed to the pool in this stage
+        self.queries: tuple[int, int] | None = None  # (done, planned) while searching
+        self.targets = 0
+        self.frontier_changed = True
+        self._shown = 0.0
+        miner.events.stage(report.number, "fetch", None)
+
+    def __enter__(self) -> _Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.close()
+
+    def run(self) -> str | None:
+        """Fetch until the frontier is empty (None) or the run must stop (why)."""
+        miner = self.miner
+        while True:
+            if miner.events.should_stop():
+                self.finish()
+                return "interrupted"
+            if miner.out_of_time():
+                self.finish()
+                return _time_limit(miner)
+            self.service(TAKE_WAIT)
+            if self.claimed:
+                continue
+            self.top_up()
+            if self.claimed:
+                continue
+            if _revote_short(miner, self.report) or _learn_relatives(miner, self.report):
+                self.frontier_changed = True  # their links may have joined the frontier
+                continue
+            return None
+
+    def finish(self) -> None:
+        """Start nothing new; record what the requests in flight bring."""
+        self.pool.close()
+        self._record(self.pool.take())
+
+    def top_up(self) -> None:
+        """Hand the pool the best queued pages of sites with room (PER_SITE each)."""
+        if not self.frontier_changed:
+            return
+        self.frontier_changed = False
+        max_pages = self.miner.limits.max_pages
+        room = max_pages - self.started if max_pages else self.max_sites * PER_SITE
+        if room <= 0:
+            return
+        wanted = min(room, self.max_sites * PER_SITE)
+        for page in self.miner.store.next_per_site(PER_SITE, wanted + len(self.claimed)):
+            if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
+                continue
+            if room <= 0:
+                break
+            self.claimed[page.id] = page
+            self.per_site[page.site] += 1
+            self.pool.add(page.id, page.url)
+            self.started += 1
+            room -= 1
+
+    def service(self, wait: float) -> None:
+        """Keep the pool fed; examine and record the results that are in."""
+        self.top_up()
+        self._record(self.pool.take(wait))
+        self._show()
+
+    def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
+        if not taken:
+            return
+        miner, report = self.miner, self.report
+        pages = [self.claimed.pop(int(key)) for key, _ in taken]  # type: ignore[call-overload]
+        for page in pages:
+            self.per_site[page.site] -= 1
+        examined = [
+            examine(page, result, miner.model, miner.rules)
+            for page, (_, result) in zip(pages, taken, strict=True)
+        ]
+        outcomes = [_finish(miner, e) for e in examined]
+        _judge_with_sites(miner, outcomes)
+        _record(miner, outcomes, {page.id: page for page in pages}, report.number)
+        _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
+        _stop_poor_sites(miner, {o.site for o in outcomes})
+        _save_robots(miner)
+        _count(report, outcomes)
+        self.targets += sum(o.status == "kept" for o in outcomes)
+        self.frontier_changed = True
+        miner.events.advance(len(outcomes))
+
+    def _show(self) -> None:
+        now = time.monotonic()
+        if now - self._shown < SHOW_EVERY:
+            return
+        self._shown = now
+        state = self.pool.state()
+        searching = f"queries {self.queries[0]}/{self.queries[1]}, " if self.queries else ""
+        self.miner.events.status(
+            f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
+            f"{state.queued} waiting, {self.miner.store.queued_count()} queued"
+        )
+
+
+def _count(report: LoopReport, outcomes: Sequence[PageOutcome]) -> None:
+    for o in outcomes:
+        report.pages[o.status] += 1
+        if o.reason and o.status != "kept":
+            report.reasons[kind_of(o.reason)] += 1
+        if o.lang is not None:
+            report.languages[o.lang] += 1
 
 
 def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
@@ -306,7 +486,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         if miner.events.should_stop():
             return "interrupted"
         if miner.out_of_time():
-            return f"the run's time limit ({limits.max_time:g} s) was reached"
+            return _time_limit(miner)
         room = limits.max_pages - fetched if limits.max_pages else batch_size
         batch = store.next_batch(min(batch_size, room))
         if not batch:
@@ -322,12 +502,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
         _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
         _stop_poor_sites(miner, {o.site for o in outcomes})
         _save_robots(miner)
-        for o in outcomes:
-            report.pages[o.status] += 1
-            if o.reason and o.status != "kept":
-                report.reasons[kind_of(o.reason)] += 1
-            if o.lang is not None:
-                report.languages[o.lang] += 1
+        _count(report, outcomes)
         fetched += len(batch)
         miner.events.advance(len(batch))
 

@@ -81,6 +81,31 @@ def document_rows(root: Path) -> list[tuple[Any, ...]]:
     return rows
 
 
+def run_by_url(root: Path) -> dict[str, tuple[Any, ...]]:
+    """Each page (by URL) with its document: what two runs that recorded the same pages
+    in another order share (ids differ; a near-duplicate names its original's URL)."""
+    conn = sqlite3.connect(root / "collie.db")
+    url_of_doc = dict(conn.execute(
+        "SELECT d.id, p.url FROM documents d JOIN pages p ON p.id = d.page_id"))  # fmt: skip
+    rows = conn.execute(
+        "SELECT p.url, p.status, p.reason, p.lang, p.target_share, p.text_chars, p.body_sha1, "
+        "d.kind, d.text, d.paragraphs, d.words, d.exact_key, d.simhash, d.duplicate_of "
+        "FROM pages p LEFT JOIN documents d ON d.page_id = p.id").fetchall()  # fmt: skip
+    conn.close()
+    out = {}
+    for url, status, reason, *rest, duplicate_of in rows:
+        if reason and reason.startswith("near-duplicate:"):
+            reason = "near-duplicate:" + url_of_doc[int(reason.split(":")[1])]
+        out[url] = (status, reason, *rest, url_of_doc.get(duplicate_of))
+    return out
+
+
+def by_url(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Exported records without their ids, in URL order."""
+    return sorted(({k: v for k, v in r.items() if k != "id"} for r in records),
+                  key=lambda r: r["url"])  # fmt: skip
+
+
 def copy_of(root: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "ws"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns("collie.lock"))

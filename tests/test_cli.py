@@ -96,7 +96,7 @@ def test_config_shows_each_source(capsys, workspace: Path, monkeypatch) -> None:
     result = run_collie(capsys, "--set", "seeds.count=60", "config", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["fetch.workers"] == {"value": 8, "source": "default"}
+    assert data["fetch.workers"] == {"value": 64, "source": "default"}
     assert data["crawl.depth"] == {"value": 3, "source": "collie.toml"}
     assert data["fetch.delay"] == {"value": 4.0, "source": "environment (COLLIE_FETCH_DELAY)"}
     assert data["seeds.count"] == {"value": 60, "source": "flag (--set seeds.count)"}
@@ -118,7 +118,9 @@ def test_config_outside_a_workspace(capsys, tmp_path: Path, monkeypatch) -> None
 
 def test_bad_toml_value_is_an_error_naming_the_file(capsys, workspace: Path) -> None:
     toml = workspace / "collie.toml"
-    toml.write_text(toml.read_text().replace("# workers = 8", "workers = 'lots'"), encoding="utf-8")
+    toml.write_text(
+        toml.read_text().replace("# workers = 64", "workers = 'lots'"), encoding="utf-8"
+    )
     result = run_collie(capsys, "status")
     assert result.code == 1
     assert "collie.toml" in result.err and "fetch.workers must be an integer" in result.err

@@ -19,7 +19,7 @@ def test_precedence_default_toml_environment_flag() -> None:
     env = {"COLLIE_CRAWL_DEPTH": "4", "COLLIE_SEEDS_COUNT": "200"}
     flags = {"seeds.count": (300, "--set seeds.count")}
     settings = load_settings(toml, env, flags)
-    assert settings["fetch.workers"] == 8
+    assert settings["fetch.workers"] == 64
     assert settings.entry("fetch.workers").source == "default"
     assert settings["fetch.delay"] == 2.0
     assert settings.entry("fetch.delay").source == "collie.toml"

@@ -15,6 +15,7 @@ import pytest
 
 from collie.config import SETTINGS_BY_KEY
 from collie.fetch import FetchConfig, Fetcher, FetchResult, looks_like_html
+from collie.fetchpool import fetch_all
 from collie.mininet.server import MiniWebServer, Request, Response, World
 from collie.robots import MemoryRobotsStore, RobotsRecord
 
@@ -172,7 +173,7 @@ def test_crawl_delay_honoured_and_capped(web: MiniWebServer, world: World) -> No
         world.add(f"http://slow.example/{i}", Response.html(PAGE))
     world.add("http://greedy.example/0", Response.html(PAGE))
     with Fetcher(config(delay=0.0, max_crawl_delay=30)) as fetcher:
-        results = list(fetcher.fetch_all([f"http://slow.example/{i}" for i in range(3)]))
+        results = list(fetch_all(fetcher, [f"http://slow.example/{i}" for i in range(3)]))
         greedy = fetcher.fetch("http://greedy.example/0")
     assert all(r.outcome == "fetched" for r in results)
     times = [e.monotonic for e in web.requests_for("slow.example")]
@@ -382,7 +383,7 @@ def test_fetch_all_many_hosts_in_parallel(web: MiniWebServer, world: World) -> N
     urls = [f"http://{h}/{n}" for n in (1, 2) for h in hosts] + ["http://h0.example/missing"]
     started = time.monotonic()
     with Fetcher(config(workers=6)) as fetcher:
-        results: list[FetchResult] = list(fetcher.fetch_all(urls))
+        results: list[FetchResult] = list(fetch_all(fetcher, urls))
     elapsed = time.monotonic() - started
     assert sorted(r.url for r in results) == sorted(urls)
     assert sum(r.outcome == "fetched" for r in results) == 12
@@ -403,7 +404,7 @@ def test_default_delay_one_second_per_host(web: MiniWebServer, world: World) -> 
             world.add(f"http://{host}/{n}", Response.html(PAGE))
     urls = [f"http://{h}/{n}" for h in hosts for n in range(3)]
     with Fetcher(FetchConfig(workers=4)) as fetcher:
-        results = list(fetcher.fetch_all(urls))
+        results = list(fetch_all(fetcher, urls))
     assert all(r.outcome == "fetched" for r in results)
     for host in hosts:
         times = sorted(e.monotonic for e in web.requests_for(host))
@@ -415,9 +416,49 @@ def test_closing_fetch_all_early_stops_new_requests(web: MiniWebServer, world: W
     for n in range(20):
         world.add(f"http://one.example/{n}", Response.html(PAGE))
     with Fetcher(config(delay=0.05, workers=1)) as fetcher:
-        stream = fetcher.fetch_all([f"http://one.example/{n}" for n in range(20)])
+        stream = fetch_all(fetcher, [f"http://one.example/{n}" for n in range(20)])
         first = next(stream)
         stream.close()
         time.sleep(0.3)
     assert first.outcome == "fetched"
     assert len(web.requests_for("one.example")) <= 4
+
+
+def test_pool_takes_new_hosts_while_a_big_one_is_paced(web: MiniWebServer, world: World) -> None:
+    """No batch barrier: a host added while another is still being fetched (its delay
+    between pages) is fetched at once, and each host keeps its delay."""
+    from collie.fetchpool import FetchPool
+
+    for n in range(6):
+        world.add(f"http://big.example/{n}", Response.html(PAGE))
+    world.add("http://late.example/", Response.html(PAGE))
+    with Fetcher(config(delay=0.2)) as fetcher, FetchPool(fetcher, workers=4) as pool:
+        for n in range(6):
+            pool.add(n, f"http://big.example/{n}")
+        first = pool.take(timeout=5.0)
+        pool.add("late", "http://late.example/")
+        keys = [key for key, _ in first]
+        while len(keys) < 7:
+            keys += [key for key, _ in pool.take(timeout=5.0)]
+    assert sorted(map(str, keys)) == sorted([*map(str, range(6)), "late"])
+    late = web.requests_for("late.example")[-1].monotonic
+    big = [e.monotonic for e in web.requests_for("big.example")]
+    assert late < big[-1] - 0.3  # not after the big host's last page
+    assert min(b - a for a, b in itertools.pairwise(big)) >= 0.19
+
+
+def test_pool_close_returns_what_never_started(web: MiniWebServer, world: World) -> None:
+    from collie.fetchpool import FetchPool
+
+    for n in range(10):
+        world.add(f"http://one.example/{n}", Response.html(PAGE))
+    with Fetcher(config(delay=0.3)) as fetcher:
+        pool = FetchPool(fetcher, workers=2)
+        for n in range(10):
+            pool.add(n, f"http://one.example/{n}")
+        done = pool.take(timeout=5.0)
+        never = pool.close()
+        done += pool.take()
+    assert sorted([key for key, _ in done] + never) == list(range(10))  # type: ignore[type-var]
+    assert len(never) >= 7
+    assert len(web.requests_for("one.example")) == 1 + len(done)  # robots.txt + pages

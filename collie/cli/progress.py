@@ -4,6 +4,7 @@ Ctrl-C as a request to stop after the current batch."""
 from __future__ import annotations
 
 import sys
+import time
 from types import FrameType
 from typing import Any
 
@@ -12,26 +13,56 @@ from tqdm import tqdm
 from collie import pipeline
 from collie.cli.options import note
 
+PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
+
 
 class CliEvents(pipeline.RunEvents):
     """Progress bars and count lines on stderr; the first Ctrl-C asks the run to stop
     after the current batch, a second one stops at once."""
 
-    def __init__(self, quiet: bool) -> None:
+    def __init__(self, quiet: bool, terminal: bool | None = None) -> None:
         self.quiet = quiet
+        # Bars redraw a line in place; redirected output (nohup, a batch job's log)
+        # gets a plain line every PLAIN_EVERY seconds instead.
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.bar: tqdm[Any] | None = None
         self.stop_requested = False
+        self.desc = ""
+        self.unit = ""
+        self.done = 0
+        self.total: int | None = None
+        self.last_status = ""
+        self.printed = time.monotonic()
 
     def stage(self, loop: int, name: str, total: int | None) -> None:
         self.close()
-        if not self.quiet:
-            unit = " queries" if name == "search" else " pages"
-            desc = f"loop {loop} {name}" if loop else name
-            self.bar = tqdm(total=total, desc=desc, unit=unit, leave=False)
+        self.unit = "queries" if name == "search" else "pages"
+        self.desc = f"loop {loop} {name}" if loop else name
+        self.done, self.total, self.last_status = 0, total, ""
+        self.printed = time.monotonic()
+        if not self.quiet and self.terminal:
+            self.bar = tqdm(total=total, desc=self.desc, unit=" " + self.unit, leave=False)
 
     def advance(self, count: int = 1) -> None:
+        self.done += count
         if self.bar is not None:
             self.bar.update(count)
+        self._plain()
+
+    def status(self, text: str) -> None:
+        self.last_status = text
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
+        self._plain()
+
+    def _plain(self) -> None:
+        """The periodic plain line when stderr is not a terminal."""
+        if self.quiet or self.terminal or time.monotonic() - self.printed < PLAIN_EVERY:
+            return
+        self.printed = time.monotonic()
+        of = f"/{self.total}" if self.total else ""
+        extra = f", {self.last_status}" if self.last_status else ""
+        print(f"{self.desc}: {self.done}{of} {self.unit}{extra}", file=sys.stderr, flush=True)
 
     def line(self, text: str) -> None:
         if not self.quiet:

@@ -91,6 +91,20 @@ class FrontierStore(StoreBase):
         ).fetchall()
         return [QueuedPage(*tuple(r)) for r in rows]
 
+    def next_per_site(self, per_site: int, limit: int) -> list[QueuedPage]:
+        """The `per_site` most promising queued pages of each site (as `next_batch`
+        orders them), the most promising first, at most `limit`: what keeps every site
+        with work busy without taking a whole big site first."""
+        rows = self.conn.execute(
+            "SELECT id, url, site, loop, source, depth FROM ("
+            "SELECT id, url, site, loop, source, depth, priority, ROW_NUMBER() OVER ("
+            "PARTITION BY site ORDER BY priority DESC, depth, id) AS rank "
+            "FROM pages WHERE status = 'queued') WHERE rank <= ? "
+            "ORDER BY rank, priority DESC, depth, id LIMIT ?",
+            (per_site, limit),
+        ).fetchall()
+        return [QueuedPage(*tuple(r)) for r in rows]
+
     def queued_count(self) -> int:
         return int(
             self.conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0]

@@ -1,0 +1,193 @@
+"""The continuous polite scheduler: per-host queues and a pool of threads that keeps
+every host with work busy up to its delay, with no batch barrier.
+
+The caller adds URLs as it learns of them (a search result, a crawled link) and takes
+the results as they come; it decides what to fetch, the pool only when:
+
+    pool = FetchPool(fetcher, workers=64)
+    pool.add(page_id, url)
+    for page_id, result in pool.take(timeout=0.2): ...
+    pool.close()
+
+A worker takes the host whose next request may start soonest (`HostGate.ready_at`:
+the delay, robots.txt Crawl-delay and Retry-After counted from its last request) and
+fetches through the `Fetcher` (which holds the host in the gate,
+so two requests to one host are never closer than its delay, whatever else runs), and
+hands the result over. Results wait in a bounded queue: when the caller falls behind,
+the workers stop starting requests, so memory holds at most `max_results` bodies plus
+one per worker. Nothing here touches the workspace.
+"""
+
+from __future__ import annotations
+
+import heapq
+import queue
+import threading
+from collections import deque
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass
+
+from collie.fetch import Fetcher, FetchResult, host_key
+
+IDLE_WAIT = 0.5  # seconds a worker waits for new work before looking again
+
+
+def fetch_all(fetcher: Fetcher, urls: Iterable[str]) -> Iterator[FetchResult]:
+    """Fetch every URL through a `FetchPool` of `fetcher.config.workers` threads; yield
+    the results as they come. Closing the iterator early (or Ctrl-C) lets the requests
+    in flight finish and starts no new ones."""
+    pool = FetchPool(fetcher, fetcher.config.workers)
+    try:
+        remaining = 0
+        for url in urls:
+            pool.add(remaining, url)
+            remaining += 1
+        while remaining:
+            for _key, result in pool.take(timeout=IDLE_WAIT):
+                remaining -= 1
+                yield result
+    finally:
+        pool.close()
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """What the pool holds now (for progress lines)."""
+
+    queued: int  # URLs not started
+    in_flight: int  # requests (hosts) being fetched
+    hosts: int  # hosts with a URL queued or in flight
+    done: int  # results not taken yet
+
+
+class FetchPool:
+    """See the module docstring. Thread-safe; `add`, `take` and `close` are the
+    caller's, the rest runs in the pool's threads."""
+
+    def __init__(self, fetcher: Fetcher, workers: int, max_results: int | None = None) -> None:
+        self.fetcher = fetcher
+        self.gate = fetcher.gate
+        self._queues: dict[str, deque[tuple[Hashable, str]]] = {}
+        self._heap: list[tuple[float, int, str]] = []  # (ready_at, order, host) of idle hosts
+        self._scheduled: set[str] = set()  # hosts in the heap
+        self._busy: set[str] = set()  # hosts a worker is fetching from
+        self._order = 0
+        self._cond = threading.Condition()
+        self._closed = False
+        self._late: list[tuple[Hashable, FetchResult]] = []  # results taken by close()
+        self._results: queue.Queue[tuple[Hashable, FetchResult]] = queue.Queue(
+            max_results or max(16, 2 * workers)
+        )
+        self._threads = [
+            threading.Thread(target=self._work, name=f"collie-fetch-{i}", daemon=True)
+            for i in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    # -- the caller's side ------------------------------------------------------------
+    def add(self, key: Hashable, url: str) -> None:
+        """Queue `url` behind its host's other URLs; `key` comes back with its result."""
+        host = host_key(url)
+        with self._cond:
+            self._queues.setdefault(host, deque()).append((key, url))
+            self._schedule(host)
+            self._cond.notify()
+
+    def take(self, timeout: float = 0.0) -> list[tuple[Hashable, FetchResult]]:
+        """The results ready now (waiting up to `timeout` seconds for the first one)."""
+        taken, self._late = self._late, []
+        try:
+            taken.append(
+                self._results.get(timeout=timeout) if timeout else self._results.get_nowait()
+            )
+        except queue.Empty:
+            return taken
+        while True:
+            try:
+                taken.append(self._results.get_nowait())
+            except queue.Empty:
+                return taken
+
+    def queued_for(self, host: str) -> int:
+        with self._cond:
+            return len(self._queues.get(host, ()))
+
+    def state(self) -> PoolState:
+        with self._cond:
+            queued = sum(len(q) for q in self._queues.values())
+            hosts = len(self._queues.keys() | self._busy)
+            return PoolState(queued, len(self._busy), hosts, self._results.qsize())
+
+    def pending(self) -> int:
+        """URLs added whose results have not been taken yet."""
+        with self._cond:
+            return sum(len(q) for q in self._queues.values()) + len(self._busy)
+
+    def close(self) -> list[Hashable]:
+        """Start no new request and let those in flight finish (`take` still returns
+        their results). Returns the keys never started."""
+        with self._cond:
+            self._closed = True
+            never = [key for q in self._queues.values() for key, _ in q]
+            self._queues.clear()
+            self._heap.clear()
+            self._scheduled.clear()
+            self._cond.notify_all()
+        late = []
+        while any(t.is_alive() for t in self._threads):
+            late += self.take()  # a worker blocked on a full queue must get through
+            for thread in self._threads:
+                thread.join(0.05)
+        self._late = late + self.take()
+        return never
+
+    def __enter__(self) -> FetchPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the workers' side --------------------------------------------------------------
+    def _schedule(self, host: str) -> None:
+        """Put an idle host with queued URLs in the heap (lock held)."""
+        if host in self._scheduled or host in self._busy or not self._queues.get(host):
+            return
+        self._order += 1
+        heapq.heappush(self._heap, (self.gate.ready_at(host), self._order, host))
+        self._scheduled.add(host)
+
+    def _next(self) -> tuple[str, Hashable, str] | None:
+        """The host whose turn comes first and its next URL (the gate waits for the
+        turn itself, on the fetcher's clock); None when the pool is closed."""
+        with self._cond:
+            while not self._closed:
+                if not self._heap:
+                    self._cond.wait(IDLE_WAIT)
+                    continue
+                ready_at, _, host = self._heap[0]
+                actual = self.gate.ready_at(host)  # a Crawl-delay or Retry-After moved it
+                if actual > ready_at:
+                    self._order += 1
+                    heapq.heapreplace(self._heap, (actual, self._order, host))
+                    continue
+                heapq.heappop(self._heap)
+                self._scheduled.discard(host)
+                key, url = self._queues[host].popleft()
+                if not self._queues[host]:
+                    del self._queues[host]
+                self._busy.add(host)
+                return host, key, url
+        return None
+
+    def _work(self) -> None:
+        while (job := self._next()) is not None:
+            host, key, url = job
+            try:
+                result = self.fetcher.fetch(url)
+            finally:
+                with self._cond:
+                    self._busy.discard(host)
+                    self._schedule(host)
+                    self._cond.notify_all()
+            self._results.put((key, result))
