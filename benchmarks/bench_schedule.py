@@ -95,8 +95,8 @@ def schedule(log: list[dict[str, Any]], workspace: Path) -> Schedule:
 
 def main() -> None:
     world, _ = ensure_world(BuildOptions(sites=SITES))
-    print(f"the closed world ({SITES} sites, built like the demo's), 2 loops, fetch.delay {DELAY} s; the bound is the "
-          "busiest host's requests x the delay")  # fmt: skip
+    print(f"the closed world ({SITES} sites, built like the demo's), 2 loops, fetch.delay "
+          f"{DELAY} s; a loop's bound is its busiest host's requests x the delay")  # fmt: skip
     for name, settings in ROWS:
         with tempfile.TemporaryDirectory(prefix="collie-bench-schedule-") as tmp:
             result = run_demo(world, Path(tmp) / "demo", delay=DELAY, settings=settings,
