@@ -273,14 +273,22 @@ def _search_stage(
         miner.events.stage(loop, "search", len(planned))
     budget = miner.budget
     fruitless, enough = 0, settings["search.max_fruitless"]
+    seen: set[str] = set()  # this loop's result URLs so far
 
     def counted(outcome: QueryOutcome) -> None:
         nonlocal fruitless
         report.queries[outcome.status] += 1
-        new = miner.store.enqueue(_search_entries(outcome, loop))
+        entries = _search_entries(outcome, loop)
+        new = miner.store.enqueue(entries)
         report.search_urls += new
+        # New to the search: neither an earlier query's result in this loop nor a page
+        # of an earlier loop (not what fetching meanwhile queued: the count, and so the
+        # queries a loop sends, must not depend on fetch timing).
+        urls = [e.url for e in entries if e.url not in seen]
+        seen.update(urls)
         if outcome.status == "sent":
-            fruitless = 0 if new else fruitless + 1
+            fresh = len(urls) - len(miner.store.known_before(urls, loop))
+            fruitless = 0 if fresh else fruitless + 1
         if miner.events.should_stop():
             raise _StopRequested("interrupted")
         if stream is None:

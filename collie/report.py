@@ -75,6 +75,10 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
     lines += ["", "best queries (target documents among the URLs they found first):"]
     lines += [f"  {q[:60]:<60} {d:>4} / {n}" for q, d, n in data["queries"]] or ["  -"]
+    words = data.get("seed_yields", {})
+    for side, title in (("best", "best"), ("worst", "worst")):
+        lines += ["", f"{title} seed words (queries that brought a target document / queries):"]
+        lines += [f"  {w:<30} {h:>4} / {n}" for w, h, n in words.get(side, [])] or ["  -"]
     for loop, words in data["seeds"].items():
         lines += [
             "",

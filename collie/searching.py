@@ -14,12 +14,12 @@ committed as `pending`; the results and `done` follow in one transaction. So:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from collie.errors import CollieError, InputError
-from collie.queries import generate_combinations, loop_rng, query_domains
+from collie.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
 from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.store import Store
@@ -63,6 +63,7 @@ class QueryOutcome:
     status: str  # sent, cached, failed, lost
     results: list[SearchResult]
     error: str | None = None
+    words: list[str] | None = None  # the seed words it was made of
 
 
 @dataclass
@@ -97,11 +98,12 @@ def search_one(
     params = query_params(backend, count, offset)
     record = ws.queries.query_record(backend.name, query, params)
     if record is not None and record.status == "done":
-        return QueryOutcome(
-            query, record.id, "cached", ws.queries.query_results(record.id, backend.name)
-        )
+        results = ws.queries.query_results(record.id, backend.name)
+        return QueryOutcome(query, record.id, "cached", results, words=words)
     if record is not None and record.status in ("pending", "lost"):
-        return QueryOutcome(query, record.id, "lost", [], "sent before; its results were lost")
+        return QueryOutcome(
+            query, record.id, "lost", [], "sent before; its results were lost", words
+        )
     backend.preflight()
     if budget is not None:
         budget.check(ws.queries.requests_sent())
@@ -114,9 +116,9 @@ def search_one(
         ws.queries.fail_query(query_id, exc.message)
         if isinstance(exc, SearchFatal):
             raise
-        return QueryOutcome(query, query_id, "failed", [], exc.message)
+        return QueryOutcome(query, query_id, "failed", [], exc.message, words)
     ws.queries.finish_query(query_id, response)
-    return QueryOutcome(query, query_id, "sent", response.results)
+    return QueryOutcome(query, query_id, "sent", response.results, words=words)
 
 
 def search_queries(
@@ -206,34 +208,77 @@ def seed_list_for(ws: Workspace, loop: int) -> SeedList:
 
 def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
     """The queries (text as sent, seed words) a loop would send, none sent before."""
-    settings = ws.settings
-    seeds = [seed.word for seed in seed_list_for(ws, loop).words]
-    if len(seeds) < settings["queries.words"]:
-        raise InputError(
-            f"Loop {loop} has {len(seeds)} seed word{'' if len(seeds) == 1 else 's'}, fewer "
-            "than a query needs "
-            f"(queries.words = {settings['queries.words']}): there is nothing to search for.",
-            "Give more seed text (a new workspace with more --docs), lower seeds.min_length "
-            "or seeds.min_count, or list seed words in the file named by seeds.manual "
-            "(`collie seeds` shows the list).",
+    return list(LoopQueries(ws, backend, loop, [], ws.settings["queries.count"]))
+
+
+class LoopQueries:
+    """A loop's queries as the search stage takes them, one at a time: those an
+    interrupted run of this loop recorded (answered from the cache when done, never
+    re-sent when lost), then new ones up to queries.count: random, or (queries.bandit,
+    from the second loop) drawn by the seed words' yields in earlier loops (the target
+    documents their queries brought; queries.WordBandit)."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        backend: Backend,
+        loop: int,
+        recorded: list[tuple[str, list[str]]],
+        fresh: int,
+    ) -> None:
+        settings = ws.settings
+        seeds = [seed.word for seed in seed_list_for(ws, loop).words]
+        if len(seeds) < settings["queries.words"] and fresh > 0:
+            raise InputError(
+                f"Loop {loop} has {len(seeds)} seed word{'' if len(seeds) == 1 else 's'}, "
+                "fewer than a query needs "
+                f"(queries.words = {settings['queries.words']}): there is nothing to search "
+                "for.",
+                "Give more seed text (a new workspace with more --docs), lower "
+                "seeds.min_length or seeds.min_count, or list seed words in the file named "
+                "by seeds.manual (`collie seeds` shows the list).",
+            )
+        self.backend = backend
+        self.recorded = recorded
+        self.words = settings["queries.words"]
+        self.fresh = fresh
+        self.domains = query_domains(
+            ws.language, settings["language.extra_domains"], settings["queries.tld"]
         )
-    combos = generate_combinations(
-        seeds,
-        settings["queries.count"],
-        settings["queries.words"],
-        loop_rng(settings["run.seed"], loop),
-        ws.queries.sent_combinations(),
-    )
-    domains = query_domains(
-        ws.language, settings["language.extra_domains"], settings["queries.tld"]
-    )
-    return [(backend.restrict_to_domains(" ".join(c), domains), list(c)) for c in combos]
+        rng = loop_rng(settings["run.seed"], loop)
+        used = ws.queries.sent_combinations()
+        self.bandit: WordBandit | None = None
+        self.combos: list[tuple[str, ...]] = []
+        prior = ws.queries.word_yields(loop) if settings["queries.bandit"] else {}
+        if any(hits + misses for hits, misses in prior.values()):
+            self.bandit = WordBandit(seeds, rng, prior, used)
+        else:
+            self.combos = generate_combinations(seeds, self.fresh, self.words, rng, used)
+
+    def __len__(self) -> int:
+        """How many the loop plans (fewer may be sent: a budget, the yield rule)."""
+        return len(self.recorded) + (self.fresh if self.bandit else len(self.combos))
+
+    def __iter__(self) -> Iterator[tuple[str, list[str]]]:
+        yield from self.recorded
+        for i in range(self.fresh):
+            combo = (
+                self.bandit.draw(self.words)
+                if self.bandit
+                else (self.combos[i] if i < len(self.combos) else None)
+            )
+            if combo is None:
+                return
+            yield self.backend.restrict_to_domains(" ".join(combo), self.domains), list(combo)
 
 
-def loop_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
-    """The loop's queries: those an interrupted run of this loop recorded (answered from
-    the cache when done, never re-sent when lost), then new ones up to queries.count."""
+def loop_queries(ws: Workspace, backend: Backend, loop: int) -> LoopQueries:
+    """The loop's queries (`LoopQueries`)."""
     recorded = ws.queries.loop_queries(loop)
-    missing = ws.settings["queries.count"] - len(recorded)
-    fresh = plan_queries(ws, backend, loop)[: max(0, missing)]
-    return [(text, words) for text, words, status in recorded if status != "lost"] + fresh
+    return LoopQueries(
+        ws,
+        backend,
+        loop,
+        [(text, words) for text, words, status in recorded if status != "lost"],
+        max(0, ws.settings["queries.count"] - len(recorded)),
+    )

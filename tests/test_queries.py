@@ -62,3 +62,30 @@ def test_domains() -> None:
     luo = get_language("luo")
     assert query_domains(luo, [], "off") == []
     assert query_domains(luo, ["tz", ".UG"], "auto") == [".ke", ".tz", ".ug", *GENERIC_DOMAINS]
+
+
+def test_bandit_draws_words_that_paid_more_often() -> None:
+    import random
+
+    from collie.queries import WordBandit, combination_key
+
+    words = [f"w{i}" for i in range(12)]
+    prior = {"w0": (9, 1), "w1": (8, 2), "w11": (0, 10)}
+    bandit = WordBandit(words, random.Random(3), prior, used=[("w0", "w1", "w2")])
+    drawn = [bandit.draw(3) for _ in range(40)]
+    assert all(d is not None and len(set(d)) == 3 for d in drawn)
+    keys = [combination_key(d) for d in drawn if d is not None]
+    assert len(set(keys)) == len(keys) and ("w0", "w1", "w2") not in keys  # never twice
+    count = {w: sum(w in k for k in keys) for w in words}
+    assert count["w0"] > 2 * count["w11"] and count["w1"] > 2 * count["w11"]
+    assert all(count[w] for w in words[2:11])  # untried words still drawn
+
+
+def test_bandit_runs_out_like_the_random_draw() -> None:
+    import random
+
+    from collie.queries import WordBandit
+
+    bandit = WordBandit(["a", "b", "c", "d"], random.Random(1), {"a": (1, 0)})
+    drawn = {tuple(sorted(d)) for _ in range(4) if (d := bandit.draw(3)) is not None}
+    assert len(drawn) == 4 and bandit.draw(3) is None and bandit.draw(5) is None

@@ -138,6 +138,19 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     assert text.code == 0 and "best sites" in text.out and "seed words of loop 2" in text.out
     data = json.loads(run_collie(capsys, "report", "--json").out)
     assert data["loops"] == status["loops"]
+    # Seed words by the target documents their queries brought: [word, hits, queries].
+    conn = sqlite3.connect("collie.db")
+    hits = dict(conn.execute(
+        "SELECT q.id, EXISTS (SELECT 1 FROM pages p JOIN documents d ON d.page_id = p.id "
+        "WHERE p.query_id = q.id AND d.kind = 'target' AND d.duplicate_of IS NULL) "
+        "FROM queries q WHERE q.status = 'done'"))  # fmt: skip
+    words = dict(conn.execute("SELECT id, words FROM queries WHERE status = 'done'"))
+    conn.close()
+    best, worst = data["seed_yields"]["best"], data["seed_yields"]["worst"]
+    assert best and worst and "best seed words" in text.out and "worst seed words" in text.out
+    for word, brought, queries in best + worst:
+        mine = [q for q, w in words.items() if word in json.loads(w)]
+        assert (brought, queries) == (sum(hits[q] for q in mine), len(mine))
     assert data["languages"]["zul"] >= status["loops"][0]["documents"]["search"]
     out = tmp_path / "report.html"
     result = run_collie(capsys, "report", "--html", str(out))
@@ -233,3 +246,49 @@ def test_run_json_lists_each_loop() -> None:
              "languages": {}, "search_stopped": None}
         ],
     }  # fmt: skip
+
+
+def test_search_stops_when_queries_bring_nothing_new(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    """Every query finds the same one page: after the first, search.max_fruitless
+    queries in a row bring no new URL and the loop spends no more."""
+    from collie.udhr import load_declarations
+
+    from .zuluworld import page
+
+    zul = load_declarations()["zul"].training_paragraphs()
+    world.add("http://www.zonke.co.za/", Response.html(page("Zonke", zul)))
+    docs = tmp_path / "zulu.txt"
+    docs.write_text("\n\n".join(zul), encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    monkeypatch.chdir(tmp_path / "ws")
+    result = run_collie(capsys, "--set", "search.max_fruitless=3", "--set", "queries.count=10",
+                        "run", "--loops", "1")  # fmt: skip
+    assert result.code == 0, result.err
+    assert "the last 3 queries sent brought no new URL" in result.err
+    conn = sqlite3.connect(tmp_path / "ws" / "collie.db")
+    sent = conn.execute("SELECT COUNT(*) FROM queries WHERE status = 'done'").fetchone()[0]
+    kept = conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'kept'").fetchone()[0]
+    conn.close()
+    assert (sent, kept) == (4, 1)
+    searches = [e for e in web.log if e.path.startswith("/search") and "preflight" not in e.url]
+    assert len(searches) == 4
+
+
+def test_bandit_draws_loop_two_from_loop_one_yields(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "--set", "queries.bandit=true", "run", "--loops", "2")
+    assert result.code == 0, result.err
+    seeds = json.loads(run_collie(capsys, "seeds", "--loop", "2", "--json").out)
+    loop2 = {w["word"] for w in seeds["words"]}
+    conn = sqlite3.connect("collie.db")
+    rows = conn.execute("SELECT loop, words FROM queries WHERE status = 'done'").fetchall()
+    conn.close()
+    combos = [frozenset(json.loads(w)) for _, w in rows]
+    assert len(combos) == len(set(combos))  # never the same combination twice
+    second = [set(json.loads(w)) for loop, w in rows if loop == 2]
+    assert second and all(words <= loop2 for words in second)

@@ -280,5 +280,18 @@ def report_data(ws: Workspace, seeds: dict[int, list[str]]) -> dict[str, Any]:
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),
+        "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
         "seeds": seeds,
     }
+
+
+def seed_yields(yields: dict[str, tuple[int, int]], count: int = 10) -> dict[str, list[Any]]:
+    """The seed words whose queries brought target documents most often (of 2+ queries)
+    and those whose queries brought none most often: [word, queries with a target
+    document, queries] each."""
+    rows = [(word, hits, hits + misses) for word, (hits, misses) in yields.items()]
+    best = sorted(
+        (r for r in rows if r[1] and r[2] >= 2), key=lambda r: (-r[1] / r[2], -r[2], r[0])
+    )
+    worst = sorted((r for r in rows if not r[1]), key=lambda r: (-r[2], r[0]))
+    return {"best": [list(r) for r in best[:count]], "worst": [list(r) for r in worst[:count]]}

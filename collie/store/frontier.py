@@ -67,6 +67,18 @@ class FrontierStore(StoreBase):
         )
         return added
 
+    def known_before(self, urls: list[str], loop: int) -> set[str]:
+        """Those of `urls` that an earlier loop queued (search, crawl or redirect)."""
+        known = set()
+        for url in urls:
+            row = self.conn.execute(
+                "SELECT 1 FROM pages WHERE (url = ? OR final_url = ?) AND loop < ? LIMIT 1",
+                (url, url, loop),
+            ).fetchone()
+            if row is not None:
+                known.add(url)
+        return known
+
     def answered_urls(self) -> list[str]:
         """Every URL a server answered for (the final URL of each fetched page)."""
         rows = self.conn.execute(

@@ -116,6 +116,25 @@ class QueryCache:
         )
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
 
+    def word_yields(self, before_loop: int) -> dict[str, tuple[int, int]]:
+        """Per seed word, over the queries of earlier loops that were answered: (queries
+        that brought a target document, queries that brought none). A query brought
+        the documents of the pages first queued from its results (near-duplicates not
+        counted)."""
+        rows = self.conn.execute(
+            "SELECT q.words, EXISTS (SELECT 1 FROM pages p JOIN documents d ON "
+            "d.page_id = p.id WHERE p.query_id = q.id AND d.kind = 'target' AND "
+            "d.duplicate_of IS NULL) FROM queries q WHERE q.status = 'done' AND q.loop < ? "
+            "AND q.words IS NOT NULL",
+            (before_loop,),
+        )
+        yields: dict[str, list[int]] = {}
+        for words, brought in rows:
+            for word in json.loads(words):
+                counts = yields.setdefault(word, [0, 0])
+                counts[0 if brought else 1] += 1
+        return {word: (hits, misses) for word, (hits, misses) in yields.items()}
+
     def sent_combinations(self) -> set[tuple[str, ...]]:
         """Seed-word combinations of every query recorded, sent or not (order-free)."""
         rows = self.conn.execute("SELECT words FROM queries WHERE words IS NOT NULL")
