@@ -12,8 +12,8 @@ the real command line (collie.mininet.demo), scored by `collie mininet score`:
 Rows, side by side in one run: every query spent (search.max_fruitless = 0, uniform
 random seed words: what collie did before); the search stage stopped after 20 queries in
 a row that brought no URL new to the search (the default) with random words; and the same
-with the seed-word bandit (queries.bandit, off by default). Target: the same recall with <= 50% of the
-queries.
+with the seed-word bandit (queries.bandit, off by default). Target: the same recall
+with <= 50% of the queries.
 
 Run: python benchmarks/bench_search.py   (about 5 minutes on 2 cores)
 """
