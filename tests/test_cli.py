@@ -156,3 +156,25 @@ def test_language_by_name_and_macrolanguage_note(capsys) -> None:
     assert sw.out.startswith("code           swh") and "swa" in sw.err
     macro = run_collie(capsys, "language", "swa", "--json")
     assert json.loads(macro.out)["principal_member"] == "swh"
+
+
+def test_progress_is_plain_lines_when_stderr_is_not_a_terminal(capsys, monkeypatch) -> None:
+    """Redirected output (nohup, a batch job's log) gets a line every PLAIN_EVERY
+    seconds, with what the stage holds, and no bar frames."""
+    from collie.cli import progress
+
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
+    events = progress.CliEvents(quiet=False, terminal=False)
+    events.stage(1, "fetch", None)
+    events.status("3 target docs, 5 hosts in flight, 2 waiting, 40 queued")
+    events.advance(7)
+    events.close()
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert err.splitlines()[-1] == (
+        "loop 1 fetch: 7 pages, 3 target docs, 5 hosts in flight, 2 waiting, 40 queued"
+    )
+    quiet = progress.CliEvents(quiet=True, terminal=False)
+    quiet.stage(1, "fetch", None)
+    quiet.advance(7)
+    assert capsys.readouterr().err == ""

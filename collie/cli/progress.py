@@ -1,5 +1,5 @@
 """Progress on stderr for the long commands (run, reprocess): bars, count lines, and
-Ctrl-C as a request to stop after the current batch."""
+Ctrl-C as a request to stop once the work in hand is recorded."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a te
 
 class CliEvents(pipeline.RunEvents):
     """Progress bars and count lines on stderr; the first Ctrl-C asks the run to stop
-    after the current batch, a second one stops at once."""
+    once the work in hand is recorded, a second one stops at once."""
 
     def __init__(self, quiet: bool, terminal: bool | None = None) -> None:
         self.quiet = quiet
@@ -80,4 +80,4 @@ class CliEvents(pipeline.RunEvents):
         if self.stop_requested:
             raise KeyboardInterrupt
         self.stop_requested = True
-        note("\ncollie: stopping after the current batch (Ctrl-C again to stop at once).")
+        note("\ncollie: stopping once the work in hand is recorded (Ctrl-C again to stop at once).")
