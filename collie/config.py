@@ -239,6 +239,19 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),
     Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),
     Setting(
+        "crawl.max_new_sites",
+        20,
+        "Sites not met before that a loop enters through a target document's link to "
+        "them (blogrolls, citations); 0 means crawling stays within sites.",
+        minimum=0,
+    ),
+    Setting(
+        "crawl.sitemaps",
+        True,
+        "Read the sitemaps (robots.txt Sitemap lines, else /sitemap.xml) and feeds of each "
+        "site that yields a target document, and queue the pages they list.",
+    ),
+    Setting(
         "crawl.short_page_chars",
         200,
         "Pages with less text are decided by the pages linking to them.",

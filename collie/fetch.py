@@ -249,18 +249,20 @@ class Fetcher:
         self.close()
 
     # -- one URL --------------------------------------------------------------------
-    def fetch(self, url: str) -> FetchResult:
-        """Fetch one URL (following redirects); never raises for network or HTTP trouble."""
+    def fetch(self, url: str, accept: frozenset[str] | None = None) -> FetchResult:
+        """Fetch one URL (following redirects); never raises for network or HTTP trouble.
+        `accept`: the content types wanted instead of HTML (a sitemap's, a feed's: taken
+        as they are, not sniffed, and not counted as a page answered)."""
         started = self.clock.now()
         try:
-            result = self._fetch(urldefrag(url.strip())[0] or url)
+            result = self._fetch(urldefrag(url.strip())[0] or url, accept)
         except Exception as exc:  # a bug must not stop a run: record it and go on
             log.exception("fetching %s failed", url)
             result = FetchResult(url, url, None, outcome="dropped", reason=f"error:{exc!r}"[:200])
         return replace(result, url=url, elapsed=self.clock.now() - started)
 
-    def _fetch(self, url: str) -> FetchResult:
-        if canonical_url(url) in self.answered:  # where an earlier URL redirected to
+    def _fetch(self, url: str, accept: frozenset[str] | None = None) -> FetchResult:
+        if accept is None and canonical_url(url) in self.answered:  # an earlier redirect's
             return self._dropped(url, url, "fetched-already", [])
         current, hops = url, list[str]()
         while True:
@@ -280,11 +282,13 @@ class Fetcher:
                         return self._dropped(url, target, "too-many-redirects", hops, status)
                     if target == url or target in hops:
                         return self._dropped(url, target, "redirect-loop", hops, status)
-                    if canonical_url(target) in self.answered:
+                    if accept is None and canonical_url(target) in self.answered:
                         return self._dropped(url, target, "fetched-already", hops, status)
                     hops.append(target)
                     current = target
                     continue
+                if accept is not None:
+                    return self._finish_listing(url, current, hops, resp, answer.fetched_at, accept)
                 with self._lock:
                     self.answered.add(canonical_url(current))
                 return self._finish(url, current, hops, resp, answer.fetched_at)
@@ -310,6 +314,30 @@ class Fetcher:
         if problem:
             reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
             return replace(base, outcome="dropped", reason=reason)
+        return replace(base, body=body, truncated=truncated)
+
+    def _finish_listing(
+        self,
+        url: str,
+        final: str,
+        hops: list[str],
+        resp: requests.Response,
+        fetched_at: float,
+        accept: frozenset[str],
+    ) -> FetchResult:
+        status = resp.status_code
+        headers = {k.lower(): v for k, v in resp.headers.items()}
+        base = FetchResult(
+            url, final, status, headers, redirects=tuple(hops), fetched_at=fetched_at
+        )
+        if status >= 300:
+            return replace(base, outcome="dropped", reason=f"http-{status}")
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype and ctype not in accept:
+            return replace(base, outcome="dropped", reason=f"not-listing:{ctype}")
+        body, truncated, problem = self._read_body(resp, False, self.config.max_bytes)
+        if problem:
+            return replace(base, outcome="dropped", reason=problem)
         return replace(base, body=body, truncated=truncated)
 
     def _read_body(

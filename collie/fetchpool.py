@@ -67,7 +67,7 @@ class FetchPool:
     def __init__(self, fetcher: Fetcher, workers: int, max_results: int | None = None) -> None:
         self.fetcher = fetcher
         self.gate = fetcher.gate
-        self._queues: dict[str, deque[tuple[Hashable, str]]] = {}
+        self._queues: dict[str, deque[tuple[Hashable, str, frozenset[str] | None]]] = {}
         self._heap: list[tuple[float, int, str]] = []  # (ready_at, order, host) of idle hosts
         self._scheduled: set[str] = set()  # hosts in the heap
         self._busy: set[str] = set()  # hosts a worker is fetching from
@@ -86,11 +86,12 @@ class FetchPool:
             thread.start()
 
     # -- the caller's side ------------------------------------------------------------
-    def add(self, key: Hashable, url: str) -> None:
-        """Queue `url` behind its host's other URLs; `key` comes back with its result."""
+    def add(self, key: Hashable, url: str, accept: frozenset[str] | None = None) -> None:
+        """Queue `url` behind its host's other URLs; `key` comes back with its result.
+        `accept`: content types wanted instead of HTML (`Fetcher.fetch`)."""
         host = host_key(url)
         with self._cond:
-            self._queues.setdefault(host, deque()).append((key, url))
+            self._queues.setdefault(host, deque()).append((key, url, accept))
             self._schedule(host)
             self._cond.notify()
 
@@ -129,7 +130,7 @@ class FetchPool:
         their results). Returns the keys never started."""
         with self._cond:
             self._closed = True
-            never = [key for q in self._queues.values() for key, _ in q]
+            never = [key for q in self._queues.values() for key, _, _ in q]
             self._queues.clear()
             self._heap.clear()
             self._scheduled.clear()
@@ -157,7 +158,7 @@ class FetchPool:
         heapq.heappush(self._heap, (self.gate.ready_at(host), self._order, host))
         self._scheduled.add(host)
 
-    def _next(self) -> tuple[str, Hashable, str] | None:
+    def _next(self) -> tuple[str, Hashable, str, frozenset[str] | None] | None:
         """The host whose turn comes first and its next URL (the gate waits for the
         turn itself, on the fetcher's clock); None when the pool is closed."""
         with self._cond:
@@ -173,18 +174,18 @@ class FetchPool:
                     continue
                 heapq.heappop(self._heap)
                 self._scheduled.discard(host)
-                key, url = self._queues[host].popleft()
+                key, url, accept = self._queues[host].popleft()
                 if not self._queues[host]:
                     del self._queues[host]
                 self._busy.add(host)
-                return host, key, url
+                return host, key, url, accept
         return None
 
     def _work(self) -> None:
         while (job := self._next()) is not None:
-            host, key, url = job
+            host, key, url, accept = job
             try:
-                result = self.fetcher.fetch(url)
+                result = self.fetcher.fetch(url, accept)
             finally:
                 with self._cond:
                     self._busy.discard(host)

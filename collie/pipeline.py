@@ -22,6 +22,7 @@ from collie.classify import (
 )
 from collie.crawl import (
     LinkEvidence,
+    Needles,
     crawl_url,
     follows_link,
     language_needles,
@@ -49,9 +50,10 @@ from collie.examine import (
     split_by_site,
 )
 from collie.executor import Executor, LocalExecutor
-from collie.fetch import Fetcher, FetchResult
+from collie.fetch import Fetcher, FetchResult, origin_of
 from collie.fetchpool import FetchPool
 from collie.langid.model import LangModel
+from collie.listings import LISTING_TYPES, MAX_PER_SITE, candidates, parse
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import query_domains
 from collie.reasons import TOO_SHORT, kind_of
@@ -78,6 +80,8 @@ log = logging.getLogger("collie.pipeline")
 
 SEARCH_PRIORITY = 2.0  # a loop's search results come before crawled links (scores ~0-1.4)
 PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
+LISTING_PRIORITY = 1.0  # pages a sitemap or feed lists: between search results and links
+MAX_LISTINGS = MAX_PER_SITE
 TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the frontier
 SHOW_EVERY = 1.0  # seconds between two progress updates
 
@@ -135,6 +139,7 @@ class _Miner:
     relatives_passes: int = 0  # in this loop (the frontier may empty more than once)
     budget: SearchBudget = field(default_factory=SearchBudget)  # the run's queries
     originals: Deduplicator | None = None  # the near-duplicate lookups (_originals)
+    new_sites: set[str] | None = None  # sites this loop entered through a link (_cross_site)
 
     @property
     def target(self) -> str:
@@ -175,7 +180,7 @@ def run(
         while ws.completed_loops() < limits.loops and report.stopped is None:
             loop = store.open_loop()
             loop_report = LoopReport(loop.number)
-            miner.relatives_passes = 0
+            miner.relatives_passes, miner.new_sites = 0, None
             report.loops.append(loop_report)
             if local:
                 report.stopped = _stream_loop(miner, loop.searched, loop_report)
@@ -377,6 +382,9 @@ class _Stream:
         self.queries: tuple[int, int] | None = None  # (done, planned) while searching
         self.targets = 0
         self.frontier_changed = True
+        self.listed = miner.store.listed_sites()  # sites whose sitemaps and feeds were read
+        self.listings: Counter[str] = Counter()  # per site, listings handed to the pool
+        self.listings_out = 0  # listings in the pool
         self._shown = 0.0
         miner.events.stage(report.number, "fetch", None)
 
@@ -397,7 +405,7 @@ class _Stream:
                 self.finish()
                 return _time_limit(miner)
             self.service(TAKE_WAIT)
-            if self.claimed:
+            if self.claimed or self.listings_out:
                 continue
             self.top_up()
             if self.claimed:
@@ -440,6 +448,10 @@ class _Stream:
         self._show()
 
     def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
+        lists = [(key, result) for key, result in taken if isinstance(key, tuple)]
+        taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
+        for key, result in lists:
+            self._read_listing(str(key[1]), result)
         if not taken:
             return
         miner, report = self.miner, self.report
@@ -460,6 +472,53 @@ class _Stream:
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
         miner.events.advance(len(outcomes))
+        for page, outcome in zip(pages, outcomes, strict=True):
+            if outcome.status == "kept" and page.site not in self.listed:
+                self._ask_listings(page, outcome)
+
+    def _ask_listings(self, page: QueuedPage, outcome: PageOutcome) -> None:
+        """A site's first target document: read its sitemaps and feeds (collie.listings)."""
+        self.listed.add(page.site)
+        if not self.miner.ws.settings["crawl.sitemaps"]:
+            return
+        origin = origin_of(outcome.final_url or page.url)
+        record = self.miner.fetcher.robots.get(origin)
+        found = candidates(
+            origin, record.sitemaps() if record else [], (u for u, _ in outcome.links)
+        )
+        for url in found[:MAX_LISTINGS]:
+            self._listing(page.site, url)
+
+    def _listing(self, site: str, url: str) -> None:
+        self.listings[site] += 1
+        self.listings_out += 1
+        self.pool.add(("listing", site, url), url, LISTING_TYPES)
+
+    def _read_listing(self, site: str, result: FetchResult) -> None:
+        """Queue the site's pages a sitemap or feed lists (at LISTING_PRIORITY, depth 1,
+        up to the site's page cap); read the sitemaps an index names (MAX_LISTINGS a site)."""
+        miner, loop = self.miner, self.report.number
+        self.listings_out -= 1
+        listing = parse(result.body or b"", result.final_url) if result.body else None
+        entries: list[QueueEntry] = []
+        if listing is not None:
+            for nested in listing.sitemaps:
+                if self.listings[site] < MAX_LISTINGS and site_of(nested) == site:
+                    self._listing(site, nested)
+            room = miner.ws.settings["crawl.max_pages_per_site"] - miner.store.site_size(site)
+            for url in listing.pages:
+                queued = crawl_url(url)
+                if queued is not None and site_of(queued) == site and len(entries) < room:
+                    entries.append(QueueEntry(queued, site, loop, "crawl", 1, LISTING_PRIORITY))
+        with miner.store.batch():
+            if miner.store.site_counts(site)[2] is not None:
+                entries = []  # the site was stopped meanwhile
+            added = miner.store.enqueue_in_batch(entries)
+            found = len(listing.pages) if listing else 0
+            miner.store.record_listing(
+                result.url, site, loop, result.status, result.reason, found, added
+            )
+        self.frontier_changed |= bool(added)
 
     def _show(self) -> None:
         now = time.monotonic()
@@ -656,7 +715,8 @@ def _plan_links(
 ) -> list[QueueEntry]:
     """Same-site links of this batch's new target documents (and of its near-duplicates,
     out of their own URL family: crawl.follows_link), to the crawl depth and the
-    site's page cap, scored by what predicts their language."""
+    site's page cap, scored by what predicts their language; and a target document's
+    links to sites not met yet (`_cross_site`)."""
     store, settings = miner.store, miner.ws.settings
     needles = language_needles(miner.target)
     domains = query_domains(miner.ws.language, settings["language.extra_domains"], "auto")
@@ -664,6 +724,8 @@ def _plan_links(
     for outcome in done:
         source = by_id[outcome.page_id]
         depth = source.depth + 1
+        if outcome.status == "kept":
+            entries += _cross_site(miner, outcome, needles, domains, loop)
         if outcome.status not in ("kept", "duplicate") or depth > miner.limits.crawl_depth:
             continue
         if store.site_counts(source.site)[2] is not None:
@@ -683,6 +745,33 @@ def _plan_links(
                 )
             )
             room -= 1
+    return entries
+
+
+def _cross_site(
+    miner: _Miner, outcome: PageOutcome, needles: Needles, domains: list[str], loop: int
+) -> list[QueueEntry]:
+    """A target document's links to sites the workspace has not met: each new site enters
+    through its linked page, at depth 0 (crawled out like a search hit once that page is
+    a target document), at most crawl.max_new_sites per loop, scored like any link (the
+    referrers' languages, needles in host, path and anchor, the domain extension)."""
+    budget = miner.ws.settings["crawl.max_new_sites"]
+    if miner.new_sites is None:
+        miner.new_sites = set(miner.store.sites_entered_by_link(loop))
+    entries = []
+    for link, anchor in outcome.links:
+        url = crawl_url(link)
+        if url is None or len(miner.new_sites) >= budget:
+            continue
+        site = site_of(url)
+        if site == outcome.site or site in miner.new_sites or miner.store.site_size(site):
+            continue
+        miner.new_sites.add(site)
+        evidence = LinkEvidence(url, anchor, tuple(miner.store.referrers(url)))
+        priority = link_priority(evidence, miner.target, needles, domains)
+        entries.append(
+            QueueEntry(url, site, loop, "crawl", 0, priority, referrer_id=outcome.page_id)
+        )
     return entries
 
 

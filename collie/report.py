@@ -194,6 +194,12 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
                 f"{'':>6}relative-suspected: {loop['relative_suspected']} pages set aside "
                 "(`collie export --suspects`; `collie review` shows them first)"
             )
+        linked = loop.get("linked_sites") or {}
+        if linked.get("sites"):
+            lines.append(
+                f"{'':>6}through other sites' links: {linked['sites']} sites, "
+                f"{linked['pages']} pages, {linked['documents']} target documents"
+            )
         if pages.get("queued"):
             lines.append(f"{'':>6}still queued: {pages['queued']}")
     return lines

@@ -77,6 +77,10 @@ class RobotsRecord:
         delay = self.parser().crawl_delay(agent)
         return float(delay) if delay is not None else None
 
+    def sitemaps(self) -> list[str]:
+        """The URLs of its `Sitemap:` lines."""
+        return list(self.parser().sitemaps) if self.kind == "rules" else []
+
     def is_fresh(self, now: float, ttl: float = TTL) -> bool:
         return 0 <= now - self.fetched_at < ttl
 

@@ -43,7 +43,7 @@ def test_mining_stages_do_not_import_mininet() -> None:
 # database, never import the state modules, the loop or the command line.
 STAGES = {"fetch", "process", "extract", "maintext", "boilerplate", "encoding", "crawl", "dedup",
           "classify", "examine", "queries", "seeds", "models", "reasons", "robots",
-          "hostgate", "fetchpool", "urls", "bodycache", "langid", "search"}  # fmt: skip
+          "hostgate", "fetchpool", "listings", "urls", "bodycache", "langid", "search"}  # fmt: skip
 # Only these touch the workspace's state (the database, the workspace folder).
 STATE = {"store", "workspace"}
 LOOP_AND_COMMANDS = {"pipeline", "searching", "relatives", "reprocess", "executor",

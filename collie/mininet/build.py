@@ -12,11 +12,13 @@ the file with it (see worldfile.py). Same options, same seed: the same bytes.
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from collie.errors import UsageProblem
 from collie.mininet.pages import TEMPLATES
@@ -190,6 +192,8 @@ class World:
     pages: dict[str, WorldPage] = field(default_factory=dict)
     traps: list[Trap] = field(default_factory=list)
     robots: dict[str, str] = field(default_factory=dict)  # host -> robots.txt ("" = 500)
+    homes: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)  # kind -> n -> url
+    hidden_count: int = 0
 
     @property
     def relatives(self) -> list[str]:
@@ -206,6 +210,7 @@ def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]
         "mixed": max(1, round(n * 0.03)),
         "bilingual": max(1, round(n * 0.015)),
         "mirror": 1,
+        "hidden": max(3, round(n * 0.02)),  # target sites search does not index
     }
     plan = [(kind, target) for kind, k in counts.items() for _ in range(k)]
     plan += (
@@ -238,10 +243,22 @@ def build_world(options: BuildOptions) -> World:
         c: ParagraphPool(t, random.Random(f"{options.seed}-pool-{c}")) for c, t in texts.items()
     }
     hosts: set[str] = set()
-    counters: dict[str, int] = {}
-    for index, (kind, lang) in enumerate(plan_sites(options, others)):
+    plan = plan_sites(options, others)
+    numbers, counters = [], dict[str, int]()
+    for kind, _ in plan:
+        numbers.append(counters.setdefault(kind, 0))
+        counters[kind] += 1
+    world.hidden_count = counters.get("hidden", 0)
+    # Sites another site links to are built first (their home pages' URLs go into the
+    # blogrolls): the hidden sites, the last one first (the one before links to it),
+    # then the other-language sites.
+    order = sorted(range(len(plan)), key=lambda i: (
+        {"hidden": 0, "other": 1}.get(plan[i][0], 2),
+        -numbers[i] if plan[i][0] == "hidden" else i))  # fmt: skip
+    for index in order:
+        kind, lang = plan[index]
+        number = numbers[index]
         rng = random.Random(f"{options.seed}-site-{index}")
-        number = counters[kind] = counters.get(kind, -1) + 1
         host = _host_name(rng, lang, texts[lang], hosts)
         site = SiteBuilder(
             host,
@@ -254,6 +271,8 @@ def build_world(options: BuildOptions) -> World:
         _BUILD[kind](world, site, pools[national], number)
         _sprinkle(world, site, kind, index, number)
         world.pages.update(site.pages)
+        if kind in ("hidden", "other"):
+            world.homes.setdefault(kind, {})[number] = (site.url("/"), site.name)
     mark_reachable(world.pages, world.robots)
     return world
 
@@ -342,6 +361,11 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
         extra.append(("/archive/copy-1.html", copy.title))
     if number == 5:  # a slow article
         next(p for u, p in site.pages.items() if u.endswith(".html")).delay = 1.5
+    extra += _blogroll(world, number)
+    if number % 4 == 3:  # old posts only its sitemap lists (named in robots.txt)
+        _listing(world, site, "sitemap")
+    elif number % 4 == 1:  # old posts only its RSS feed lists (linked from the home page)
+        extra.append(_listing(world, site, "feed"))
     if number == 6:  # a PDF and an image
         extra += [("/files/report.pdf", "Report (PDF)"), ("/img/photo.jpg", "Photo")]
         site.add_raw(
@@ -356,6 +380,61 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
         )
     site.add_about()
     site.add_home(site.name, [*extra, ("/about", "About us")])
+
+
+def _hidden_site(world: World, site: SiteBuilder, national: ParagraphPool, number: int) -> None:
+    """A target site search does not index: only links from other sites lead to it (the
+    last hidden site only from the one before it: two hops from search)."""
+    site.lay_out(2, (2, 3), index_share=0.0)
+    site.add_about()
+    links = [("/about", "About us")]
+    if number == world.hidden_count - 2:
+        links += [world.homes["hidden"][number + 1]]
+    home = site.add_page("/", site.name, site.blocks(3), [
+        *((site.paths[t], t) for t in site.sections), *links], indexed=False)  # fmt: skip
+    home.indexed = False
+
+
+def _blogroll(world: World, number: int) -> list[tuple[str, str]]:
+    """A target home page's links to other sites: a hidden target site (each but the last
+    from a few target sites) and two sites in other languages (links a miner should
+    mostly leave alone)."""
+    links = []
+    linked = world.hidden_count - 1  # the last one is linked from the one before only
+    if linked > 0 and number % (linked + 1) < linked:
+        links.append(world.homes["hidden"][number % (linked + 1)])
+    others = world.homes.get("other", {})
+    if others:
+        keys = sorted(others)
+        links += [others[keys[(3 * number + k) % len(keys)]] for k in (0, 1)]
+    return links
+
+
+def _listing(world: World, site: SiteBuilder, kind: str) -> tuple[str, str]:
+    """Two old posts nothing links to and a sitemap (robots.txt names it) or an RSS feed
+    listing them with the site's articles; returns the link to put on the home page."""
+    for k in (1, 2):
+        site.add_page(
+            f"/archive/old-{k}.html", site.pool.words(3, 6), site.blocks(3), indexed=False
+        )
+    urls = sorted(u for u, p in site.pages.items() if p.kind == "page")
+    if kind == "sitemap":
+        path, ctype = "/sitemap.xml", "application/xml"
+        body = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+                'schemas/sitemap/0.9">\n' + "".join(f"  <url><loc>{html.escape(u)}</loc></url>\n"
+                                                    for u in urls) + "</urlset>\n")  # fmt: skip
+        world.robots[site.host] = (
+            "User-agent: *\nDisallow: /cgi-bin/\n\nSitemap: " + site.url(path) + "\n"
+        )
+    else:
+        path, ctype = "/feed.xml", "application/rss+xml"
+        items = "".join(f"<item><title>{k}</title><link>{html.escape(u)}</link></item>"
+                        for k, u in enumerate(urls))  # fmt: skip
+        body = ('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>'
+                f"{html.escape(site.name)}</title>{items}</channel></rss>\n")  # fmt: skip
+    page = WorldPage("", "", headers=[("Content-Type", ctype)], body=body.encode(), kind=kind)
+    site.add_raw(path, page).listed = urls
+    return path, "RSS"
 
 
 def _mixed_site(world: World, site: SiteBuilder, national: ParagraphPool, number: int) -> None:
@@ -380,10 +459,14 @@ def _bilingual_site(world: World, site: SiteBuilder, national: ParagraphPool, nu
 
 def _mirror_site(world: World, site: SiteBuilder, national: ParagraphPool, number: int) -> None:
     """An aggregator that copies articles of the first target sites under its own template."""
+    hidden = {urlsplit(url).hostname for url, _ in world.homes.get("hidden", {}).values()}
     originals = [
         p
         for u, p in sorted(world.pages.items())
-        if re.search(r"-1\.html$", u) and p.lang == site.lang and not p.dup_group
+        if re.search(r"-1\.html$", u)
+        and p.lang == site.lang
+        and not p.dup_group
+        and p.site not in hidden
     ][:3]
     links = []
     for k, page in enumerate(originals):
@@ -401,6 +484,7 @@ def _plain_site(world: World, site: SiteBuilder, national: ParagraphPool, number
 
 _BUILD = {
     "target": _target_site,
+    "hidden": _hidden_site,
     "mixed": _mixed_site,
     "bilingual": _bilingual_site,
     "mirror": _mirror_site,
@@ -443,7 +527,7 @@ def _calendar(site: SiteBuilder, prefix: str) -> Trap:
 
 def _sprinkle(world: World, site: SiteBuilder, kind: str, index: int, number: int) -> None:
     """The oddities of other sites: robots.txt rules, slow and huge pages, a trap."""
-    if kind in ("target", "mixed", "bilingual", "mirror"):
+    if kind in ("target", "mixed", "bilingual", "mirror", "hidden"):
         world.robots.setdefault(site.host, "User-agent: *\nDisallow: /cgi-bin/\n")
         return
     rng = random.Random(f"{world.options.seed}-sprinkle-{index}")

@@ -1,9 +1,12 @@
-"""Which pages of the world a polite crawler can reach from what search returns.
+"""Which pages of the world a polite crawler can reach from what search returns, and how.
 
 A page is disallowed when its site's robots.txt forbids it to every agent (a robots.txt
 answered with 500 forbids the whole site, as RFC 9309 says). It is reachable when a chain
-of links and redirects leads to it from an indexed page, every step allowed. Links to
-other sites count: a miner may choose not to follow them, but the page is there to find.
+of steps leads to it from an indexed page, every step allowed; how (`REACH`, the first
+that does): `indexed` (search returns it), `same-site` (links and redirects within its
+site from an indexed page of that site), `other-site` (the chain follows a link to
+another site: a blogroll, a citation), `sitemap` (only through a sitemap or feed of a
+site the chain reached: old posts nothing links to).
 """
 
 from __future__ import annotations
@@ -53,17 +56,46 @@ def outlinks(page: WorldPage) -> list[str]:
     return found
 
 
+REACH = ("indexed", "same-site", "other-site", "sitemap")  # as stored: 1 + index; 0 = none
+
+
 def mark_reachable(pages: Mapping[str, WorldPage], robots: Mapping[str, str]) -> None:
-    """Set `disallowed` and `reachable` on every page."""
+    """Set `disallowed`, `reachable` and `reach` on every page."""
     for page in pages.values():
         page.disallowed = is_disallowed(page.url, robots)
-        page.reachable = False
-    queue = deque(u for u, p in sorted(pages.items()) if p.indexed and not p.disallowed)
-    for url in queue:
-        pages[url].reachable = True
+        page.reachable, page.reach = False, ""
+    indexed = [u for u, p in sorted(pages.items()) if p.indexed and not p.disallowed]
+    for url in indexed:
+        pages[url].reach = "indexed"
+    for how, cross, listed in (("same-site", False, False), ("other-site", True, False),
+                               ("sitemap", True, True)):  # fmt: skip
+        for url in _closure(pages, indexed, cross, listed):
+            pages[url].reach = pages[url].reach or how
+    for page in pages.values():
+        page.reachable = bool(page.reach)
+
+
+def _closure(
+    pages: Mapping[str, WorldPage], start: list[str], cross: bool, listed: bool
+) -> set[str]:
+    """The URLs reached from `start` by links (to other sites when `cross`) and, when
+    `listed`, by the sitemaps and feeds of every site reached."""
+    sitemaps: dict[str, list[str]] = {}
+    for url, page in pages.items():
+        if page.kind in ("sitemap", "feed") and not page.disallowed:
+            sitemaps.setdefault(page.site, []).append(url)
+    seen, queue, sites = set(start), deque(start), set()
     while queue:
-        for target in outlinks(pages[queue.popleft()]):
+        page = pages[queue.popleft()]
+        steps = [t for t in outlinks(page) if cross or urlsplit(t).hostname == page.site]
+        if listed:
+            steps += page.listed
+            if page.site not in sites:
+                sites.add(page.site)
+                steps += sitemaps.get(page.site, [])
+        for target in steps:
             found = pages.get(target)
-            if found is not None and not found.reachable and not found.disallowed:
-                found.reachable = True
+            if found is not None and target not in seen and not found.disallowed:
+                seen.add(target)
                 queue.append(target)
+    return seen

@@ -17,14 +17,14 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from collie.errors import InputError
 from collie.mininet.pages import tokens
-from collie.mininet.reach import is_disallowed
+from collie.mininet.reach import REACH, is_disallowed
 from collie.mininet.worldfile import Truth, WorldFile
 
 MAINLY = 0.5
@@ -65,6 +65,8 @@ class Scores:
     politeness_violations: int | None
     delay: float | None
     thresholds: dict[str, float]
+    # how a target page is reachable (mininet.reach.REACH) -> [found, target pages]
+    recall_by_reach: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -115,6 +117,12 @@ def score(
         total += sum(got.values())
     wanted = _target_groups(truths.values(), target)
     reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
+    by_reach: dict[str, list[int]] = {how: [0, 0] for how in REACH}
+    for group in reachable:
+        how = min((t.reach for t in wanted[group] if t.reach), key=REACH.index, default="")
+        if how:
+            by_reach[how][1] += 1
+            by_reach[how][0] += group in found
     exported = sum(classes.values())
     fetched, robots, impolite, relative_fetched, trapped, repeated = (
         _from_log(world, truths, log, delay) if log is not None else (None,) * 6
@@ -149,6 +157,7 @@ def score(
         politeness_violations=impolite,
         delay=delay,
         thresholds={"mainly": MAINLY, "some": SOME},
+        recall_by_reach=by_reach,
     )
 
 
@@ -253,6 +262,11 @@ def format_scores(s: Scores) -> list[str]:
         f"{s.target_reachable} target pages reachable from search results)",
         f"recall, all pages          {s.recall_all:.4f}  ({s.found} of {s.target_pages}; "
         "duplicates count once)",
+        *(
+            f"  reachable {how:<16} {found:>4} of {total:<4} found"
+            + (f" ({found / total:.0%})" if total else "")
+            for how, (found, total) in s.recall_by_reach.items()
+        ),
         f"near-duplicates leaked     {s.near_duplicates_leaked}",
         *_relative_lines(s),
         f"boilerplate leaked         {s.boilerplate_leaked:.4f} of exported tokens",

@@ -33,7 +33,7 @@ class WorldPage:
     body: bytes = b""
     delay: float = 0.0
     encoding: str = ""  # the codec the body is written in (pages)
-    kind: str = "page"  # page, redirect, error, binary, robots
+    kind: str = "page"  # page, redirect, error, binary, robots, sitemap, feed
     lang: str = ""  # the language of most of the main text
     shares: dict[str, float] = field(default_factory=dict)  # language -> share of letters
     title: str = ""
@@ -43,6 +43,8 @@ class WorldPage:
     links: list[str] = field(default_factory=list)  # hrefs as written
     disallowed: bool = False  # by the site's robots.txt
     reachable: bool = False  # by links (robots.txt obeyed) from a page search can return
+    reach: str = ""  # how (mininet.reach.REACH): indexed, same-site, other-site, sitemap
+    listed: list[str] = field(default_factory=list)  # a sitemap's or a feed's URLs
 
     def share(self, code: str) -> float:
         return self.shares.get(code, 0.0)

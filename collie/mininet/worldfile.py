@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from collie.errors import InputError
 from collie.mininet.messages import Behaviour, Response, normalise_host
+from collie.mininet.reach import REACH
 from collie.mininet.search import RESULTS_PER_PAGE, SearchHit, SearchPage, tokenise
 
 if TYPE_CHECKING:
     from collie.mininet.build import World
 
-FORMAT = "collie-mininet-world/1"
+FORMAT = "collie-mininet-world/2"  # 2: reachable says how
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE pages (
@@ -35,7 +36,8 @@ CREATE TABLE pages (
     body BLOB NOT NULL, delay REAL NOT NULL, encoding TEXT NOT NULL, kind TEXT NOT NULL,
     lang TEXT NOT NULL, shares TEXT NOT NULL, title TEXT NOT NULL, main_text TEXT NOT NULL,
     dup_group TEXT NOT NULL,
-    indexed INTEGER NOT NULL, disallowed INTEGER NOT NULL, reachable INTEGER NOT NULL);
+    indexed INTEGER NOT NULL, disallowed INTEGER NOT NULL,
+    reachable INTEGER NOT NULL);  -- 0 = no, else 1 + the index of how in reach.REACH
 CREATE TABLE traps (site TEXT NOT NULL, prefix TEXT NOT NULL, headers TEXT NOT NULL,
     body BLOB NOT NULL, lang TEXT NOT NULL, main_text TEXT NOT NULL, PRIMARY KEY (site, prefix));
 CREATE TABLE seed_docs (name TEXT PRIMARY KEY, lang TEXT NOT NULL, text TEXT NOT NULL);
@@ -79,6 +81,7 @@ class Truth:
     indexed: bool
     disallowed: bool
     reachable: bool
+    reach: str = ""  # how (mininet.reach.REACH); "" = not reachable
 
 
 def _json(value: Any) -> str:
@@ -132,7 +135,7 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
                 p.dup_group or url,
                 int(p.indexed),
                 int(p.disallowed),
-                int(p.reachable),
+                REACH.index(p.reach) + 1 if p.reach else 0,
             ),
         )
         if p.indexed and p.status == 200 and p.kind == "page":
@@ -236,6 +239,7 @@ class WorldFile:
                 bool(r[9]),
                 bool(r[10]),
                 bool(r[11]),
+                REACH[r[11] - 1] if r[11] else "",
             )
             for r in rows
         }

@@ -158,6 +158,14 @@ class CorpusStore(StoreBase):
             "SELECT COUNT(*) FROM pages WHERE loop = ? AND source = 'search'", (loop,)
         ).fetchone()[0]
         fetched = sum(v for k, v in status.items() if k != "queued")
+        linked = q(
+            "SELECT COUNT(DISTINCT p.site), COUNT(*), COALESCE(SUM(p.status = 'kept'), 0) "
+            "FROM pages p WHERE p.loop = ? AND p.status != 'queued' AND p.site IN ("
+            "SELECT e.site FROM pages e JOIN pages r ON r.id = e.referrer_id WHERE "
+            "e.source = 'crawl' AND e.site != r.site AND e.id = "
+            "(SELECT MIN(id) FROM pages WHERE site = e.site))",
+            (loop,),
+        ).fetchone()
         return {
             "queries": queries,
             "search_urls": found,
@@ -167,4 +175,6 @@ class CorpusStore(StoreBase):
             "documents": {"search": docs.get("search", 0), "crawl": docs.get("crawl", 0)},
             "words": words,
             "relative_suspected": suspects,
+            # sites first met through another site's link, and their pages this loop
+            "linked_sites": {"sites": linked[0], "pages": linked[1], "documents": linked[2]},
         }

@@ -208,6 +208,23 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX pages_final_url ON pages (final_url) WHERE final_url IS NOT NULL",
         ],
     ),
+    (
+        "listings",
+        [
+            # The sitemaps and feeds read for a site (collie.listings): each once.
+            """CREATE TABLE listings (
+                url TEXT PRIMARY KEY,
+                site TEXT NOT NULL,
+                loop INTEGER NOT NULL,
+                http_status INTEGER,
+                reason TEXT,
+                urls INTEGER NOT NULL DEFAULT 0,
+                queued INTEGER NOT NULL DEFAULT 0,
+                fetched_at TEXT NOT NULL
+            )""",
+            "CREATE INDEX listings_by_site ON listings (site)",
+        ],
+    ),
 ]
 
 

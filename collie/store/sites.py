@@ -10,6 +10,7 @@ from collie.models import (
     SuspectRow,
 )
 from collie.reasons import RELATIVE_SUSPECTED
+from collie.store.base import now_iso
 from collie.store.pages import PageStore
 
 
@@ -117,6 +118,40 @@ class SiteStore(PageStore):
                 "UPDATE sites SET target_letters = ?, near_letters = ? WHERE site = ?",
                 [(mine, near, site) for site, (mine, near) in sorted(site_letters.items())],
             )
+
+    def listed_sites(self) -> set[str]:
+        """Sites whose sitemaps and feeds were read (collie.listings)."""
+        return {r[0] for r in self.conn.execute("SELECT DISTINCT site FROM listings")}
+
+    def record_listing(
+        self, url: str, site: str, loop: int, status: int | None, reason: str | None,
+        urls: int, queued: int,
+    ) -> None:  # fmt: skip
+        """A sitemap or feed read (inside `batch`, with the URLs it queued)."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO listings (url, site, loop, http_status, reason, urls, "
+            "queued, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (url, site, loop, status, reason, urls, queued, now_iso()),
+        )
+
+    def listing_counts(self, loop: int) -> tuple[int, int]:
+        """(sitemaps and feeds read, URLs they queued) in a loop."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(queued), 0) FROM listings WHERE loop = ? "
+            "AND http_status BETWEEN 200 AND 299",
+            (loop,),
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def sites_entered_by_link(self, loop: int) -> list[str]:
+        """Sites whose first page a loop queued from another site's link."""
+        rows = self.conn.execute(
+            "SELECT p.site FROM pages p JOIN pages r ON r.id = p.referrer_id "
+            "WHERE p.loop = ? AND p.source = 'crawl' AND p.site != r.site "
+            "AND p.id = (SELECT MIN(id) FROM pages WHERE site = p.site)",
+            (loop,),
+        )
+        return [r[0] for r in rows]
 
     def site_size(self, site: str) -> int:
         """Pages of the site known to the frontier (queued or done)."""

@@ -1,0 +1,89 @@
+"""Sitemaps and feeds: the URLs a site lists itself, which its link graph may not reach
+(old posts, pages nothing links to any more).
+
+When a site yields a target document, the loop reads what the site lists: the
+`Sitemap:` lines of its robots.txt, else `/sitemap.xml`, and the RSS/Atom feeds its
+target pages link to (`candidates`). `parse` takes a fetched listing (XML, gzip or
+not) to its page URLs and, for a sitemap index, the sitemaps it names. The parse is a
+tolerant scan for `<loc>`, RSS `<link>` and Atom `<link href>` (real sitemaps are often
+not well-formed XML); sizes are capped.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+MAX_BYTES = 10 * 1024 * 1024  # a listing's body, unpacked (the sitemap protocol's 50 MB is rare)
+MAX_URLS = 5_000  # URLs taken from one listing
+MAX_PER_SITE = 8  # listings read per site (sitemaps of an index included)
+LISTING_TYPES = frozenset(
+    {
+        "application/xml",
+        "text/xml",
+        "application/rss+xml",
+        "application/atom+xml",
+        "application/x-gzip",
+        "application/gzip",
+        "application/octet-stream",
+        "text/plain",
+    }
+)
+
+_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>", re.I)
+_RSS_LINK = re.compile(r"<link>\s*([^<\s]+)\s*</link>", re.I)
+_ATOM_LINK = re.compile(r"<link\b[^>]*\bhref=[\"']([^\"']+)[\"']", re.I)
+_FEED_PATH = re.compile(r"(^|/)(feed|rss|atom)(/|\.xml|\.rss|\.atom)?$|\.(rss|atom)$", re.I)
+
+
+@dataclass(frozen=True)
+class Listing:
+    pages: list[str]  # absolute URLs of pages
+    sitemaps: list[str]  # sitemaps a sitemap index names
+
+
+def candidates(origin: str, robots_sitemaps: Iterable[str], links: Iterable[str]) -> list[str]:
+    """What to read for a site: its robots.txt sitemaps (else /sitemap.xml) and the
+    feeds among a page's links (same origin), in that order, without repeats."""
+    found = list(robots_sitemaps) or [f"{origin}/sitemap.xml"]
+    for link in links:
+        url = urljoin(origin + "/", link)
+        path = urlsplit(url).path.rstrip("/")
+        if url.startswith(origin + "/") and _FEED_PATH.search(path):
+            found.append(url)
+    return list(dict.fromkeys(found))
+
+
+def unpack(body: bytes) -> bytes:
+    """A listing's bytes, gunzipped when gzip (at most MAX_BYTES)."""
+    if body[:2] != b"\x1f\x8b":
+        return body[:MAX_BYTES]
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(body)) as stream:
+            return stream.read(MAX_BYTES)
+    except (OSError, EOFError, zlib.error):
+        return b""
+
+
+def parse(body: bytes, base: str) -> Listing:
+    """The page URLs of a sitemap, sitemap index, RSS or Atom feed (see the module
+    docstring); `base` resolves relative links."""
+    text = unpack(body).decode("utf-8", errors="replace")
+    is_index = "<sitemapindex" in text[:2000].lower()
+    if "<urlset" in text[:2000].lower() or is_index:
+        urls = _LOC.findall(text)
+    else:
+        urls = _RSS_LINK.findall(text) + _ATOM_LINK.findall(text)
+    absolute = []
+    for raw in urls[:MAX_URLS]:
+        url = urljoin(base, html.unescape(raw.strip()))
+        if urlsplit(url).scheme in ("http", "https"):
+            absolute.append(url)
+    absolute = list(dict.fromkeys(absolute))
+    return Listing([] if is_index else absolute, absolute if is_index else [])
