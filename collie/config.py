@@ -240,7 +240,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),
     Setting(
         "crawl.max_new_sites",
-        20,
+        40,
         "Sites not met before that a loop enters through a target document's link to "
         "them (blogrolls, citations); 0 means crawling stays within sites.",
         minimum=0,

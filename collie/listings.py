@@ -48,10 +48,13 @@ class Listing:
     sitemaps: list[str]  # sitemaps a sitemap index names
 
 
-def candidates(origin: str, robots_sitemaps: Iterable[str], links: Iterable[str]) -> list[str]:
-    """What to read for a site: its robots.txt sitemaps (else /sitemap.xml) and the
-    feeds among a page's links (same origin), in that order, without repeats."""
-    found = list(robots_sitemaps) or [f"{origin}/sitemap.xml"]
+def candidates(
+    origin: str, robots_sitemaps: Iterable[str] | None, links: Iterable[str]
+) -> list[str]:
+    """What to read for a site: its robots.txt sitemaps, else /sitemap.xml (None: the
+    site's sitemaps were asked for already), and the feeds among a page's links (same
+    origin), in that order, without repeats."""
+    found = [] if robots_sitemaps is None else list(robots_sitemaps) or [f"{origin}/sitemap.xml"]
     for link in links:
         url = urljoin(origin + "/", link)
         path = urlsplit(url).path.rstrip("/")

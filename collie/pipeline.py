@@ -383,6 +383,7 @@ class _Stream:
         self.targets = 0
         self.frontier_changed = True
         self.listed = miner.store.listed_sites()  # sites whose sitemaps and feeds were read
+        self.asked = miner.store.listing_urls()  # the sitemaps and feeds read
         self.listings: Counter[str] = Counter()  # per site, listings handed to the pool
         self.listings_out = 0  # listings in the pool
         self._shown = 0.0
@@ -472,24 +473,27 @@ class _Stream:
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
         miner.events.advance(len(outcomes))
-        for page, outcome in zip(pages, outcomes, strict=True):
-            if outcome.status == "kept" and page.site not in self.listed:
-                self._ask_listings(page, outcome)
+        if miner.ws.settings["crawl.sitemaps"]:
+            for page, outcome in zip(pages, outcomes, strict=True):
+                if outcome.status == "kept":
+                    self._ask_listings(page, outcome)
 
     def _ask_listings(self, page: QueuedPage, outcome: PageOutcome) -> None:
-        """A site's first target document: read its sitemaps and feeds (collie.listings)."""
-        self.listed.add(page.site)
-        if not self.miner.ws.settings["crawl.sitemaps"]:
-            return
+        """Read what a site lists (collie.listings): on its first target document, its
+        robots.txt sitemaps (else /sitemap.xml); on every target document, the feeds it
+        links to that were not read yet; at most MAX_LISTINGS a site."""
         origin = origin_of(outcome.final_url or page.url)
-        record = self.miner.fetcher.robots.get(origin)
-        found = candidates(
-            origin, record.sitemaps() if record else [], (u for u, _ in outcome.links)
-        )
-        for url in found[:MAX_LISTINGS]:
-            self._listing(page.site, url)
+        sitemaps: list[str] | None = None
+        if page.site not in self.listed:
+            self.listed.add(page.site)
+            record = self.miner.fetcher.robots.get(origin)
+            sitemaps = record.sitemaps() if record else []
+        for url in candidates(origin, sitemaps, (u for u, _ in outcome.links)):
+            if url not in self.asked and self.listings[page.site] < MAX_LISTINGS:
+                self._listing(page.site, url)
 
     def _listing(self, site: str, url: str) -> None:
+        self.asked.add(url)
         self.listings[site] += 1
         self.listings_out += 1
         self.pool.add(("listing", site, url), url, LISTING_TYPES)

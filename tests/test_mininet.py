@@ -351,3 +351,23 @@ def test_mojibake_counts_only_what_the_page_lacks() -> None:
     assert has_mojibake("a\x92b", "a’b")  # a C1 control: ISO-8859-1 instead of windows-1252
     assert not has_mojibake("Ng’ato café", "Ng’ato café")
     assert not has_mojibake("a\ufffdb", "a\ufffdb")  # the page has it itself
+
+
+def test_world_reaches_pages_through_other_sites_and_listings(stored: StoredWorld) -> None:
+    """Hidden target sites only blogrolls lead to, old posts only a sitemap or a feed
+    lists; the truth says how each page is reachable."""
+    truths = stored.truths()
+    how = Counter(t.reach for t in target_truths(stored))
+    assert how["indexed"] and how["same-site"] and how["other-site"] >= 5 and how["sitemap"] >= 2
+    assert all(t.reachable == bool(t.reach) for t in truths.values())
+    other_site = [t for t in target_truths(stored) if t.reach == "other-site"]
+    assert not any(t.indexed for t in other_site)
+    robots = stored.robots()
+    sitemap_hosts = {h for h, text in robots.items() if "Sitemap: " in text}
+    assert sitemap_hosts and all(
+        truths[f"http://{h}/sitemap.xml"].kind == "sitemap" for h in sitemap_hosts
+    )
+    feeds = [t for t in truths.values() if t.kind == "feed"]
+    assert feeds and all(t.url.endswith("/feed.xml") for t in feeds)
+    for truth in (t for t in target_truths(stored) if t.reach == "sitemap"):
+        assert "/archive/old-" in truth.url or truth.dup_group != truth.url  # or a copy

@@ -292,3 +292,70 @@ def test_bandit_draws_loop_two_from_loop_one_yields(
     assert len(combos) == len(set(combos))  # never the same combination twice
     second = [set(json.loads(w)) for loop, w in rows if loop == 2]
     assert second and all(words <= loop2 for words in second)
+
+
+def _discovery_world(world: World) -> list[str]:
+    """Two indexed Zulu sites; a Zulu site only A's blogroll leads to (B), an English
+    one (E); an old post only A's sitemap lists; D's sitemap in a folder its robots.txt
+    forbids. Returns the seed text (all the Zulu UDHR: its queries find A and D)."""
+    from collie.udhr import load_declarations
+
+    from .zuluworld import hidden, page
+
+    zul = load_declarations()["zul"].training_paragraphs()
+    eng = load_declarations()["eng"].training_paragraphs()
+    a, b, d, e = ("http://www.ikhaya.co.za", "http://www.umngani.co.za",
+                  "http://www.izindaba.co.za", "http://www.friends.example.com")  # fmt: skip
+    world.add(f"{a}/", Response.html(page("Ikhaya", zul[0:6], [(f"{b}/", "Umngani"),
+                                                               (f"{e}/", "Friends")])))  # fmt: skip
+    world.add(f"{a}/robots.txt", Response.text(f"User-agent: *\nSitemap: {a}/sitemap.xml\n"))
+    sitemap = f"<urlset><url><loc>{a}/</loc></url><url><loc>{a}/old.html</loc></url></urlset>"
+    world.add(f"{a}/sitemap.xml", Response.text(sitemap, "application/xml"))
+    world.add(f"{a}/old.html", hidden(page("Okudala", zul[6:12])))
+    world.add(f"{b}/", hidden(page("Umngani", zul[12:18])))
+    world.add(f"{e}/", hidden(page("Friends", eng[0:6])))
+    world.add(f"{d}/", Response.html(page("Izindaba", zul[18:24])))
+    world.add(f"{d}/robots.txt", Response.text(
+        f"User-agent: *\nDisallow: /private/\nSitemap: {d}/private/map.xml\n"))  # fmt: skip
+    return zul
+
+
+def test_discovery_through_other_sites_links_and_sitemaps(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    seed = _discovery_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text("\n\n".join(seed), encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    monkeypatch.chdir(tmp_path / "ws")
+    result = run_collie(capsys, "run", "--loops", "1")
+    assert result.code == 0, result.err
+    got = pages(tmp_path / "ws")
+    assert got["http://www.umngani.co.za/"][0] == "kept"  # through A's blogroll
+    assert got["http://www.ikhaya.co.za/old.html"][0] == "kept"  # through A's sitemap
+    assert got["http://www.friends.example.com/"][0] == "wronglang"  # entered, not kept
+    assert not web.requests_for("www.izindaba.co.za") or all(
+        "/private/" not in e.path for e in web.requests_for("www.izindaba.co.za"))  # fmt: skip
+    loop = json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]
+    linked = loop["linked_sites"]  # B (and its pages crawled out) and E
+    assert (linked["sites"], linked["documents"]) == (2, 1) and linked["pages"] >= 2
+    assert "through other sites' links: 2 sites" in run_collie(capsys, "report").out
+
+
+def test_new_sites_per_loop_are_capped(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    seed = _discovery_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text("\n\n".join(seed), encoding="utf-8")
+    init_zulu(capsys, tmp_path / "ws", docs, web)
+    monkeypatch.chdir(tmp_path / "ws")
+    result = run_collie(capsys, "--set", "crawl.max_new_sites=1", "--set", "crawl.sitemaps=false",
+                        "run", "--loops", "1")  # fmt: skip
+    assert result.code == 0, result.err
+    got = pages(tmp_path / "ws")
+    entered = [u for u in ("http://www.umngani.co.za/", "http://www.friends.example.com/")
+               if u in got]  # fmt: skip
+    assert len(entered) == 1
+    assert "http://www.ikhaya.co.za/old.html" not in got
+    assert not any(e.path.endswith(".xml") for e in web.log)

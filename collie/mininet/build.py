@@ -390,9 +390,10 @@ def _hidden_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
     links = [("/about", "About us")]
     if number == world.hidden_count - 2:
         links += [world.homes["hidden"][number + 1]]
-    home = site.add_page("/", site.name, site.blocks(3), [
+    site.add_page("/", site.name, site.blocks(3), [
         *((site.paths[t], t) for t in site.sections), *links], indexed=False)  # fmt: skip
-    home.indexed = False
+    for page in site.pages.values():  # section pages too: search has none of it
+        page.indexed = False
 
 
 def _blogroll(world: World, number: int) -> list[tuple[str, str]]:

@@ -123,6 +123,9 @@ class SiteStore(PageStore):
         """Sites whose sitemaps and feeds were read (collie.listings)."""
         return {r[0] for r in self.conn.execute("SELECT DISTINCT site FROM listings")}
 
+    def listing_urls(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT url FROM listings")}
+
     def record_listing(
         self, url: str, site: str, loop: int, status: int | None, reason: str | None,
         urls: int, queued: int,
