@@ -39,6 +39,7 @@ LISTING_TYPES = frozenset(
 _LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>", re.I)
 _RSS_LINK = re.compile(r"<link>\s*([^<\s]+)\s*</link>", re.I)
 _ATOM_LINK = re.compile(r"<link\b[^>]*\bhref=[\"']([^\"']+)[\"']", re.I)
+_SITEMAP_PATH = re.compile(r"(^|/)sitemap[\w-]*\.xml(\.gz)?$", re.I)
 _FEED_PATH = re.compile(r"(^|/)(feed|rss|atom)(/|\.xml|\.rss|\.atom)?$|\.(rss|atom)$", re.I)
 
 
@@ -61,6 +62,12 @@ def candidates(
         if url.startswith(origin + "/") and _FEED_PATH.search(path):
             found.append(url)
     return list(dict.fromkeys(found))
+
+
+def is_listing(url: str) -> bool:
+    """Does the URL look like a feed or a sitemap (read as a listing, not as a page)?"""
+    path = urlsplit(url).path.rstrip("/")
+    return bool(_FEED_PATH.search(path)) or bool(_SITEMAP_PATH.search(path))
 
 
 def unpack(body: bytes) -> bytes:

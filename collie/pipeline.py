@@ -53,7 +53,7 @@ from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher, FetchResult, origin_of
 from collie.fetchpool import FetchPool
 from collie.langid.model import LangModel
-from collie.listings import LISTING_TYPES, MAX_PER_SITE, candidates, parse
+from collie.listings import LISTING_TYPES, MAX_PER_SITE, candidates, is_listing, parse
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import query_domains
 from collie.reasons import TOO_SHORT, kind_of
@@ -724,6 +724,7 @@ def _plan_links(
     store, settings = miner.store, miner.ws.settings
     needles = language_needles(miner.target)
     domains = query_domains(miner.ws.language, settings["language.extra_domains"], "auto")
+    listings_read = settings["crawl.sitemaps"] and miner.executor.name == "local"
     entries: list[QueueEntry] = []
     for outcome in done:
         source = by_id[outcome.page_id]
@@ -741,6 +742,8 @@ def _plan_links(
                 continue
             if not follows_link(outcome.status, source.url, url):
                 continue
+            if listings_read and is_listing(url):
+                continue  # a feed or sitemap: read as a listing (_Stream), not as a page
             evidence = LinkEvidence(url, anchor, tuple(store.referrers(url)))
             priority = link_priority(evidence, miner.target, needles, domains)
             entries.append(

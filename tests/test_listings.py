@@ -48,3 +48,15 @@ def test_candidates_robots_sitemaps_else_the_default_then_feeds() -> None:
     named = candidates("http://a.example", ["http://a.example/map.xml"], [])
     assert named == ["http://a.example/map.xml"]
     assert candidates("http://a.example", None, ["/feed.xml"]) == ["http://a.example/feed.xml"]
+
+
+def test_listing_urls_are_told_from_pages() -> None:
+    from collie.listings import is_listing
+
+    for url in ("http://a.example/feed.xml", "http://a.example/feed/", "http://a.example/rss",
+                "http://a.example/sitemap.xml", "http://a.example/sitemap-posts.xml.gz",
+                "http://a.example/blog/atom.xml"):  # fmt: skip
+        assert is_listing(url), url
+    for url in ("http://a.example/feedback.html", "http://a.example/news/rss-story-1.html",
+                "http://a.example/", "http://a.example/map.html"):  # fmt: skip
+        assert not is_listing(url), url
