@@ -103,7 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "From the second loop, draw seed words by the target documents their queries "
         "brought in earlier loops instead of uniformly at random (no gain measured on the "
-        "closed worlds; see the README).",
+        "closed worlds; see docs/search-backends.md).",
     ),
     Setting(
         "queries.tld",

@@ -375,7 +375,7 @@ class _Stream:
         self.miner, self.report = miner, report
         workers = settings["fetch.workers"]
         self.pool = FetchPool(miner.fetcher, workers, max_results=max(64, 2 * workers))
-        self.max_sites = max(256, 4 * workers)  # sites with pages in the pool
+        self.max_sites = max(1024, 16 * workers)  # sites with pages in the pool
         self.claimed: dict[int, QueuedPage] = {}
         self.per_site: Counter[str] = Counter()
         self.started = 0  # pages handed to the pool in this stage
