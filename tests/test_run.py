@@ -359,3 +359,12 @@ def test_new_sites_per_loop_are_capped(
     assert len(entered) == 1
     assert "http://www.ikhaya.co.za/old.html" not in got
     assert not any(e.path.endswith(".xml") for e in web.log)
+
+
+def test_a_run_keeps_its_log_in_logs(mined) -> None:
+    """logs/ holds the run's log: its count lines and what collie logged at INFO."""
+    root, _, result = mined
+    logs = sorted((root / "logs").glob("run-*.log"))
+    assert len(logs) == 1 and str(logs[0].name) in result.err
+    text = logs[0].read_text(encoding="utf-8")
+    assert "loop 1: " in text and "loop 2: " in text and "pages fetched" in text

@@ -23,6 +23,7 @@ from collie.cli.extract import extract
 from collie.cli.langid import langid
 from collie.cli.mininet import demo, mininet
 from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli.progress import BarSafeHandler
 from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
@@ -52,9 +53,14 @@ def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
     """
     ctx.ensure_object(App).quiet = quiet
     level = logging.WARNING - 10 * min(verbose, 2)
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, BarSafeHandler)]:
+        root.removeHandler(old)
+    handler = BarSafeHandler()
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(level)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -3,8 +3,11 @@ Ctrl-C as a request to stop once the work in hand is recorded."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import sys
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -14,6 +17,45 @@ from collie import pipeline
 from collie.cli.options import note
 
 PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
+RUN_LOG = logging.getLogger("collie.runlog")  # the run's own lines, for logs/ only
+RUN_LOG.propagate = False
+
+
+class BarSafeHandler(logging.Handler):
+    """Log records on stderr through tqdm, so they never break a progress bar."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:
+            self.handleError(record)
+
+
+def open_run_log(root: Path) -> tuple[Path, logging.Handler]:
+    """A log file for one run in the workspace's logs/ folder: what the run prints and
+    what collie logs at INFO and above (queries failing, retries, pages that broke a
+    stage). Close it with `close_run_log`."""
+    folder = root / "logs"
+    folder.mkdir(exist_ok=True)
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = folder / f"run-{stamp}.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    collie = logging.getLogger("collie")
+    collie.addHandler(handler)
+    if collie.getEffectiveLevel() > logging.INFO:
+        collie.setLevel(logging.INFO)  # the stderr handler keeps the command line's level
+    RUN_LOG.addHandler(handler)
+    RUN_LOG.setLevel(logging.INFO)
+    return path, handler
+
+
+def close_run_log(handler: logging.Handler) -> None:
+    logging.getLogger("collie").removeHandler(handler)
+    RUN_LOG.removeHandler(handler)
+    logging.getLogger("collie").setLevel(logging.NOTSET)
+    handler.close()
 
 
 class CliEvents(pipeline.RunEvents):
@@ -65,6 +107,7 @@ class CliEvents(pipeline.RunEvents):
         print(f"{self.desc}: {self.done}{of} {self.unit}{extra}", file=sys.stderr, flush=True)
 
     def line(self, text: str) -> None:
+        RUN_LOG.info(text)
         if not self.quiet:
             tqdm.write(text, file=sys.stderr)
 

@@ -20,7 +20,7 @@ from collie.cli.options import (
     set_flag,
     workspace_model,
 )
-from collie.cli.progress import CliEvents
+from collie.cli.progress import CliEvents, close_run_log, open_run_log
 from collie.fetch import FetchConfig, Fetcher
 from collie.search import make_backend
 from collie.workspace import RunLock
@@ -108,6 +108,8 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
         backend.check()
         model = workspace_model(ws)
         events = CliEvents(app.quiet)
+        log_path, log_handler = open_run_log(ws.root)
+        events.line(f"collie run: {limits.loops} loop(s); this run's log is {log_path}")
         previous = signal.signal(signal.SIGINT, events.on_sigint)
         try:
             with (
@@ -118,6 +120,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
         finally:
             signal.signal(signal.SIGINT, previous)
             events.close()
+            close_run_log(log_handler)
     _print_report(app, report, limits.loops, as_json)
 
 

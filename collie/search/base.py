@@ -13,12 +13,15 @@ import email.utils
 import json
 import logging
 import random
+import socket
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import requests
+from urllib3.exceptions import NameResolutionError
 
 from collie import __version__
 from collie.errors import CollieError
@@ -233,7 +236,9 @@ class Backend:
                     self.url, params=params, headers=dict(headers), timeout=self.http.timeout
                 )
             except requests.RequestException as exc:
-                problem = f"{type(exc).__name__}: {exc}"
+                problem, fatal = self._connection_problem(exc)
+                if fatal is not None:
+                    raise fatal from None
                 wait = None
             else:
                 self.after_response(response)
@@ -258,14 +263,60 @@ class Backend:
                     f"{self.name} asks to wait {wait:.0f} s before the next query.",
                     "Its quota or rate limit is exhausted for now; run again later.",
                 )
-            log.info("%s: %s; retrying in %.1f s", self.name, self.redact(problem), wait)
+            log.warning(
+                "%s: %s; trying again in %.0f s (%d of %d)",
+                self.name,
+                self.redact(problem),
+                wait,
+                attempt,
+                self.http.retries,
+            )
             self.clock.sleep(wait)
+
+    def _connection_problem(self, exc: requests.RequestException) -> tuple[str, SearchFatal | None]:
+        """What went wrong before any answer, said plainly: (the problem, to retry), or a
+        SearchFatal when retrying cannot help (a host name that does not resolve)."""
+        parts = urlsplit(self.url)
+        where = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+        causes: list[BaseException] = []
+        cause: BaseException | None = exc
+        while cause is not None and len(causes) < 8:
+            causes.append(cause)
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(exc, requests.exceptions.ProxyError):
+            return f"ProxyError: the proxy (HTTP_PROXY/HTTPS_PROXY) failed: {exc}", None
+        if isinstance(exc, requests.Timeout):
+            return f"no answer within {self.http.timeout:g} s (search.timeout) from {where}", None
+        if any(isinstance(c, (NameResolutionError, socket.gaierror)) for c in causes):
+            return "", SearchFatal(
+                f"{self.name}: host not found: {parts.hostname} (from search.url {self.url}).",
+                "Check the host name in search.url (collie.toml or --search-url), and the "
+                "network or proxy settings.",
+            )
+        if any(isinstance(c, ConnectionRefusedError) for c in causes):
+            return (
+                f"connection refused at {where}: nothing listens there (is the backend "
+                "running? is search.url's port right?)"
+            ), None
+        return f"{type(exc).__name__}: {exc}", None
 
     def after_response(self, response: requests.Response) -> None:
         """Hook: read rate-limit headers (Brave)."""
 
     def give_up_hint(self, problem: str) -> str:
         """What to do when retries did not help (`problem`: "HTTP 429", an exception...)."""
+        if problem.startswith("connection refused"):
+            return (
+                "Start the backend (for SearXNG, its container or service), or point "
+                "search.url at where it listens."
+            )
+        if problem.startswith("ProxyError"):
+            return "Check the proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)."
+        if problem.startswith("no answer within"):
+            return (
+                "The backend accepted the connection but did not answer: check it, or "
+                "raise search.timeout if it is slow."
+            )
         return "The backend may be down or overloaded; try again later."
 
     def _decode(self, response: requests.Response) -> Any:
