@@ -178,3 +178,17 @@ def test_progress_is_plain_lines_when_stderr_is_not_a_terminal(capsys, monkeypat
     quiet.stage(1, "fetch", None)
     quiet.advance(7)
     assert capsys.readouterr().err == ""
+
+
+def test_global_flags_after_the_command_and_help_in_sections(capsys, tmp_path, monkeypatch) -> None:
+    """-q, -v, -w and --set go before or after the command name; `collie --help` lists
+    the commands by section, with the exit statuses."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    after = run_collie(capsys, "status", "-q", "-v")
+    before = run_collie(capsys, "-q", "-v", "status")
+    assert after.code == before.code == 1 and "No collie workspace" in after.err
+    help_text = run_collie(capsys, "--help").out
+    sections = ["Mining:", "The corpus:", "Languages:", "The closed-world web:", "Exit status:"]
+    assert all(s in help_text for s in sections)
+    assert help_text.index("  init ") < help_text.index("  run ") < help_text.index("  export ")

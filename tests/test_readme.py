@@ -58,7 +58,11 @@ COMMANDS = [
 
 def cli_reference() -> str:
     runner = CliRunner()
-    parts = [f"{GENERATED}\n\n# Command reference\n\nEvery command's `--help`, as it prints.\n"]
+    parts = [
+        f"{GENERATED}\n\n# Command reference\n\nEvery command's `--help`, as it prints. "
+        "Options -w, --set, -q and -v go before or after the command name; the exit "
+        "statuses are in `collie --help` below.\n"
+    ]
     for command in COMMANDS:
         result = runner.invoke(cli, [*command, "--help"], prog_name="collie", terminal_width=88)
         assert result.exit_code == 0, result.output

@@ -7,7 +7,6 @@ Results go to stdout; notes, progress and logs to stderr. Exit status: 0 success
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sys
 import traceback
@@ -22,8 +21,15 @@ from collie.cli.export import export, report
 from collie.cli.extract import extract
 from collie.cli.langid import langid
 from collie.cli.mininet import demo, mininet
-from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
-from collie.cli.progress import BarSafeHandler
+from collie.cli.options import (
+    CONTEXT,
+    App,
+    common_options,
+    configure_logging,
+    note,
+    search_options,
+    set_flag,
+)
 from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
@@ -36,31 +42,63 @@ from collie.seeds import safetynet_languages
 from collie.workspace import Workspace, open_workspace, read_settings
 
 
-@click.group(context_settings=CONTEXT)
+class SectionedGroup(click.Group):
+    """`collie --help` lists its commands by what a user does with them, in the order
+    of a mining session, with their whole first line."""
+
+    SECTIONS = (
+        ("Mining", ("init", "run", "status", "report", "config", "search", "seeds", "queries")),
+        ("The corpus", ("export", "review", "reprocess")),
+        ("Languages", ("language", "langid", "safetynet", "extract")),
+        ("The closed-world web", ("demo", "mininet")),
+    )
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed: set[str] = set()
+        for title, names in self.SECTIONS:
+            rows = []
+            for name in names:
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(limit=200)))
+                    listed.add(name)
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+        rest = [n for n in self.list_commands(ctx) if n not in listed]
+        if rest:
+            with formatter.section("Other commands"):
+                formatter.write_dl(
+                    [
+                        (n, c.get_short_help_str(limit=200))
+                        for n in rest
+                        if (c := self.get_command(ctx, n)) is not None
+                    ]
+                )
+
+
+@click.group(cls=SectionedGroup, context_settings=CONTEXT)
 @common_options
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes.")
-@click.option("-v", "--verbose", count=True, help="Log what happens (-vv for debug).")
 @click.option("--traceback", is_flag=True, help="Show the full traceback of an unexpected error.")
 @click.version_option(__version__, "--version", prog_name="collie")
 @click.pass_context
-def cli(ctx: click.Context, quiet: bool, verbose: int, traceback: bool) -> None:
+def cli(ctx: click.Context, traceback: bool) -> None:
     """Mine the web for a clean text corpus in a resource-scarce language.
 
     \b
     Example:
       collie init --lang luo --docs my-luo-texts/
       collie status
+
+    \b
+    Exit status:
+      0    done
+      1    an error the message explains (workspace, input, settings, network)
+      2    the command line needs changing (an option missing or wrong, an
+           unknown language)
+      130  interrupted (Ctrl-C): what was done is kept; run again to go on
     """
-    ctx.ensure_object(App).quiet = quiet
-    level = logging.WARNING - 10 * min(verbose, 2)
-    root = logging.getLogger()
-    for old in [h for h in root.handlers if isinstance(h, BarSafeHandler)]:
-        root.removeHandler(old)
-    handler = BarSafeHandler()
-    handler.setLevel(level)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    root.addHandler(handler)
-    root.setLevel(level)
+    configure_logging(ctx.ensure_object(App).verbose)
 
 
 @cli.command(context_settings=CONTEXT)

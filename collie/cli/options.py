@@ -7,13 +7,16 @@ settings, the strongest layer, with the option's name recorded as the value's so
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from tqdm import tqdm
 
 from collie.config import parse_assignment
 from collie.errors import CollieError, ConfigError
@@ -33,6 +36,7 @@ class App:
     workspace: Path | None = None
     flags: dict[str, tuple[Any, str]] = field(default_factory=dict)
     quiet: bool = False
+    verbose: int = 0
 
     def find_root(self) -> Path:
         return find_workspace(self.workspace, os.environ, Path.cwd())
@@ -71,8 +75,59 @@ def _set_flags(ctx: click.Context, _param: click.Parameter, values: tuple[str, .
         app.flags[key] = (value, f"--set {key}")
 
 
+class BarSafeHandler(logging.Handler):
+    """Log records on stderr through tqdm, so they never break a progress bar."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:
+            self.handleError(record)
+
+
+def configure_logging(verbose: int) -> None:
+    """Log on stderr at WARNING, INFO with -v, DEBUG with -vv (through the bars)."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, BarSafeHandler)]:
+        root.removeHandler(old)
+    handler = BarSafeHandler()
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(level)
+
+
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(App).quiet = True
+
+
+def _set_verbose(ctx: click.Context, param: click.Parameter, value: int) -> None:
+    app = ctx.ensure_object(App)
+    if value > app.verbose:
+        app.verbose = value
+        configure_logging(value)
+
+
 def common_options(func: F) -> F:
-    """-w and --set, accepted before or after the command name."""
+    """-w, --set, -q and -v, accepted before or after the command name."""
+    func = click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_quiet,
+        help="No progress bars or notes.",
+    )(func)
+    func = click.option(
+        "-v",
+        "--verbose",
+        count=True,
+        expose_value=False,
+        callback=_set_verbose,
+        help="Log what happens (-vv for debug).",
+    )(func)
     func = click.option(
         "--set",
         "assignments",

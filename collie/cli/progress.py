@@ -21,16 +21,6 @@ RUN_LOG = logging.getLogger("collie.runlog")  # the run's own lines, for logs/ o
 RUN_LOG.propagate = False
 
 
-class BarSafeHandler(logging.Handler):
-    """Log records on stderr through tqdm, so they never break a progress bar."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            tqdm.write(self.format(record), file=sys.stderr)
-        except Exception:
-            self.handleError(record)
-
-
 def open_run_log(root: Path) -> tuple[Path, logging.Handler]:
     """A log file for one run in the workspace's logs/ folder: what the run prints and
     what collie logs at INFO and above (queries failing, retries, pages that broke a
