@@ -386,6 +386,9 @@ class _Stream:
         self.asked = miner.store.listing_urls()  # the sitemaps and feeds read
         self.listings: Counter[str] = Counter()  # per site, listings handed to the pool
         self.listings_out = 0  # listings in the pool
+        if settings["crawl.sitemaps"]:
+            for site, url in miner.store.sites_to_list():  # asked for, never read
+                self._ask_sitemaps(site, url)
         self._shown = 0.0
         miner.events.stage(report.number, "fetch", None)
 
@@ -482,15 +485,21 @@ class _Stream:
         """Read what a site lists (collie.listings): on its first target document, its
         robots.txt sitemaps (else /sitemap.xml); on every target document, the feeds it
         links to that were not read yet; at most MAX_LISTINGS a site."""
-        origin = origin_of(outcome.final_url or page.url)
-        sitemaps: list[str] | None = None
         if page.site not in self.listed:
-            self.listed.add(page.site)
-            record = self.miner.fetcher.robots.get(origin)
-            sitemaps = record.sitemaps() if record else []
-        for url in candidates(origin, sitemaps, (u for u, _ in outcome.links)):
+            self._ask_sitemaps(page.site, outcome.final_url or page.url)
+        origin = origin_of(outcome.final_url or page.url)
+        for url in candidates(origin, None, (u for u, _ in outcome.links)):
             if url not in self.asked and self.listings[page.site] < MAX_LISTINGS:
                 self._listing(page.site, url)
+
+    def _ask_sitemaps(self, site: str, url: str) -> None:
+        """A site's robots.txt sitemaps (else /sitemap.xml), once."""
+        self.listed.add(site)
+        origin = origin_of(url)
+        record = self.miner.fetcher.robots.get(origin)
+        for sitemap in candidates(origin, record.sitemaps() if record else [], ()):
+            if sitemap not in self.asked and self.listings[site] < MAX_LISTINGS:
+                self._listing(site, sitemap)
 
     def _listing(self, site: str, url: str) -> None:
         self.asked.add(url)

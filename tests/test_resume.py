@@ -38,9 +38,12 @@ def outcome(root: Path) -> dict[str, set[str]]:
     return by_status
 
 
-def search_queries(web: MiniWebServer) -> list[str]:
-    return [parse_qs(urlsplit(e.path).query).get("q", [""])[0] for e in web.log
-            if urlsplit(e.path).path == "/search"]  # fmt: skip
+def search_queries(web: MiniWebServer) -> list[tuple[str, str]]:
+    """(query, page) of every search request (a query asks for page 2 when page 1 holds
+    fewer than search.results)."""
+    asked = [parse_qs(urlsplit(e.path).query) for e in web.log
+             if urlsplit(e.path).path == "/search"]  # fmt: skip
+    return [(q.get("q", [""])[0], q.get("pageno", ["1"])[0]) for q in asked]
 
 
 @pytest.mark.slow
@@ -87,13 +90,15 @@ def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: Mini
     assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
     assert outcome(killed) == expected
 
-    sent = Counter(q for q in search_queries(web) if q != "collie preflight")  # free, SearXNG
+    sent = Counter(q for q in search_queries(web) if q[0] != "collie preflight")  # free, SearXNG
     assert sent and max(sent.values()) == 1  # no query sent twice
     pages = Counter(e.url for e in web.log if not e.url.endswith("/robots.txt")
                     and urlsplit(e.url).path != "/search")  # fmt: skip
     conn = sqlite3.connect(killed / "collie.db")
     stored = {r[0] for r in conn.execute("SELECT url FROM pages WHERE status != 'queued'")}
+    stored |= {r[0] for r in conn.execute("SELECT url FROM listings")}  # sitemaps read
     conn.close()
-    # a page is fetched again only when the kill came between fetching and recording it
+    # a page (or a sitemap) is fetched again only when the kill came between fetching and
+    # recording it
     refetched = {url for url, n in pages.items() if n > 1}
     assert len(refetched) <= kills * 16 and refetched <= stored

@@ -218,7 +218,22 @@ def test_searxng_against_the_local_search_endpoint(world: World, web: MiniWebSer
     assert first.results[0].url == "http://dala.example.ke/14"
     second = searx.search("thuolo", count=10, offset=10)
     assert [r.rank for r in second.results] == [11, 12, 13, 14, 15]
-    assert web.log[-1].path.startswith("/search?q=thuolo&format=json&pageno=2")
+    assert [e.path.split("pageno=")[1][:1] for e in web.log[-2:]] == ["2", "3"]  # 3: empty
+
+
+def test_searxng_pages_until_search_results_are_in(world: World, web: MiniWebServer) -> None:
+    """search.results = 20: page 2 is asked for; a page that fails or brings nothing new
+    ends the paging with what came before (issue 20)."""
+    for i in range(25):
+        world.add(f"http://dala.example.ke/{i:02d}", Response.html(f"<p>{'thuolo ' * (i + 1)}</p>"))
+    searx = SearXNG(url=web.search_url, http=fast(retries=0))
+    twenty = searx.search("thuolo", count=20)
+    assert [r.rank for r in twenty.results] == list(range(1, 21))
+    assert len({r.url for r in twenty.results}) == 20 and len(twenty.raw) == 20
+    pages = [e.path.split("pageno=")[1][:1] for e in web.log if e.path.startswith("/search")]
+    assert pages == ["1", "2"]
+    world.add("http://few.example.ke/", Response.html("<p>nyadhi</p>"))
+    assert len(searx.search("nyadhi", count=20).results) == 1  # page 2 empty: one result
 
 
 def test_searxng_json_disabled_says_what_to_do(world: World, web: MiniWebServer) -> None:
@@ -523,14 +538,15 @@ def test_every_backend_parses_and_survives_bad_answers(
         ),
     )
     backend = make(url=url, http=fast(retries=1, timeout=0.3), clock=clock)
-    assert [(r.rank, r.url, r.backend) for r in backend.search("a b c").results] == [
+    # count=2: all that was asked for is in, so SearXNG asks for no second page
+    assert [(r.rank, r.url, r.backend) for r in backend.search("a b c", count=2).results] == [
         (1, "http://a.ke/1", name),
         (2, "http://a.ke/2", name),
     ]
     assert backend.search("a b c").results == []
     with pytest.raises(SearchError, match="not JSON"):
         backend.search("a b c")
-    assert [r.url for r in backend.search("a b c").results] == ["http://a.ke/3"]
+    assert [r.url for r in backend.search("a b c", count=1).results] == ["http://a.ke/3"]
     assert clock.sleeps == [3.0]
     with pytest.raises(SearchError, match="no answer within"):
         backend.search("a b c")

@@ -5,12 +5,13 @@ Also what the closed-world web serves, so it needs no backend of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
 
 PAGE_SIZE = 10  # SearXNG has no count parameter; a page holds about ten results
+MAX_PAGES = 5  # pages asked for one query (search.results / PAGE_SIZE, rounded up, at most)
 # A query token SearXNG reads as syntax: `!bang` (an engine, or a redirect off the
 # instance with `!!`), `:lang`, `<timeout`. Such tokens are sent quoted.
 _SYNTAX_START = ("!", ":", "<")
@@ -27,6 +28,29 @@ class SearXNG(Backend):
         super().__post_init__()
         base = self.url.rstrip("/")
         self.url = base if not base or base.endswith("/search") else base + "/search"
+
+    def search(self, query: str, count: int = 10, offset: int = 0) -> SearchResponse:
+        """Pages of results until `count` are in, a page brings nothing new, or
+        MAX_PAGES were asked (SearXNG pages hold what its engines gave, not always ten).
+        A later page that fails ends the paging with what came before."""
+        first = super().search(query, count, offset)
+        results, raw = list(first.results), list(first.raw)
+        seen = {r.url for r in results}
+        page = offset // PAGE_SIZE + 1
+        while results and len(results) < count and page < offset // PAGE_SIZE + MAX_PAGES:
+            page += 1
+            try:
+                more = super().search(query, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+            except SearchError:
+                break
+            new = [r for r in more.results if r.url not in seen]
+            if not new:
+                break
+            for result in new[: count - len(results)]:
+                seen.add(result.url)
+                results.append(replace(result, rank=offset + len(results) + 1))
+            raw += more.raw
+        return SearchResponse(results, raw)
 
     def build_request(
         self, query: str, count: int, offset: int

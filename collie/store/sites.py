@@ -123,6 +123,15 @@ class SiteStore(PageStore):
         """Sites whose sitemaps and feeds were read (collie.listings)."""
         return {r[0] for r in self.conn.execute("SELECT DISTINCT site FROM listings")}
 
+    def sites_to_list(self) -> list[tuple[str, str]]:
+        """(site, URL of a target document of it) of the sites with target documents
+        whose sitemaps were never read (a run stopped before, or an older collie)."""
+        rows = self.conn.execute(
+            "SELECT site, MIN(COALESCE(final_url, url)) FROM pages WHERE status = 'kept' "
+            "AND site NOT IN (SELECT site FROM listings) GROUP BY site ORDER BY site"
+        )
+        return [(r[0], r[1]) for r in rows]
+
     def listing_urls(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT url FROM listings")}
 
