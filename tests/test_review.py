@@ -106,3 +106,46 @@ def test_judging_in_the_browser(mined, browser, capsys) -> None:
     assert shares["mainly"]["count"] == 1 and abs(shares["mainly"]["share"] - 1 / 3) < 1e-9
     text = run_collie(capsys, "review", "--results")
     assert "3 documents judged" in text.out and "95% CI" in text.out
+
+
+def test_the_page_on_a_phone(mined, browser, capsys) -> None:
+    """At 390 px: every button within the screen, the classes defined, the paragraphs
+    collie took for another language highlighted; a second `review` with another
+    --sample says the earlier sample goes on."""
+    root = mined[0]
+    conn = sqlite3.connect(root / "collie.db")
+    doc_id, paragraphs = conn.execute(
+        "SELECT d.id, d.paragraphs FROM documents d JOIN pages p ON p.id = d.page_id "
+        "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+        "ORDER BY d.id LIMIT 1").fetchone()  # fmt: skip
+    mixed = [[text, "zul" if lang != "und" else lang, *rest]
+             for text, lang, *rest in json.loads(paragraphs)]  # fmt: skip
+    mixed[0][1] = "eng"  # as if collie had taken its first paragraph for English
+    conn.execute("UPDATE documents SET paragraphs = ? WHERE id = ?", (json.dumps(mixed), doc_id))
+    conn.execute("INSERT INTO reviews (position, doc_id) VALUES (1, ?)", (doc_id,))
+    conn.commit()
+    conn.close()
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "collie", "-w", str(root), "review", "--sample", "5",
+         "--port", str(port)], stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert server.stderr is not None
+        assert "earlier sample of 1 documents is continued" in server.stderr.readline()
+        assert f"http://127.0.0.1:{port}/" in server.stderr.readline()
+        browser.set_window_size(390, 844)
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait = WebDriverWait(browser, 10)
+        wait.until(lambda d: d.find_element(By.ID, "progress").text == "0 / 1")
+        width = browser.execute_script("return window.innerWidth")
+        assert width <= 400
+        for button in browser.find_elements(By.TAG_NAME, "button"):
+            rect = button.rect
+            assert rect["x"] >= 0 and rect["x"] + rect["width"] <= width, button.text
+        assert "Mainly" in browser.find_element(By.ID, "help").text
+        others = browser.find_elements(By.CSS_SELECTOR, "#text .other")
+        assert len(others) == 1 and others[0].get_attribute("data-lang") == "eng"
+        assert others[0].text == mixed[0][0]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -62,14 +62,24 @@ def review(
         if results:
             _print_results(store.review_labels(), as_json)
             return
+        existing = store.review_sample_size()
         drawn = store.draw_review_sample(size, ws.settings["run.seed"])
+        if existing and existing != size and not app.quiet:
+            note(
+                f"An earlier sample of {existing} documents is continued (--sample {size} "
+                "applies to a workspace's first review; the judgements made stay valid)."
+            )
         if not drawn:
             raise UsageProblem(
                 "The corpus has no documents to review yet.", "Run `collie run` first."
             )
         try:
             server = ReviewServer(
-                store, ws.language.display_name, reviewer or getpass.getuser(), port=port
+                store,
+                ws.language.display_name,
+                reviewer or getpass.getuser(),
+                port=port,
+                target=ws.language.code,
             )
         except OSError as exc:
             raise UsageProblem(

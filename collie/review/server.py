@@ -29,8 +29,17 @@ class ReviewBackend(Protocol):
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>collie review: {language}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: sans-serif; margin: 0 auto; max-width: 50em; padding: 1em; }}
+#help {{ color: #444; font-size: 0.9em; }}
+.para {{ margin: 0 0 0.8em 0; }}
+.other {{ background: #fff1c2; }}
+.other::before {{ content: "collie: " attr(data-lang) " \\2014  "; color: #8a5a00;
+                 font-size: 0.8em; }}
+#buttons {{ display: flex; flex-wrap: wrap; }}
+@media (max-width: 520px) {{ button {{ flex: 1 1 40%; margin-right: 0.4em; }}
+  h1 {{ font-size: 1.3em; }} #progress {{ float: none; }} }}
 #progress {{ float: right; font-weight: bold; }}
 #url {{ color: #555; word-break: break-all; font-size: 0.9em; }}
 #text {{ white-space: pre-wrap; border: 1px solid #ccc; padding: 1em; max-height: 55vh;
@@ -41,6 +50,9 @@ kbd {{ border: 1px solid #999; border-radius: 3px; padding: 0 0.3em; font-size: 
 <body>
 <div id="progress">0 / 0</div>
 <h1>Is this {language}?</h1>
+<p id="help"><b>Mainly</b>: most of the text is {language}. <b>Some</b>: a part is (a
+paragraph or more), the rest is not. <b>No</b>: none of it is. Paragraphs collie took for
+another language are highlighted, with the language it saw.</p>
 <div id="doc"><h2 id="title"></h2><div id="url"></div><div id="text"></div></div>
 <div id="buttons">
 <button id="mainly" data-label="mainly">Mainly {language} <kbd>1</kbd></button>
@@ -67,7 +79,17 @@ function show(state) {{
   const title = current ? aside + (current.title || "(no title)") : "";
   document.getElementById("title").textContent = title;
   document.getElementById("url").textContent = current ? current.url : "";
-  document.getElementById("text").textContent = current ? current.text : "";
+  const text = document.getElementById("text");
+  text.replaceChildren();
+  for (const [paragraph, lang] of (current ? current.paragraphs : [])) {{
+    const div = document.createElement("div");
+    // "und": too short to tell (headings, captions): not marked
+    div.className = lang === "{target}" || lang === "und" ? "para" : "para other";
+    div.dataset.lang = lang;
+    div.textContent = paragraph;
+    text.appendChild(div);
+  }}
+  if (current && !current.paragraphs.length) text.textContent = current.text;
   document.getElementById("status").textContent = current ? "" :
     "All documents are judged. Thank you! (Undo is still possible.)";
 }}
@@ -101,9 +123,14 @@ class ReviewServer(HTTPServer):
         reviewer: str,
         host: str = "127.0.0.1",
         port: int = 0,
+        target: str = "",
     ) -> None:
+        """`language`: its name, shown; `target`: its code (paragraphs collie gave
+        another code are highlighted)."""
         self.backend = backend
-        self.page = PAGE.format(language=html.escape(language)).encode("utf-8")
+        self.page = PAGE.format(language=html.escape(language), target=html.escape(target)).encode(
+            "utf-8"
+        )
         self.reviewer = reviewer
         super().__init__((host, port), _Handler)
 

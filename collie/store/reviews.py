@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 from collie.store.base import StoreBase, now_iso_precise
 
 
+def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
+    """A row as the review page takes it: the paragraphs as [text, language] pairs (the
+    language collie gave each)."""
+    doc = dict(zip(keys, tuple(row), strict=True))
+    doc["paragraphs"] = [[p[0], p[1]] for p in json.loads(doc["paragraphs"] or "[]")]
+    return doc
+
+
 class ReviewStore(StoreBase):
     """Reviews."""
 
     # -- reviews (collie review) -----------------------------------------------------------
+    def review_sample_size(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
+
     def draw_review_sample(self, size: int, seed: int) -> int:
         """The review sample: `size` random original target documents, drawn once (an
         existing sample is kept and continued); returns its size."""
@@ -41,22 +53,20 @@ class ReviewStore(StoreBase):
             "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
             "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
         ).fetchone()
-        keys = ("position", "doc_id", "url", "title", "text")
+        keys = ("position", "doc_id", "url", "title", "text", "paragraphs")
         row = self.conn.execute(
-            "SELECT 0, -s.page_id, p.url, p.title, s.text FROM suspects s "
+            "SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs FROM suspects s "
             "JOIN pages p ON p.id = s.page_id WHERE s.label IS NULL ORDER BY s.page_id LIMIT 1"
         ).fetchone()
         if row is not None:
-            aside = {**dict(zip(keys, tuple(row), strict=True)), "suspect": True}
+            aside = {**_document(keys, row), "suspect": True}
             return {"total": total, "judged": judged, "document": aside}
         row = self.conn.execute(
-            "SELECT r.position, d.id, p.url, p.title, d.text FROM reviews r "
+            "SELECT r.position, d.id, p.url, p.title, d.text, d.paragraphs FROM reviews r "
             "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
             "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
         ).fetchone()
-        doc = (
-            None if row is None else {**dict(zip(keys, tuple(row), strict=True)), "suspect": False}
-        )
+        doc = None if row is None else {**_document(keys, row), "suspect": False}
         return {"total": total, "judged": judged, "document": doc}
 
     def judge(self, doc_id: int, label: str, reviewer: str) -> bool:
