@@ -203,6 +203,11 @@ def write_export(
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise
         return count
+    if path.is_dir():
+        raise IsADirectoryError(
+            f"{path} is a directory; a {fmt} export is one file (--format dir writes a "
+            "folder of files)"
+        )
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:

@@ -369,3 +369,15 @@ def test_a_run_keeps_its_log_in_logs(mined) -> None:
     assert len(logs) == 1 and str(logs[0].name) in result.err
     text = logs[0].read_text(encoding="utf-8")
     assert "loop 1: " in text and "loop 2: " in text and "pages fetched" in text
+
+
+def test_export_to_a_directory_or_a_full_one_says_what_to_do(mined, capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    into_dir = run_collie(capsys, "export", str(folder))
+    assert into_dir.code == 1 and "is a directory" in into_dir.err
+    assert "corpus.txt" in into_dir.err and "unexpected" not in into_dir.err
+    (folder / "x.txt").write_text("x", encoding="utf-8")
+    full = run_collie(capsys, "export", str(folder), "--format", "dir")
+    assert full.code == 1 and "not an empty directory" in full.err
+    assert sorted(p.name for p in folder.iterdir()) == ["x.txt"]  # nothing else written

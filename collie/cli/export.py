@@ -115,6 +115,16 @@ def export(
                 "Give a path in an existing directory (for --format dir: a new or empty "
                 "directory).",
             ) from None
+        except IsADirectoryError as exc:
+            raise InputError(
+                f"Cannot write {out}: {exc}.",
+                f"Give a file name (e.g. {Path(out) / 'corpus.txt'}), or --format dir.",
+            ) from None
+        except PermissionError as exc:
+            raise InputError(
+                f"Cannot write {out}: permission denied ({exc.filename or out}).",
+                "Choose a folder you can write to.",
+            ) from None
     if as_json:
         click.echo(json.dumps({"out": out, "format": fmt, **asdict(count)}, indent=2))
     if not app.quiet:
