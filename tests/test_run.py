@@ -381,3 +381,26 @@ def test_export_to_a_directory_or_a_full_one_says_what_to_do(mined, capsys, tmp_
     full = run_collie(capsys, "export", str(folder), "--format", "dir")
     assert full.code == 1 and "not an empty directory" in full.err
     assert sorted(p.name for p in folder.iterdir()) == ["x.txt"]  # nothing else written
+
+
+def test_a_failing_engine_fails_queries_which_are_sent_again_later(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    """The closed world's SearXNG answers as the real one when its engine fails (200, no
+    results, unresponsive_engines): the preflight and the queries fail, nothing is
+    stored as answered; once the engine is back, the same queries bring their pages."""
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    world.engine_error = "HTTP connection error"
+    failed = run_collie(capsys, "run", "--loops", "1")
+    assert (
+        failed.code == 1 and "engines did not answer: mininet (HTTP connection error)" in failed.err
+    )
+    conn = sqlite3.connect("collie.db")
+    assert conn.execute("SELECT COUNT(*) FROM queries WHERE status = 'done'").fetchone()[0] == 0
+    conn.close()
+    world.engine_error = ""
+    again = run_collie(capsys, "run", "--loops", "1")
+    assert again.code == 0, again.err
+    kept = [s for s, _, _ in pages(root).values() if s == "kept"]
+    assert kept

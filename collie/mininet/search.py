@@ -138,8 +138,12 @@ def snippet(text: str, terms: Sequence[str], width: int = SNIPPET_CHARS) -> str:
     return ("…" if start else "") + text[start : start + width].strip()
 
 
-def searx_json(query: str, page: SearchPage, pageno: int) -> dict[str, Any]:
-    """A SearXNG ``format=json`` answer for one page of results."""
+def searx_json(
+    query: str, page: SearchPage, pageno: int, unresponsive: list[list[str]] | None = None
+) -> dict[str, Any]:
+    """A SearXNG ``format=json`` answer for one page of results, in the shape current
+    SearXNG sends (no ``number_of_results``; engines that failed, with their reasons, in
+    ``unresponsive_engines``)."""
     first = (pageno - 1) * RESULTS_PER_PAGE + 1
     results = [
         {
@@ -159,13 +163,12 @@ def searx_json(query: str, page: SearchPage, pageno: int) -> dict[str, Any]:
     ]
     return {
         "query": query,
-        "number_of_results": page.total,
         "results": results,
         "answers": [],
         "corrections": [],
         "infoboxes": [],
         "suggestions": [],
-        "unresponsive_engines": [],
+        "unresponsive_engines": unresponsive or [],
     }
 
 

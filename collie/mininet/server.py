@@ -61,6 +61,7 @@ class ServedWorld(Protocol):
 
     search_host: str
     search_json_enabled: bool
+    engine_error: str  # "" = the engine answers; else why it does not (SearXNG's words)
 
     def has_host(self, host: str) -> bool: ...
     def lookup(self, host: str, path: str) -> Behaviour | None: ...
@@ -79,6 +80,10 @@ class World:
     def __init__(self, *, search_host: str = "search.mininet", search_json_enabled: bool = True):
         self.search_host = normalise_host(search_host)
         self.search_json_enabled = search_json_enabled
+        # As a real SearXNG answers when its engine fails ("HTTP connection error") or is
+        # suspended after errors ("Suspended: too many requests"): 200, no results, the
+        # engine and the reason in unresponsive_engines.
+        self.engine_error = ""
         self._sites: dict[str, dict[str, Behaviour]] = {}
         self._lock = threading.Lock()
         self._version = 0
@@ -411,6 +416,12 @@ class MiniWebServer:
             return Response.html(
                 f"<html><body><p>{html.escape(problem)}</p></body></html>", status=400
             )
+        if self.world.engine_error:
+            page = SearchPage(0, [])
+            if fmt == "json":
+                failed = [["mininet", self.world.engine_error]]
+                return _json_response(searx_json(query, page, int(pageno), failed))
+            return Response.html(searx_html(query, page, int(pageno)))
         page = self.world.search(query, int(pageno))
         if fmt == "json":
             return _json_response(searx_json(query, page, int(pageno)))
