@@ -14,9 +14,45 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from collie.errors import CollieError
+from collie.langid.model import OTHER, UNDETERMINED
+from collie.languages import get_language
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED
 
 BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
+# One colour, one meaning, across the page's plots.
+SERIES_COLOURS = {
+    "from search": "#2f6f9f",
+    "from crawling": "#9fc5e8",
+    "target documents": "#4f8f3a",
+    "other pages": "#c9c9c9",
+    "pages": "#8064a2",
+    "pages dropped": "#c0504d",
+    "documents": "#f79646",
+}
+LENGTH_BINS = (50, 100, 200, 500, 1000, 2000, 5000)  # words: the document-length plot's edges
+
+
+def language_label(code: str) -> str:
+    """ "zul (Zulu)": a language code with its English name."""
+    if code == UNDETERMINED:
+        return f"{code} (undetermined: too little text)"
+    if code == OTHER:
+        return f"{code} (another language)"
+    try:
+        return f"{code} ({get_language(code).name})"
+    except (KeyError, LookupError, CollieError):
+        return code
+
+
+def length_bins(words: Sequence[int]) -> list[tuple[str, int]]:
+    """Documents per length class (LENGTH_BINS), for the length plot."""
+    edges = [0, *LENGTH_BINS]
+    bins = []
+    for low, high in zip(edges, [*LENGTH_BINS, None], strict=True):
+        n = sum(1 for w in words if w >= low and (high is None or w < high))
+        bins.append((f"{low}-{high - 1} words" if high else f"{low}+ words", n))
+    return bins
 
 
 @dataclass
@@ -66,11 +102,8 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         "",
     ]
     lines += loop_lines(data["loops"])
-    lines += [
-        "",
-        "languages of the pages fetched: "
-        + (", ".join(f"{code} {n}" for code, n in data["languages"].items()) or "-"),
-    ]
+    fetched = ", ".join(f"{language_label(code)} {n}" for code, n in data["languages"].items())
+    lines += ["", f"languages of the pages fetched: {fetched or '-'}"]
     lines += ["", "best sites (target documents / pages fetched):"]
     lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
     lines += ["", "best queries (target documents among the URLs they found first):"]
@@ -102,9 +135,11 @@ def bar_chart(
         f'role="img" aria-label="{html.escape(title)}">',
         f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>',
     ]
+    colours = [SERIES_COLOURS.get(n, BAR_COLOURS[k % len(BAR_COLOURS)]) for k, n in
+               enumerate(series)]  # fmt: skip
     for k, name in enumerate(series):
         lx = left + k * 120
-        colour = BAR_COLOURS[k % len(BAR_COLOURS)]
+        colour = colours[k]
         legend = f'<text x="{lx + 14}" y="33" font-size="11">{html.escape(name)}</text>'
         parts.append(f'<rect x="{lx}" y="24" width="10" height="10" fill="{colour}"/>{legend}')
     for i, label in enumerate(labels):
@@ -118,7 +153,7 @@ def bar_chart(
             if w > 0:
                 parts.append(
                     f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row - 6}" '
-                    f'fill="{BAR_COLOURS[k % len(BAR_COLOURS)]}"/>'
+                    f'fill="{colours[k]}"/>'
                 )
             x += w
         parts.append(
@@ -130,7 +165,8 @@ def bar_chart(
 
 
 def html_report(data: dict[str, Any]) -> str:
-    """One self-contained HTML page: the summary as tables and three plots."""
+    """One self-contained HTML page: five plots (target documents per loop, pages by
+    language, yield by site, drop reasons, document lengths) and the summary."""
     loops = data["loops"]
     labels = [f"loop {loop['number']}" for loop in loops]
     yield_chart = bar_chart(
@@ -143,7 +179,9 @@ def html_report(data: dict[str, Any]) -> str:
     )
     languages = list(data["languages"].items())[:15]
     language_chart = bar_chart(
-        "Pages fetched by language", [c for c, _ in languages], {"pages": [n for _, n in languages]}
+        "Pages fetched by language",
+        [language_label(c) for c, _ in languages],
+        {"pages": [n for _, n in languages]},
     )
     sites = data["sites"][:15]
     site_chart = bar_chart(
@@ -153,6 +191,21 @@ def html_report(data: dict[str, Any]) -> str:
             "target documents": [d for _, d, _ in sites],
             "other pages": [n - d for _, d, n in sites],
         },
+    )
+    dropped: Counter[str] = Counter()
+    for loop in loops:
+        dropped.update({r: n for r, n in loop["dropped"].items() if r != NEAR_DUPLICATE})
+    reasons = dropped.most_common(12)
+    drop_chart = bar_chart(
+        "Pages dropped, by reason",
+        [r for r, _ in reasons],
+        {"pages dropped": [n for _, n in reasons]},
+    )
+    lengths = length_bins(data.get("lengths", []))
+    length_chart = bar_chart(
+        "Target documents by length",
+        [b for b, _ in lengths],
+        {"documents": [n for _, n in lengths]},
     )
     text = html.escape("\n".join(summary_lines(data)))
     title = f"collie report: {html.escape(data['language_name'])}"
@@ -164,42 +217,63 @@ def html_report(data: dict[str, Any]) -> str:
         f'<figure id="loops">{yield_chart}</figure>'
         f'<figure id="languages">{language_chart}</figure>'
         f'<figure id="sites">{site_chart}</figure>'
+        f'<figure id="dropped">{drop_chart}</figure>'
+        f'<figure id="lengths">{length_chart}</figure>'
         f"<h2>Summary</h2><pre>{text}</pre></body></html>\n"
     )
 
 
 def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
-    """Per loop: when, queries, search URLs, pages fetched, what became of them, words."""
+    """Per loop, after a row of totals: when, queries, search URLs, pages fetched, what
+    became of them, words; then a legend of the columns."""
     if not loops:
-        return [f"{'loop':>4}  {'started':<25}  finished", "   -  no loops run yet"]
+        return [f"{'loop':>5}  {'started':<25}  finished", "    -  no loops run yet"]
     lines = [
-        f"{'loop':>4}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
-        f"{'fetched':>7}  {'docs s+c':>9}  {'dups':>5}  {'other':>5}  {'words':>8}"
+        f"{'loop':>5}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
+        f"{'fetched':>7}  {'docs':>6}  {'search':>6}  {'crawl':>6}  {'near-dup':>8}  "
+        f"{'other':>6}  {'words':>9}"
     ]
+
+    def row(label: str, started: str, finished: str, rows: list[dict[str, Any]]) -> str:
+        docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
+        dups = sum(r["pages"].get("duplicate", 0) for r in rows)
+        other = sum(r["pages"].get("wronglang", 0) for r in rows)
+        return (
+            f"{label:>5}  {started:<25}  {finished:<25}  {sum(r['queries'] for r in rows):>7}  "
+            f"{sum(r['search_urls'] for r in rows):>6}  {sum(r['fetched'] for r in rows):>7}  "
+            f"{docs['search'] + docs['crawl']:>6}  {docs['search']:>6}  {docs['crawl']:>6}  "
+            f"{dups:>8}  {other:>6}  {sum(r['words'] for r in rows):>9,}"
+        )
+
+    lines.append(row("all", loops[0]["started_at"], loops[-1]["finished_at"] or "-", loops))
     for loop in loops:
-        docs, pages = loop["documents"], loop["pages"]
+        pages = loop["pages"]
         lines.append(
-            f"{loop['number']:>4}  {loop['started_at']:<25}  {loop['finished_at'] or '-':<25}  "
-            f"{loop['queries']:>7}  {loop['search_urls']:>6}  {loop['fetched']:>7}  "
-            f"{docs['search']:>4}+{docs['crawl']:<4}  {pages.get('duplicate', 0):>5}  "
-            f"{pages.get('wronglang', 0):>5}  {loop['words']:>8,}"
+            row(str(loop["number"]), loop["started_at"], loop["finished_at"] or "-", [loop])
         )
         dropped = ", ".join(
             f"{reason} {n}" for reason, n in loop["dropped"].items() if reason != NEAR_DUPLICATE
         )
         if dropped:
-            lines.append(f"{'':>6}dropped: {dropped}")
+            lines.append(f"{'':>7}dropped: {dropped}")
         if loop.get("relative_suspected"):
             lines.append(
-                f"{'':>6}relative-suspected: {loop['relative_suspected']} pages set aside "
+                f"{'':>7}relative-suspected: {loop['relative_suspected']} pages set aside "
                 "(`collie export --suspects`; `collie review` shows them first)"
             )
         linked = loop.get("linked_sites") or {}
         if linked.get("sites"):
             lines.append(
-                f"{'':>6}through other sites' links: {linked['sites']} sites, "
+                f"{'':>7}through other sites' links: {linked['sites']} sites, "
                 f"{linked['pages']} pages, {linked['documents']} target documents"
             )
         if pages.get("queued"):
-            lines.append(f"{'':>6}still queued: {pages['queued']}")
+            lines.append(f"{'':>7}still queued: {pages['queued']}")
+    lines += [
+        "",
+        "docs: target-language documents in the corpus (near-duplicates left out), found "
+        "by search or by crawling out; near-dup: copies of a document kept; other: pages in "
+        "other languages (their text feeds the next loop's seed words); URLs: new search "
+        "result URLs",
+    ]
     return lines

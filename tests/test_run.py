@@ -72,7 +72,14 @@ def test_status_shows_each_loop(mined, capsys) -> None:
     assert first["dropped"]["robots"] == 1 and first["words"] > 500
     assert first["queries"] == 4 and first["search_urls"] >= 4
     text = run_collie(capsys, "status").out
-    assert "docs s+c" in text and "dropped: " in text and "robots 1" in text
+    assert "dropped: " in text and "robots 1" in text
+    table = text.split("\n loop ", 1)[1].splitlines()
+    assert table[0].split()[-6:] == ["docs", "search", "crawl", "near-dup", "other", "words"]
+    totals = table[1].split()  # all: the loops summed, first
+    docs = sum(loop["documents"]["search"] + loop["documents"]["crawl"] for loop in data["loops"])
+    assert totals[0] == "all" and int(totals[6]) == docs
+    assert "near-dup: copies of a document kept" in text  # the legend
+    assert text.rstrip().splitlines()[-1].startswith("next: `collie export corpus.txt`")
 
 
 def test_second_run_at_once_is_refused(mined, capsys) -> None:
@@ -136,6 +143,7 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     status = json.loads(run_collie(capsys, "status", "--json").out)
     text = run_collie(capsys, "report")
     assert text.code == 0 and "best sites" in text.out and "seed words of loop 2" in text.out
+    assert "zul (Zulu)" in text.out  # names beside codes
     data = json.loads(run_collie(capsys, "report", "--json").out)
     assert data["loops"] == status["loops"]
     # Seed words by the target documents their queries brought: [word, hits, queries].
@@ -157,10 +165,15 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     assert result.code == 0
     page = out.read_text(encoding="utf-8")
     assert (
-        page.count("<svg") == 3
+        page.count("<svg") == 5
         and "<script" not in page
         and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     )  # self-contained: no external assets
+    legend = set(re.findall(r'fill="(#\w+)"/><text x="\d+" y="33" font-size="11">([^<]+)<', page))
+    names, colours = {n for _, n in legend}, {c for c, _ in legend}
+    assert len(names) == len(colours) == len(legend) >= 6  # one colour, one meaning
+    assert {"Pages dropped, by reason", "Target documents by length"} <= set(
+        re.findall(r'aria-label="([^"]+)"', page))  # fmt: skip
     loop_chart = page.split('<figure id="loops">')[1].split("</figure>")[0]
     totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', loop_chart)]
     expected = [loop["documents"]["search"] + loop["documents"]["crawl"]

@@ -132,7 +132,29 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
     lines += loop_lines(data["loops"])
+    lines += ["", next_step(data)]
     return lines
+
+
+def next_step(data: dict[str, Any]) -> str:
+    """What to do next, from what the workspace holds."""
+    loops = data["loops"]
+    if not loops:
+        return "next: `collie run --loops 2` (search, fetch and keep the target language)"
+    last = loops[-1]
+    if last["finished_at"] is None:
+        return f"next: `collie run` finishes loop {last['number']} where it stopped"
+    docs = sum(loop["documents"]["search"] + loop["documents"]["crawl"] for loop in loops)
+    if not docs:
+        return (
+            "next: no target document yet; check the backend (`collie search WORD`) and the "
+            "seed words (`collie seeds`), then `collie run --loops "
+            f"{len(loops) + 1}`"
+        )
+    return (
+        f"next: `collie export corpus.txt` ({docs:,} documents), `collie review --sample "
+        f"100` for a native speaker, or `collie run --loops {len(loops) + 1}` for more"
+    )
 
 
 def config_lines(entries: list[Value]) -> list[str]:
@@ -281,6 +303,7 @@ def report_data(ws: Workspace, seeds: dict[int, list[str]]) -> dict[str, Any]:
         "sites": store.site_yields(),
         "queries": store.query_yields(),
         "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
+        "lengths": store.document_lengths(),
         "seeds": seeds,
     }
 

@@ -93,6 +93,14 @@ class CorpusStore(StoreBase):
         )
         return {r[0]: r[1] for r in rows}
 
+    def document_lengths(self) -> list[int]:
+        """The words of every corpus document (target, near-duplicates left out)."""
+        rows = self.conn.execute(
+            "SELECT d.words FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
+            "d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept'"
+        )
+        return [int(r[0] or 0) for r in rows]
+
     def site_yields(self, limit: int = 20) -> list[tuple[str, int, int]]:
         """(site, target documents, pages fetched) of the best-yielding sites."""
         rows = self.conn.execute(
