@@ -1,5 +1,6 @@
 """The README and the documentation pages: the README stays a first screen (<= 250 lines)
-whose links lead to pages that exist; the command reference (docs/cli.md) matches
+whose links lead to pages that exist and whose quick start runs against the local web;
+the command reference (docs/cli.md) matches
 `--help` and the settings reference (docs/settings.md) matches collie.config; the
 README's two commands are what CI runs.
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -137,3 +139,42 @@ if __name__ == "__main__":
     CLI_PAGE.write_text(cli_reference(), encoding="utf-8")
     SETTINGS_PAGE.write_text(settings_reference(), encoding="utf-8")
     print(f"updated {CLI_PAGE} and {SETTINGS_PAGE}", file=sys.stderr)
+
+
+def quick_start() -> list[list[str]]:
+    """The README's quick-start commands, continuation lines joined, comments dropped."""
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## Quick start", 1)[1].split("\n\n", 2)[1]
+    joined = re.sub(r"\\\n\s+", " ", block)
+    return [shlex.split(line.split("#", 1)[0]) for line in joined.splitlines() if line.strip()]
+
+
+def test_the_quick_start_runs_against_the_local_web(tmp_path, capsys, web, world, monkeypatch):
+    """The README's quick start as a user types it, against the closed-world web: the
+    same commands, with the world's language (Zulu), seed text and search address."""
+    from .clihelp import run_collie
+    from .zuluworld import SETTINGS, build_zulu_world
+
+    made = build_zulu_world(world)
+    docs = tmp_path / "my-texts"
+    docs.mkdir()
+    (docs / "zulu.txt").write_text(made.seed_text, encoding="utf-8")
+    here = tmp_path / "corpus"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    for setting in SETTINGS:  # the test world's pace, as a user would set it: environment
+        key, value = setting.split("=")
+        monkeypatch.setenv("COLLIE_" + key.replace(".", "_").upper(), value)
+    swap = {"Dholuo": "zul", "my-luo-texts/": str(docs), "http://localhost:8888": web.search_url}
+    commands = quick_start()
+    names = [c[1] for c in commands if c[0] == "collie"]
+    assert names == ["init", "run", "status", "export", "review", "report"]
+    for command in commands:
+        if command[1] == "review":  # serves a page until Ctrl-C: test_review.py drives it
+            continue
+        args = [swap.get(a, a) for a in command[1:]]
+        result = run_collie(capsys, *args)
+        assert result.code == 0, (args, result.err)
+    assert (here / "corpus.txt").stat().st_size > 1000
+    assert "<svg" in (here / "report.html").read_text(encoding="utf-8")
