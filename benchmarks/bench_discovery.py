@@ -28,11 +28,11 @@ import tempfile
 from pathlib import Path
 
 from collie.mininet.build import BuildOptions
-from collie.mininet.demo import ensure_world, hidden_for, run_demo
+from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.score import Scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_relatives import NEWS, news_options
+from bench_relatives import news_world
 
 ROWS = [
     ("before: search + same-site crawl", ["crawl.max_new_sites=0", "crawl.sitemaps=false"]),
@@ -53,11 +53,7 @@ def reach(s: Scores, how: str) -> str:
 
 def main() -> None:
     worlds: list[tuple[str, BuildOptions, tuple[str, ...]]] = [("demo", BuildOptions(), ())]
-    news = news_options()
-    if news is None:
-        print(f"news world skipped: {NEWS} is not there")
-    else:
-        worlds.append(("news", news, hidden_for(news.target)))
+    worlds += news_world("news")
     for name, options, hide in worlds:
         world, _ = ensure_world(options)
         print(f"== {name} world ({world.name}); recall by how a target page is reachable")

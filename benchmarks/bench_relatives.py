@@ -62,6 +62,16 @@ def news_options(sites: int = 150) -> BuildOptions | None:
                         relative_share=1 / 3, seed_head=SEED_WORDS)  # fmt: skip
 
 
+def news_world(label: str) -> list[tuple[str, BuildOptions, tuple[str, ...]]]:
+    """[(label, the news world's options, what to hide from the model)], or [] (and a
+    line saying so) when ../shared/data/news-text is absent."""
+    options = news_options()
+    if options is None:
+        print(f"news world skipped: {NEWS} is not there")
+        return []
+    return [(label, options, hidden_for(options.target))]
+
+
 def mine(world: Path, settings: list[str], hide: tuple[str, ...]) -> tuple[Scores, Scores, float]:
     """(scores of the corpus, of its documents mainly in the target (what `collie export
     --min-share 0.5` writes), seconds)."""

@@ -27,10 +27,10 @@ import tempfile
 from pathlib import Path
 
 from collie.mininet.build import BuildOptions
-from collie.mininet.demo import ensure_world, hidden_for, run_demo
+from collie.mininet.demo import ensure_world, run_demo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_relatives import NEWS, news_options
+from bench_relatives import news_world
 
 COUNT = ["queries.count=400"]
 ROWS = [
@@ -57,11 +57,7 @@ def main() -> None:
         ("demo (300 sites)", BuildOptions(), ()),
         ("large (1,200 sites)", BuildOptions(sites=1200), ()),
     ]
-    news = news_options()
-    if news is None:
-        print(f"news world skipped: {NEWS} is not there")
-    else:
-        worlds.append(("news (real text, relatives)", news, hidden_for(news.target)))
+    worlds += news_world("news (real text, relatives)")
     for name, options, hide in worlds:
         world, _ = ensure_world(options)
         print(f"{name}:")

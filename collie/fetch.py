@@ -287,44 +287,25 @@ class Fetcher:
                     hops.append(target)
                     current = target
                     continue
-                if accept is not None:
-                    return self._finish_listing(url, current, hops, resp, answer.fetched_at, accept)
-                with self._lock:
-                    self.answered.add(canonical_url(current))
-                return self._finish(url, current, hops, resp, answer.fetched_at)
+                if accept is None:
+                    with self._lock:
+                        self.answered.add(canonical_url(current))
+                return self._finish(url, current, hops, resp, answer.fetched_at, accept)
             finally:
                 resp.close()
                 self.gate.release(host)
 
     def _finish(
-        self, url: str, final: str, hops: list[str], resp: requests.Response, fetched_at: float
-    ) -> FetchResult:
-        status = resp.status_code
-        headers = {k.lower(): v for k, v in resp.headers.items()}
-        base = FetchResult(
-            url, final, status, headers, redirects=tuple(hops), fetched_at=fetched_at
-        )
-        if status >= 300:
-            return replace(base, outcome="dropped", reason=f"http-{status}")
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if ctype not in HTML_TYPES and ctype not in GENERIC_TYPES:
-            return replace(base, outcome="dropped", reason=f"not-html:{ctype}")
-        sniff = ctype not in HTML_TYPES
-        body, truncated, problem = self._read_body(resp, sniff, self.config.max_bytes)
-        if problem:
-            reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
-            return replace(base, outcome="dropped", reason=reason)
-        return replace(base, body=body, truncated=truncated)
-
-    def _finish_listing(
         self,
         url: str,
         final: str,
         hops: list[str],
         resp: requests.Response,
         fetched_at: float,
-        accept: frozenset[str],
+        accept: frozenset[str] | None = None,
     ) -> FetchResult:
+        """The answer as a result: an HTML page (sniffed when its type is generic), or
+        with `accept`, a listing of one of those types, taken as it is."""
         status = resp.status_code
         headers = {k.lower(): v for k, v in resp.headers.items()}
         base = FetchResult(
@@ -333,11 +314,15 @@ class Fetcher:
         if status >= 300:
             return replace(base, outcome="dropped", reason=f"http-{status}")
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if ctype and ctype not in accept:
+        if accept is not None and ctype and ctype not in accept:
             return replace(base, outcome="dropped", reason=f"not-listing:{ctype}")
-        body, truncated, problem = self._read_body(resp, False, self.config.max_bytes)
+        if accept is None and ctype not in HTML_TYPES and ctype not in GENERIC_TYPES:
+            return replace(base, outcome="dropped", reason=f"not-html:{ctype}")
+        sniff = accept is None and ctype not in HTML_TYPES
+        body, truncated, problem = self._read_body(resp, sniff, self.config.max_bytes)
         if problem:
-            return replace(base, outcome="dropped", reason=problem)
+            reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
+            return replace(base, outcome="dropped", reason=reason)
         return replace(base, body=body, truncated=truncated)
 
     def _read_body(

@@ -334,14 +334,20 @@ def _discovery_world(world: World) -> list[str]:
     return zul
 
 
-def test_discovery_through_other_sites_links_and_sitemaps(
-    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
-) -> None:
+def _discovery_workspace(tmp_path: Path, capsys, web: MiniWebServer, world: World,
+                         monkeypatch) -> None:  # fmt: skip
+    """A Zulu workspace on `_discovery_world`, the current directory."""
     seed = _discovery_world(world)
     docs = tmp_path / "zulu.txt"
     docs.write_text("\n\n".join(seed), encoding="utf-8")
     init_zulu(capsys, tmp_path / "ws", docs, web)
     monkeypatch.chdir(tmp_path / "ws")
+
+
+def test_discovery_through_other_sites_links_and_sitemaps(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    _discovery_workspace(tmp_path, capsys, web, world, monkeypatch)
     result = run_collie(capsys, "run", "--loops", "1")
     assert result.code == 0, result.err
     got = pages(tmp_path / "ws")
@@ -359,11 +365,7 @@ def test_discovery_through_other_sites_links_and_sitemaps(
 def test_new_sites_per_loop_are_capped(
     tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
 ) -> None:
-    seed = _discovery_world(world)
-    docs = tmp_path / "zulu.txt"
-    docs.write_text("\n\n".join(seed), encoding="utf-8")
-    init_zulu(capsys, tmp_path / "ws", docs, web)
-    monkeypatch.chdir(tmp_path / "ws")
+    _discovery_workspace(tmp_path, capsys, web, world, monkeypatch)
     result = run_collie(capsys, "--set", "crawl.max_new_sites=1", "--set", "crawl.sitemaps=false",
                         "run", "--loops", "1")  # fmt: skip
     assert result.code == 0, result.err
