@@ -102,8 +102,9 @@ SETTINGS: tuple[Setting, ...] = (
         "queries.bandit",
         False,
         "From the second loop, draw seed words by the target documents their queries "
-        "brought in earlier loops instead of uniformly at random (no gain measured on the "
-        "closed worlds; see docs/search-backends.md).",
+        "brought in earlier loops (Thompson sampling) instead of uniformly at random. Off "
+        "by default: what it draws can depend on fetch timing, so a killed and resumed run "
+        "may send other queries than an uninterrupted one.",
     ),
     Setting(
         "queries.tld",

@@ -27,9 +27,11 @@ def combination_key(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def loop_rng(seed: int, loop: int) -> random.Random:
-    """The random generator of one loop of one workspace."""
-    return random.Random(f"collie:{seed}:{loop}")
+def loop_rng(seed: int, loop: int, position: int | None = None) -> random.Random:
+    """The random generator of one loop of one workspace (or of one query's draw in it)."""
+    if position is None:
+        return random.Random(f"collie:{seed}:{loop}")
+    return random.Random(f"collie:{seed}:{loop}:{position}")
 
 
 def generate_combinations(
@@ -90,18 +92,16 @@ class WordBandit:
     precision fell from 0.99 to 0.53; see benchmarks/bench_search.py.) A query is the `words`
     seed words whose sampled yields are highest, so words that paid are drawn more
     often and untried words keep a fair chance; a combination already used is never
-    drawn again. The generator is the loop's, so the same answers give the same queries.
+    drawn again. The generators are the loop's, so the same answers give the same queries.
     """
 
     def __init__(
         self,
         seeds: Sequence[str],
-        rng: random.Random,
         prior: dict[str, tuple[int, int]] | None = None,
         used: Iterable[tuple[str, ...]] = (),
     ) -> None:
         self.words = sorted(set(seeds))
-        self.rng = rng
         self.hits = {w: 0 for w in self.words}
         self.misses = {w: 0 for w in self.words}
         for word, (hits, misses) in (prior or {}).items():
@@ -109,19 +109,19 @@ class WordBandit:
                 self.hits[word], self.misses[word] = hits, misses
         self.taken = {combination_key(c) for c in used}
 
-    def draw(self, words: int) -> tuple[str, ...] | None:
-        """A new combination of `words` words, or None when the seed list allows no more."""
+    def draw(self, words: int, rng: random.Random) -> tuple[str, ...] | None:
+        """A new combination of `words` words, or None when the seed list allows no more.
+        `rng`: the draw's own generator (one per position in the loop, so a resumed loop
+        draws what the uninterrupted one would have)."""
         if words < 1 or len(self.words) < words:
             return None
         for _ in range(BANDIT_ATTEMPTS):
-            sampled = {
-                w: self.rng.betavariate(1 + self.hits[w], 1 + self.misses[w]) for w in self.words
-            }
+            sampled = {w: rng.betavariate(1 + self.hits[w], 1 + self.misses[w]) for w in self.words}
             drawn = tuple(sorted(self.words, key=lambda w: -sampled[w])[:words])
             if combination_key(drawn) not in self.taken:
                 self.taken.add(combination_key(drawn))
-                return tuple(self.rng.sample(drawn, len(drawn)))
-        fallback = generate_combinations(self.words, 1, words, self.rng, self.taken)
+                return tuple(rng.sample(drawn, len(drawn)))
+        fallback = generate_combinations(self.words, 1, words, rng, self.taken)
         if not fallback:
             return None
         self.taken.add(combination_key(fallback[0]))

@@ -225,7 +225,11 @@ class LoopQueries:
         loop: int,
         recorded: list[tuple[str, list[str]]],
         fresh: int,
+        start: int = 0,
     ) -> None:
+        """`recorded`: the queries recorded for the loop (to send again or answer from
+        the cache); `fresh`: how many new ones to draw; `start`: their first position
+        in the loop (lost queries count)."""
         settings = ws.settings
         seeds = [seed.word for seed in seed_list_for(ws, loop).words]
         if len(seeds) < settings["queries.words"] and fresh > 0:
@@ -246,12 +250,13 @@ class LoopQueries:
             ws.language, settings["language.extra_domains"], settings["queries.tld"]
         )
         rng = loop_rng(settings["run.seed"], loop)
+        self.position_rng = lambda i: loop_rng(settings["run.seed"], loop, start + i)
         used = ws.queries.sent_combinations()
         self.bandit: WordBandit | None = None
         self.combos: list[tuple[str, ...]] = []
         prior = ws.queries.word_yields(loop) if settings["queries.bandit"] else {}
         if any(hits + misses for hits, misses in prior.values()):
-            self.bandit = WordBandit(seeds, rng, prior, used)
+            self.bandit = WordBandit(seeds, prior, used)
         else:
             self.combos = generate_combinations(seeds, self.fresh, self.words, rng, used)
 
@@ -263,7 +268,7 @@ class LoopQueries:
         yield from self.recorded
         for i in range(self.fresh):
             combo = (
-                self.bandit.draw(self.words)
+                self.bandit.draw(self.words, self.position_rng(i))
                 if self.bandit
                 else (self.combos[i] if i < len(self.combos) else None)
             )
@@ -281,4 +286,5 @@ def loop_queries(ws: Workspace, backend: Backend, loop: int) -> LoopQueries:
         loop,
         [(text, words) for text, words, status in recorded if status != "lost"],
         max(0, ws.settings["queries.count"] - len(recorded)),
+        len(recorded),
     )

@@ -71,8 +71,8 @@ def test_bandit_draws_words_that_paid_more_often() -> None:
 
     words = [f"w{i}" for i in range(12)]
     prior = {"w0": (9, 1), "w1": (8, 2), "w11": (0, 10)}
-    bandit = WordBandit(words, random.Random(3), prior, used=[("w0", "w1", "w2")])
-    drawn = [bandit.draw(3) for _ in range(40)]
+    bandit = WordBandit(words, prior, used=[("w0", "w1", "w2")])
+    drawn = [bandit.draw(3, random.Random(i)) for i in range(40)]
     assert all(d is not None and len(set(d)) == 3 for d in drawn)
     keys = [combination_key(d) for d in drawn if d is not None]
     assert len(set(keys)) == len(keys) and ("w0", "w1", "w2") not in keys  # never twice
@@ -86,6 +86,7 @@ def test_bandit_runs_out_like_the_random_draw() -> None:
 
     from collie.queries import WordBandit
 
-    bandit = WordBandit(["a", "b", "c", "d"], random.Random(1), {"a": (1, 0)})
-    drawn = {tuple(sorted(d)) for _ in range(4) if (d := bandit.draw(3)) is not None}
-    assert len(drawn) == 4 and bandit.draw(3) is None and bandit.draw(5) is None
+    bandit = WordBandit(["a", "b", "c", "d"], {"a": (1, 0)})
+    rng = random.Random(1)
+    drawn = {tuple(sorted(d)) for _ in range(4) if (d := bandit.draw(3, rng)) is not None}
+    assert len(drawn) == 4 and bandit.draw(3, rng) is None and bandit.draw(5, rng) is None

@@ -119,13 +119,14 @@ class QueryCache:
     def word_yields(self, before_loop: int) -> dict[str, tuple[int, int]]:
         """Per seed word, over the queries of earlier loops that were answered: (queries
         that brought a target document, queries that brought none). A query brought
-        the documents of the pages first queued from its results (near-duplicates not
-        counted)."""
+        every target-language document among its results, whoever queued the page first
+        (a crawl may have, meanwhile) and whichever copy was kept: what the queries send
+        next must not depend on fetch timing."""
         rows = self.conn.execute(
-            "SELECT q.words, EXISTS (SELECT 1 FROM pages p JOIN documents d ON "
-            "d.page_id = p.id WHERE p.query_id = q.id AND d.kind = 'target' AND "
-            "d.duplicate_of IS NULL) FROM queries q WHERE q.status = 'done' AND q.loop < ? "
-            "AND q.words IS NOT NULL",
+            "SELECT q.words, EXISTS (SELECT 1 FROM search_results r JOIN pages p ON "
+            "p.url = r.canonical_url JOIN documents d ON d.page_id = p.id WHERE "
+            "r.query_id = q.id AND d.kind = 'target') FROM queries q WHERE "
+            "q.status = 'done' AND q.loop < ? AND q.words IS NOT NULL",
             (before_loop,),
         )
         yields: dict[str, list[int]] = {}
