@@ -57,7 +57,6 @@ class PoolState:
     queued: int  # URLs not started
     in_flight: int  # requests (hosts) being fetched
     hosts: int  # hosts with a URL queued or in flight
-    done: int  # results not taken yet
 
 
 class FetchPool:
@@ -110,20 +109,11 @@ class FetchPool:
             except queue.Empty:
                 return taken
 
-    def queued_for(self, host: str) -> int:
-        with self._cond:
-            return len(self._queues.get(host, ()))
-
     def state(self) -> PoolState:
         with self._cond:
             queued = sum(len(q) for q in self._queues.values())
             hosts = len(self._queues.keys() | self._busy)
-            return PoolState(queued, len(self._busy), hosts, self._results.qsize())
-
-    def pending(self) -> int:
-        """URLs added whose results have not been taken yet."""
-        with self._cond:
-            return sum(len(q) for q in self._queues.values()) + len(self._busy)
+            return PoolState(queued, len(self._busy), hosts)
 
     def close(self) -> list[Hashable]:
         """Start no new request and let those in flight finish (`take` still returns

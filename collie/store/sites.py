@@ -146,15 +146,6 @@ class SiteStore(PageStore):
             (url, site, loop, status, reason, urls, queued, now_iso()),
         )
 
-    def listing_counts(self, loop: int) -> tuple[int, int]:
-        """(sitemaps and feeds read, URLs they queued) in a loop."""
-        row = self.conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(queued), 0) FROM listings WHERE loop = ? "
-            "AND http_status BETWEEN 200 AND 299",
-            (loop,),
-        ).fetchone()
-        return int(row[0]), int(row[1])
-
     def sites_entered_by_link(self, loop: int) -> list[str]:
         """Sites whose first page a loop queued from another site's link."""
         rows = self.conn.execute(
