@@ -37,6 +37,7 @@ demo: install
 	rm -rf $(DEMO)
 	$(BIN)/collie demo --out $(DEMO)
 	$(BIN)/collie -w $(DEMO)/workspace status
+	@echo "collie is installed in $(VENV): source $(BIN)/activate puts it on your PATH."
 
 bench: install
 	$(BIN)/python -m pip install --quiet '.[bench]'

@@ -41,3 +41,41 @@ class WorkspaceError(CollieError):
 
 class InputError(CollieError):
     """A file given by the user that cannot be read or used."""
+
+
+class DependencyError(CollieError):
+    """A package collie needs is missing or broken in this Python environment."""
+
+
+# Import names whose package on PyPI is named otherwise.
+_PACKAGES = {
+    "lxml.html.clean": "lxml_html_clean",
+    "lxml_html_clean": "lxml_html_clean",
+    "sklearn": "scikit-learn",
+    "publicsuffixlist": "publicsuffixlist",
+    "distributed": "dask[distributed]",
+    "dask_jobqueue": "dask-jobqueue",
+}
+
+
+def dependency_error(exc: ImportError) -> DependencyError:
+    """An ImportError as one line naming the package to install."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "lxml.html.clean" in str(exc) or "lxml_html_clean" in str(exc):
+        module = "lxml.html.clean"  # lxml's own message: "... is now a separate project"
+    else:
+        module = exc.name or ""
+    package = next(
+        (pkg for name, pkg in _PACKAGES.items() if module == name or module.startswith(name + ".")),
+        module.split(".")[0],
+    )
+    hint = (
+        f"Install it into the environment collie runs in: pip install {package}"
+        if package
+        else "Reinstall collie and its dependencies: pip install --force-reinstall collie"
+    )
+    return DependencyError(
+        f"a package collie needs is missing or broken: {text}"
+        + (f" (package: {package})" if package else ""),
+        hint,
+    )

@@ -87,6 +87,8 @@ def examine(
     reason) instead of stopping the run."""
     try:
         return examine_page(queued, result, model, rules)
+    except ImportError:  # a broken install, not the page: stop (pages stay queued)
+        raise
     except Exception as exc:
         log.exception("processing %s failed", queued.url)
         reason = f"error:{type(exc).__name__}"

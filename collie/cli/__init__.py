@@ -34,7 +34,13 @@ from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
 from collie.config import lookup
-from collie.errors import CollieError, ConfigError, LanguageNotFound, UsageProblem
+from collie.errors import (
+    CollieError,
+    ConfigError,
+    LanguageNotFound,
+    UsageProblem,
+    dependency_error,
+)
 from collie.languages import resolve_language
 from collie.newworkspace import InitRequest, create
 from collie.search import make_backend
@@ -485,10 +491,21 @@ def main(argv: list[str] | None = None) -> None:
     except CollieError as exc:
         _fail(exc.message, exc.hint)
         sys.exit(2 if isinstance(exc, (UsageProblem, LanguageNotFound)) else 1)
+    except ImportError as exc:
+        if show_traceback or (exc.name or "").split(".")[0] == "collie":
+            _unexpected(exc, show_traceback)
+        else:  # a package missing or broken in this environment: name it
+            missing = dependency_error(exc)
+            _fail(missing.message, missing.hint)
+        sys.exit(1)
     except Exception as exc:
-        if show_traceback:
-            traceback.print_exc()
-        else:
-            _fail(f"unexpected {type(exc).__name__}: {exc}", "Rerun with --traceback to see where.")
+        _unexpected(exc, show_traceback)
         sys.exit(1)
     sys.exit(0)
+
+
+def _unexpected(exc: BaseException, show_traceback: bool) -> None:
+    if show_traceback:
+        traceback.print_exc()
+    else:
+        _fail(f"unexpected {type(exc).__name__}: {exc}", "Rerun with --traceback to see where.")

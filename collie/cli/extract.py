@@ -12,6 +12,7 @@ import click
 from collie.cli.options import CONTEXT, App, common_options, note, set_flag
 from collie.errors import CollieError, InputError
 from collie.fetch import FetchConfig, Fetcher, FetchResult
+from collie.maintext import check_installed
 from collie.process import Page, process
 from collie.workspace import read_settings
 
@@ -63,6 +64,7 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
       collie extract saved-page.html --base-url http://example.co.ke/news/1
       collie extract http://example.co.ke/ --format json
     """
+    check_installed()
     settings = read_settings(app.find_root_or_none(), os.environ, app.flags)
     if source.lower().startswith(("http://", "https://")):
         with Fetcher(FetchConfig.from_settings(settings)) as fetcher:

@@ -13,6 +13,7 @@ from collie.cli.options import CONTEXT, App, common_options, note
 from collie.errors import InputError, UsageProblem
 from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
+from collie.maintext import check_installed
 from collie.mininet.build import BuildOptions, build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
 from collie.mininet.score import format_scores, read_jsonl, score
@@ -283,6 +284,7 @@ def demo(out: Path, sites: int, seed: int, delay: float, as_json: bool) -> None:
       collie demo --out build/demo
       collie demo --out /tmp/demo --json | jq .recall_reachable
     """
+    check_installed()
     started = time.monotonic()
     note("The closed world: built once, then taken from the cache...")
     world, built = ensure_world(BuildOptions(sites=sites, seed=seed))

@@ -11,6 +11,7 @@ from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.progress import CliEvents
 from collie.errors import CollieError
+from collie.maintext import check_installed
 from collie.reprocess import ReprocessReport, reprocess
 from collie.workspace import RunLock
 
@@ -44,6 +45,7 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
       collie reprocess --cluster local:4
       collie reprocess --scheduler tcp://10.0.0.5:8786
     """
+    check_installed()
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
         if not (ws.root / "cache").is_dir():

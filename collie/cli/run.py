@@ -22,6 +22,7 @@ from collie.cli.options import (
 )
 from collie.cli.progress import CliEvents, close_run_log, open_run_log
 from collie.fetch import FetchConfig, Fetcher
+from collie.maintext import check_installed
 from collie.search import make_backend
 from collie.workspace import RunLock
 
@@ -93,6 +94,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
       collie run --loops 2 --cluster local:4
       collie run --loops 2 --scheduler tcp://10.0.0.5:8786
     """
+    check_installed()
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
         limits = pipeline.RunLimits(
