@@ -63,6 +63,16 @@ def test_usage_errors_exit_2(capsys) -> None:
     assert unknown.code == 2 and "Closest matches" in unknown.err
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999", "Infinity"])
+def test_number_options_refuse_nan_and_inf(capsys, tmp_path: Path, value: str) -> None:
+    """click's FloatRange lets nan and inf through its bounds."""
+    demo = run_collie(capsys, "demo", "--out", str(tmp_path / "d"), "--delay", value)
+    assert demo.code == 2 and "Invalid value for '--delay'" in demo.err, demo.err
+    assert not (tmp_path / "d").exists()
+    export = run_collie(capsys, "export", "--min-share", value, str(tmp_path / "c.txt"))
+    assert export.code == 2 and "Invalid value for '--min-share'" in export.err, export.err
+
+
 def test_unexpected_error_is_one_line_with_a_hint(capsys, workspace: Path, monkeypatch) -> None:
     def boom(*args: object) -> None:
         raise RuntimeError("disk on fire")

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from collie.cli import views
-from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.errors import InputError
 from collie.export import FORMATS, Repeats, umask_mode, write_export
 from collie.report import html_report, summary_lines
@@ -34,7 +34,7 @@ from collie.store import Store
 )
 @click.option(
     "--min-share",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.0,
     show_default=True,
     help="Only documents with at least this share of target-language text (0.5: mainly target).",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.errors import InputError, UsageProblem
 from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
@@ -212,7 +212,7 @@ def serve_command(world: Path, port: int, log: Path | None) -> None:
 )
 @click.option(
     "--delay",
-    type=click.FloatRange(0),
+    type=FiniteFloatRange(0),
     help="Seconds wanted between two requests to a host (default: the workspace's fetch.delay).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
@@ -266,7 +266,7 @@ def score_command(
 @click.option("--seed", type=int, default=1, show_default=True, help="The world's random seed.")
 @click.option(
     "--delay",
-    type=click.FloatRange(0),
+    type=FiniteFloatRange(0),
     default=0.5,
     show_default=True,
     help="fetch.delay of the demo workspace (seconds between requests to a host).",

@@ -8,6 +8,7 @@ settings, the strongest layer, with the option's name recorded as the value's so
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -27,6 +28,17 @@ from collie.workspace import Workspace, find_workspace, open_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's FloatRange, refusing nan and inf (which pass its bounds: nan compares
+    false with everything, and inf has no upper bound to meet)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 @dataclass
