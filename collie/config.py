@@ -326,7 +326,12 @@ SETTINGS: tuple[Setting, ...] = (
         "Also compare documents by their long paragraphs: a copy with a paragraph dropped, "
         "a word changed or text added is a near-duplicate too.",
     ),
-    Setting("run.loops", 2, "Loops `collie run` brings the workspace to.", minimum=1),
+    Setting(
+        "run.loops",
+        2,
+        "Loops `collie run` brings the workspace to, in all (not loops added per run).",
+        minimum=1,
+    ),
     Setting(
         "run.seed",
         0,
