@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from collie.encoding import decode_text_file
-from collie.errors import InputError, UsageProblem
+from collie.errors import InputError, UnusableDocuments, UsageProblem
 from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
     base_model,
@@ -81,7 +81,7 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
     if docs and not plan.count("target"):
-        raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
+        raise _no_usable_documents(plan)
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
     hidden = _hidden_languages(settings["langid.hide"], language.code)
     base = base_model(hidden)  # the bundled model, or it without the hidden languages
@@ -113,6 +113,21 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def _no_usable_documents(plan: SeedPlan) -> UnusableDocuments:
+    """The refusal of --docs that gave no usable document, each file skipped with why."""
+    skipped = [(s.source, s.reason) for s in plan.skipped]
+    files = "file was" if len(skipped) == 1 else "files were"
+    head = "None of the --docs files holds usable text; nothing was created."
+    if skipped:
+        head += f" {len(skipped)} {files} skipped:"
+    return UnusableDocuments(
+        head,
+        "Give plain-text files in the target language (UTF-8 preferred); name the "
+        "encoding of other text files with --encoding NAME.",
+        skipped,
+    )
 
 
 def _hidden_languages(codes: list[str], target: str) -> list[str]:

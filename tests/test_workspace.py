@@ -199,6 +199,42 @@ def test_explicit_unusable_file_refuses_and_creates_nothing(tmp_path: Path, caps
     assert not root.exists()
 
 
+def test_docs_with_no_usable_file_say_why_each_was_skipped(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "texts"
+    docs.mkdir()
+    (docs / "empty.txt").write_bytes(b"")
+    (docs / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (docs / "acholi.txt").write_text(LUO, encoding="utf-8")  # also given with --wronglang
+    (docs / "numbers.txt").write_text("1984 2001 2024\n", encoding="utf-8")
+    (docs / "numbers-copy.txt").write_text("1984 2001 2024\n", encoding="utf-8")
+    (docs / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    root = tmp_path / "ws"
+    args = ["init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(docs),
+            "--wronglang", f"ach={docs / 'acholi.txt'}"]  # fmt: skip
+    reasons = {
+        "empty.txt": "empty (0 bytes)",
+        "photo.png": "not a text file",
+        "acholi.txt": f"same text as {docs / 'acholi.txt'}, kept as wrong-language text",
+        "numbers.txt": "holds no words",
+        "numbers-copy.txt": "holds no words",
+        ".DS_Store": "hidden file (its name starts with '.'), not read",
+    }
+    refused = run_collie(capsys, *args)
+    assert refused.code == 2 and "None of the --docs files holds usable text" in refused.err
+    assert "6 files were skipped" in refused.err and "1 more (-v lists them all)" in refused.err
+    assert refused.err.count("  skipped ") == 5
+    verbose = run_collie(capsys, *args, "-v")
+    assert verbose.code == 2
+    for name, reason in reasons.items():
+        assert f"skipped {docs / name}: {reason}" in verbose.err, name
+    as_json = run_collie(capsys, *args, "--json")
+    assert as_json.code == 2
+    listed = {Path(s["file"]).name: s["reason"] for s in json.loads(as_json.out)["skipped"]}
+    assert listed.keys() == reasons.keys()
+    assert all(listed[name].startswith(reason) for name, reason in reasons.items())
+    assert not root.exists()
+
+
 def test_uncertain_encoding_needs_an_explicit_one(tmp_path: Path, capsys) -> None:
     latin = tmp_path / "short.txt"
     latin.write_bytes("Café naïve façade.".encode("latin-1"))

@@ -34,7 +34,13 @@ from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
 from collie.config import lookup
-from collie.errors import CollieError, ConfigError, LanguageNotFound, UsageProblem
+from collie.errors import (
+    CollieError,
+    ConfigError,
+    LanguageNotFound,
+    UnusableDocuments,
+    UsageProblem,
+)
 from collie.languages import resolve_language
 from collie.newworkspace import InitRequest, create
 from collie.search import make_backend
@@ -145,7 +151,8 @@ def cli(ctx: click.Context, traceback: bool) -> None:
     "as_json",
     is_flag=True,
     help="One JSON object on stdout when done: the workspace, the language, the seed "
-    "documents and words kept, the files skipped.",
+    "documents and words kept, the files skipped (and why); when no --docs file is "
+    "usable, the error and the files skipped.",
 )
 @search_options
 @common_options
@@ -172,9 +179,14 @@ def init(
       collie init --lang luo --docs texts/ --search searxng --search-url http://localhost:8888
     """
     root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
-    made = create(
-        InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags), note
-    )
+    request = InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags)
+    try:
+        made = create(request, note)
+    except UnusableDocuments as exc:
+        if as_json:
+            skipped = [{"file": file, "reason": reason} for file, reason in exc.skipped]
+            click.echo(json.dumps({"error": exc.head, "skipped": skipped}, indent=2))
+        raise exc.everything() if app.verbose else exc from None
     for line in text.init_lines(root, made.language, made.plan, made.words):
         note(line)
     if as_json:
