@@ -64,5 +64,9 @@ class WorkspaceError(CollieError):
     """A workspace that is missing, already exists, is locked, or is broken."""
 
 
+class SettingsFileMissing(WorkspaceError):
+    """A workspace (collie.db is there) whose collie.toml is gone."""
+
+
 class InputError(CollieError):
     """A file given by the user that cannot be read or used."""
