@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 ENV_PREFIX = "COLLIE_"
+INT_MAX = 2**31 - 1  # the largest integer setting: far beyond any useful count, safe in SQLite
+HOUR, YEAR = 3600.0, 365 * 86400.0
 _KIND_NAMES = {
     bool: "true or false",
     int: "an integer",
@@ -40,6 +43,7 @@ class Setting:
     help: str
     choices: tuple[str, ...] | None = None
     minimum: float | None = None
+    maximum: float | None = None  # None: no bound but a finite float, or INT_MAX
     url: bool = False  # an http(s) URL with a host, or ""
 
     @property
@@ -122,9 +126,27 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("search.results", 20, "Results requested per query.", minimum=1),
     Setting("search.max_queries", 0, "Query budget of the workspace; 0 means none.", minimum=0),
     Setting("search.max_queries_per_run", 0, "Query budget of one run; 0 means none.", minimum=0),
-    Setting("search.rate_limit", 1.0, "Requests per second at most; 0 means no limit.", minimum=0),
-    Setting("search.timeout", 20.0, "Seconds to wait for the backend's answer.", minimum=0.1),
-    Setting("search.retries", 3, "Retries of a query that got 429, 5xx or no answer.", minimum=0),
+    Setting(
+        "search.rate_limit",
+        1.0,
+        "Requests per second at most; 0 means no limit.",
+        minimum=0,
+        maximum=1000,
+    ),
+    Setting(
+        "search.timeout",
+        20.0,
+        "Seconds to wait for the backend's answer.",
+        minimum=0.1,
+        maximum=HOUR,
+    ),
+    Setting(
+        "search.retries",
+        3,
+        "Retries of a query that got 429, 5xx or no answer.",
+        minimum=0,
+        maximum=100,
+    ),
     Setting(
         "search.max_failures",
         5,
@@ -158,12 +180,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("fetch.user_agent", "collie/0.1", "User-Agent product token sent with every request."),
     Setting("fetch.contact_url", "", "A URL about your crawl, added to the User-Agent."),
     Setting("fetch.email", "", "Sent as the From header when set."),
-    Setting("fetch.delay", 1.0, "Seconds between two requests to one host.", minimum=0),
+    Setting(
+        "fetch.delay", 1.0, "Seconds between two requests to one host.", minimum=0, maximum=HOUR
+    ),
     Setting(
         "fetch.max_crawl_delay",
         30.0,
         "Hosts whose robots.txt asks for a longer Crawl-delay are skipped.",
         minimum=0,
+        maximum=86400,
     ),
     Setting(
         "fetch.workers",
@@ -171,12 +196,19 @@ SETTINGS: tuple[Setting, ...] = (
         "Requests in flight at once, each to a different host (threads; a host still gets "
         "one request at a time, fetch.delay apart).",
         minimum=1,
+        maximum=1024,
     ),
-    Setting("fetch.connect_timeout", 10.0, "Seconds to wait for a connection.", minimum=0.1),
-    Setting("fetch.read_timeout", 30.0, "Seconds to wait for data.", minimum=0.1),
+    Setting(
+        "fetch.connect_timeout",
+        10.0,
+        "Seconds to wait for a connection.",
+        minimum=0.1,
+        maximum=HOUR,
+    ),
+    Setting("fetch.read_timeout", 30.0, "Seconds to wait for data.", minimum=0.1, maximum=HOUR),
     Setting("fetch.max_bytes", 5 * 1024 * 1024, "Body size cap; the rest is discarded.", minimum=1),
     Setting("fetch.max_redirects", 10, "Redirects followed per URL.", minimum=0),
-    Setting("fetch.retries", 3, "Retries of a transient failure.", minimum=0),
+    Setting("fetch.retries", 3, "Retries of a transient failure.", minimum=0, maximum=100),
     Setting(
         "fetch.allow_private",
         False,
@@ -187,6 +219,7 @@ SETTINGS: tuple[Setting, ...] = (
         0.7,
         "Pages whose detected encoding is less certain are dropped.",
         minimum=0,
+        maximum=1,
     ),
     Setting(
         "extract.main",
@@ -213,6 +246,7 @@ SETTINGS: tuple[Setting, ...] = (
         0.5,
         "Texts whose best language probability is lower are undetermined (und).",
         minimum=0,
+        maximum=1,
     ),
     Setting("langid.min_chars", 20, "Shorter texts are undetermined (und).", minimum=0),
     Setting(
@@ -228,6 +262,7 @@ SETTINGS: tuple[Setting, ...] = (
         "A page is a target-language document when at least this share of its letters is "
         "in the target language (0.5: mainly target).",
         minimum=0,
+        maximum=1,
     ),
     Setting(
         "langid.min_pass",
@@ -236,6 +271,7 @@ SETTINGS: tuple[Setting, ...] = (
         "passes its open-set tests at a lower share is relative-suspected, not a target "
         "document (0: no such check).",
         minimum=0,
+        maximum=1,
     ),
     Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),
     Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),
@@ -275,15 +311,27 @@ SETTINGS: tuple[Setting, ...] = (
         0.1,
         "Sites whose share of target-language pages stays lower stop being crawled.",
         minimum=0,
+        maximum=1,
     ),
-    Setting("dedup.max_distance", 3, "Simhash Hamming distance of near-duplicates.", minimum=0),
+    Setting(
+        "dedup.max_distance",
+        3,
+        "Simhash Hamming distance of near-duplicates.",
+        minimum=0,
+        maximum=63,
+    ),
     Setting(
         "dedup.paragraphs",
         True,
         "Also compare documents by their long paragraphs: a copy with a paragraph dropped, "
         "a word changed or text added is a near-duplicate too.",
     ),
-    Setting("run.loops", 2, "Loops `collie run` brings the workspace to.", minimum=1),
+    Setting(
+        "run.loops",
+        2,
+        "Loops `collie run` brings the workspace to, in all (not loops added per run).",
+        minimum=1,
+    ),
     Setting(
         "run.seed",
         0,
@@ -291,7 +339,9 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     Setting("run.max_pages", 0, "Pages fetched per loop at most; 0 means no limit.", minimum=0),
-    Setting("run.max_time", 0.0, "Seconds per run at most; 0 means no limit.", minimum=0),
+    Setting(
+        "run.max_time", 0.0, "Seconds per run at most; 0 means no limit.", minimum=0, maximum=YEAR
+    ),
     Setting(
         "run.executor",
         "local",
@@ -311,7 +361,9 @@ SETTINGS: tuple[Setting, ...] = (
         'KEY=VALUE options of the cluster, e.g. ["queue=short", "cores=8", "memory=16GB", '
         '"walltime=02:00:00", "jobs=4"] for slurm.',
     ),
-    Setting("dask.retries", 2, "Times Dask retries a batch whose worker failed.", minimum=0),
+    Setting(
+        "dask.retries", 2, "Times Dask retries a batch whose worker failed.", minimum=0, maximum=100
+    ),
 )
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
@@ -365,8 +417,41 @@ def user_agent_header(user_agent: str, contact_url: str = "") -> str:
     return f"{user_agent} (+{contact_url})" if contact_url else user_agent
 
 
-def check_value(setting: Setting, value: Any, where: str) -> Any:
-    """Validate a typed value (as read from TOML or given by code); return it normalised."""
+def value_range(setting: Setting) -> tuple[float, float] | None:
+    """The lowest and highest value a number setting takes, or None for other kinds."""
+    if setting.kind not in (int, float):
+        return None
+    low = setting.minimum if setting.minimum is not None else -INT_MAX
+    high = setting.maximum if setting.maximum is not None else INT_MAX
+    return low, high
+
+
+def _check_range(setting: Setting, value: Any, where: str, shown: str) -> None:
+    """Refuse nan, infinities and values out of the setting's range, naming all three."""
+    bounds = value_range(setting)
+    if bounds is None:
+        return
+    low, high = bounds
+    finite = not isinstance(value, float) or math.isfinite(value)
+    if finite and low <= value <= high:
+        return
+    what = "a finite number" if setting.kind is float else "an integer"
+    allowed = f"at least {_number(low)} and at most {_number(high)}"
+    never = "; nan and inf are never accepted" if setting.kind is float else ""
+    raise ConfigError(
+        f"{where}: {setting.key} must be {what} {allowed}, not {shown}.",
+        f"Give a value from {_number(low)} to {_number(high)} (the default is "
+        f"{_number(setting.default)}){never}.",
+    )
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def check_value(setting: Setting, value: Any, where: str, shown: str | None = None) -> Any:
+    """Validate a typed value (as read from TOML or given by code); return it normalised.
+    `shown` is the value as the user typed it, for the message."""
     kind = setting.kind
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
@@ -381,8 +466,7 @@ def check_value(setting: Setting, value: Any, where: str) -> Any:
         raise ConfigError(
             f"{where}: {setting.key} must be one of {', '.join(setting.choices)}, not {value!r}."
         )
-    if setting.minimum is not None and value < setting.minimum:
-        raise ConfigError(f"{where}: {setting.key} must be at least {setting.minimum}.")
+    _check_range(setting, value, where, repr(value) if shown is None else repr(shown))
     if setting.url and value:
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -416,7 +500,7 @@ def parse_text(setting: Setting, text: str, where: str) -> Any:
         raise ConfigError(
             f"{where}: {setting.key} must be {_KIND_NAMES[kind]}, not {text!r}."
         ) from None
-    return check_value(setting, value, where)
+    return check_value(setting, value, where, text)
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:

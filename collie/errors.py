@@ -31,12 +31,41 @@ class LanguageNotFound(UsageProblem):
         self.suggestions = suggestions
 
 
+class UnusableDocuments(UsageProblem):
+    """Seed documents none of which could be used: each file skipped, with the reason."""
+
+    SHOWN = 5  # files listed in the message; `everything()` lists them all
+
+    def __init__(self, head: str, hint: str, skipped: list[tuple[str, str]]) -> None:
+        super().__init__(self._text(head, skipped, self.SHOWN), hint)
+        self.head = head
+        self.skipped = skipped
+
+    def everything(self) -> UnusableDocuments:
+        """The same error, every skipped file in its message."""
+        full = UnusableDocuments(self.head, self.hint or "", self.skipped)
+        full.message = self._text(self.head, self.skipped, None)
+        return full
+
+    @staticmethod
+    def _text(head: str, skipped: list[tuple[str, str]], limit: int | None) -> str:
+        shown = skipped if limit is None else skipped[:limit]
+        lines = [head, *(f"  skipped {file}: {reason}" for file, reason in shown)]
+        if len(shown) < len(skipped):
+            lines.append(f"  ... and {len(skipped) - len(shown)} more (-v lists them all)")
+        return "\n".join(lines)
+
+
 class ConfigError(CollieError):
     """A setting with an unknown name or an invalid value."""
 
 
 class WorkspaceError(CollieError):
     """A workspace that is missing, already exists, is locked, or is broken."""
+
+
+class SettingsFileMissing(WorkspaceError):
+    """A workspace (collie.db is there) whose collie.toml is gone."""
 
 
 class InputError(CollieError):

@@ -5,6 +5,7 @@ and creates (messages go through the `note` it is given)."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from collections.abc import Callable, Mapping
@@ -12,8 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from collie.config import check_value, lookup, render_toml
 from collie.encoding import decode_text_file
-from collie.errors import InputError, UsageProblem
+from collie.errors import (
+    ConfigError,
+    InputError,
+    UnusableDocuments,
+    UsageProblem,
+    WorkspaceError,
+)
 from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
     base_model,
@@ -26,12 +34,17 @@ from collie.langid.learn import (
 from collie.languages import Language, resolve_language
 from collie.seedfiles import SeedInput, SeedPlan, plan_seed_documents, wronglang_input
 from collie.workspace import (
+    CONFIG_FILE,
+    DB_FILE,
     SEED_WORDS_FILE,
     check_can_init,
     create_workspace,
     is_workspace,
     read_settings,
+    read_stored_facts,
     read_word_list,
+    settings_missing,
+    write_settings_file,
 )
 
 
@@ -81,7 +94,7 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
     if docs and not plan.count("target"):
-        raise UsageProblem("None of the --docs files holds usable text; nothing was created.")
+        raise _no_usable_documents(plan)
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
     hidden = _hidden_languages(settings["langid.hide"], language.code)
     base = base_model(hidden)  # the bundled model, or it without the hidden languages
@@ -113,6 +126,107 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What `collie init --recover` wrote: each setting recovered with where it came from,
+    and what it could not recover (at its default now, or picked anew)."""
+
+    sources: dict[str, tuple[Any, str]]  # key -> (value, where it came from)
+    lost: list[str]
+
+
+AT_INIT = f"{DB_FILE}, as chosen at init"
+RECOVERED_HEADER = (
+    "# Written again by `collie init --recover` from collie.db and seed/ (the file was\n"
+    "# missing); `collie init --recover` printed what it could not recover.\n"
+)
+
+
+def recover(root: Path) -> Recovered:
+    """Write the missing collie.toml of the workspace at `root` again from what collie.db
+    and seed/ know; nothing else is read or changed."""
+    if is_workspace(root):
+        raise WorkspaceError(
+            f"{root} has its {CONFIG_FILE}; there is nothing to recover.",
+            "`collie config` shows its settings.",
+        )
+    if not settings_missing(root):
+        raise WorkspaceError(
+            f"{root} has no {DB_FILE}: it is not a collie workspace, there is nothing to recover.",
+            "Create a workspace with `collie init --lang CODE --docs PATH`.",
+        )
+    facts = read_stored_facts(root)
+    found = _init_settings(facts.info.get("settings"))
+    lost = [] if found else ["every setting given at init (--set, --search, --search-url)"]
+    if "language.code" not in found and "language" in facts.info:
+        found["language.code"] = (facts.info["language"], f"{DB_FILE} (the language)")
+    if "language.code" not in found:
+        raise WorkspaceError(
+            f"{root / DB_FILE} does not know the workspace's language: it is from a "
+            "`collie init` that was interrupted before it finished.",
+            "Move this folder aside (nothing in it is lost) and run `collie init` again "
+            "in a new one.",
+        )
+    if facts.seed_words and "seeds.manual" not in found:
+        found["seeds.manual"] = (SEED_WORDS_FILE, SEED_WORDS_FILE)
+    _from_last_query(found, facts.last_query)
+    if "run.seed" not in found:
+        found["run.seed"] = (secrets.randbelow(2**31 - 1) + 1, "picked anew")
+        lost.append("run.seed (a new one was picked: queries already sent are never sent again)")
+    lost.append(f"any change made to {CONFIG_FILE} after init (check with `collie config`)")
+    chosen = {key: value for key, (value, _where) in found.items()}
+    write_settings_file(root, RECOVERED_HEADER + render_toml(chosen))
+    return Recovered(found, lost)
+
+
+def _init_settings(stored: str | None) -> dict[str, tuple[Any, str]]:
+    """The settings `collie init` chose, as it stored them in collie.db (valid ones)."""
+    try:
+        values = json.loads(stored) if stored else {}
+    except ValueError:
+        return {}
+    found: dict[str, tuple[Any, str]] = {}
+    for key, value in values.items() if isinstance(values, dict) else ():
+        try:
+            found[key] = (check_value(lookup(key, DB_FILE), value, DB_FILE), AT_INIT)
+        except ConfigError:
+            continue  # a setting this collie no longer has, or a value it refuses
+    return found
+
+
+def _from_last_query(
+    found: dict[str, tuple[Any, str]], last: tuple[str, str, dict[str, Any]] | None
+) -> None:
+    """The search backend (and country, and domain restriction) of the last query sent."""
+    if last is None:
+        return
+    backend, text, params = last
+    where = f"the last query in {DB_FILE}"
+    previous = found.get("search.backend", ("searxng", ""))[0]
+    if backend != previous:
+        found.pop("search.url", None)  # the endpoint of another backend
+    found["search.backend"] = (backend, where)
+    if params.get("country"):
+        found["search.country"] = (str(params["country"]), where)
+    if "(site:" in text:
+        found["queries.tld"] = ("auto", where)
+
+
+def _no_usable_documents(plan: SeedPlan) -> UnusableDocuments:
+    """The refusal of --docs that gave no usable document, each file skipped with why."""
+    skipped = [(s.source, s.reason) for s in plan.skipped]
+    files = "file was" if len(skipped) == 1 else "files were"
+    head = "None of the --docs files holds usable text; nothing was created."
+    if skipped:
+        head += f" {len(skipped)} {files} skipped:"
+    return UnusableDocuments(
+        head,
+        "Give plain-text files in the target language (UTF-8 preferred); name the "
+        "encoding of other text files with --encoding NAME.",
+        skipped,
+    )
 
 
 def _hidden_languages(codes: list[str], target: str) -> list[str]:

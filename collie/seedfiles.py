@@ -3,7 +3,9 @@
 `plan_seed_documents` reads everything into memory and decides where each document will
 live under `seed/`; it writes nothing, so `collie init` can refuse bad input before it
 touches the disk. Files named explicitly must be usable text; files found by walking a
-directory are skipped with a reason when they are not (binary, empty, undecodable).
+directory are skipped with a reason when they are not (binary, empty, undecodable,
+hidden, a copy). Named files are read first, so a file given with --wronglang stays
+wrong-language text even inside a --docs folder.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collie.languages import resolve_language
 from collie.seeds import count_words
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
+_ROLE_TEXT = {"target": "target text (--docs)", "wronglang": "wrong-language text (--wronglang)"}
 
 
 @dataclass(frozen=True)
@@ -70,17 +73,21 @@ def wronglang_input(value: str) -> SeedInput:
     return SeedInput(Path(value), "wronglang", None)
 
 
-def _walk(path: Path) -> list[tuple[Path, PurePosixPath]]:
-    """(file, path relative to the argument's parent) for a file or a directory tree."""
+def _walk(path: Path) -> tuple[list[tuple[Path, PurePosixPath]], list[Skipped]]:
+    """(file, path relative to the argument's parent) for a file or a directory tree,
+    and the hidden files and folders left out (each hidden folder once)."""
     if path.is_file():
-        return [(path, PurePosixPath(path.name))]
-    found = []
+        return [(path, PurePosixPath(path.name))], []
+    found, hidden = [], []
     for file in sorted(path.rglob("*")):
-        relative = file.relative_to(path)
-        if any(part.startswith(".") for part in relative.parts) or not file.is_file():
-            continue
-        found.append((file, PurePosixPath(path.name, *relative.parts)))
-    return found
+        parts = file.relative_to(path).parts
+        first_hidden = next((i for i, part in enumerate(parts) if part.startswith(".")), None)
+        if first_hidden == len(parts) - 1:
+            what = "folder" if file.is_dir() else "file"
+            hidden.append(Skipped(str(file), f"hidden {what} (its name starts with '.'), not read"))
+        if first_hidden is None and file.is_file():
+            found.append((file, PurePosixPath(path.name, *parts)))
+    return found, hidden
 
 
 def _destination(item: SeedInput, relative: PurePosixPath, taken: set[str]) -> str:
@@ -102,14 +109,18 @@ def plan_seed_documents(
     """Read and decode every input; raise InputError for unusable explicit files."""
     plan = SeedPlan()
     taken: set[str] = set()
-    seen: dict[str, str] = {}
-    for item in inputs:
+    seen: dict[str, tuple[str, str]] = {}  # text digest -> (file, role)
+    for item in sorted(inputs, key=lambda i: not i.path.is_file()):  # named files first
         if not item.path.exists():
             raise InputError(f"{item.path} does not exist.", "Check the path and try again.")
         explicit = item.path.is_file()
-        files = _walk(item.path)
+        files, hidden = _walk(item.path)
         if not files:
-            raise InputError(f"{item.path} holds no files.", "Give text files or folders of them.")
+            also = f" but hidden ones ({hidden[0].source}...)" if hidden else ""
+            raise InputError(
+                f"{item.path} holds no files{also}.", "Give text files or folders of them."
+            )
+        plan.skipped += hidden
         for file, relative in files:
             problem = _read(file, min_confidence, encoding, item, relative, taken, seen, plan)
             if problem is None:
@@ -127,7 +138,7 @@ def _read(
     item: SeedInput,
     relative: PurePosixPath,
     taken: set[str],
-    seen: dict[str, str],
+    seen: dict[str, tuple[str, str]],
     plan: SeedPlan,
 ) -> str | None:
     """Add one file to the plan; return why it cannot be used, or None."""
@@ -137,6 +148,8 @@ def _read(
         data = file.read_bytes()
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    if not data:
+        return "empty (0 bytes)"
     decoded = decode_text_file(data, min_confidence, encoding)
     if decoded.text is None:
         if decoded.reason == "encoding-uncertain":
@@ -150,8 +163,10 @@ def _read(
         return "holds no words"
     digest = hashlib.sha256(decoded.text.encode("utf-8")).hexdigest()
     if digest in seen:
-        return f"same text as {seen[digest]}"
-    seen[digest] = str(file)
+        other, role = seen[digest]
+        kept = "" if role == item.role else f", kept as {_ROLE_TEXT[role]} only"
+        return f"same text as {other}{kept}"
+    seen[digest] = (str(file), item.role)
     plan.documents.append(
         SeedDocument(
             role=item.role,

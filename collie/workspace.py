@@ -14,6 +14,7 @@ for) last and atomically, and removes only what it created if it fails.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import sqlite3
@@ -24,7 +25,7 @@ from typing import Any
 
 from collie import __version__
 from collie.config import Settings, load_settings, read_toml, render_toml
-from collie.errors import WorkspaceError
+from collie.errors import SettingsFileMissing, WorkspaceError
 from collie.languages import Language, get_language
 from collie.seedfiles import SeedDocument, SeedPlan
 from collie.store.base import now_iso
@@ -43,11 +44,41 @@ def is_workspace(path: Path) -> bool:
     return (path / CONFIG_FILE).is_file()
 
 
+def settings_missing(path: Path) -> bool:
+    """A workspace whose collie.toml is gone: collie.db is there, the settings file not."""
+    return (path / DB_FILE).is_file() and not (path / CONFIG_FILE).exists()
+
+
+def settings_missing_error(root: Path) -> SettingsFileMissing:
+    """What every command says in a workspace whose collie.toml is gone (or in the
+    leftovers of an interrupted `collie init`, whose database knows no language)."""
+    try:
+        interrupted = "language" not in read_stored_facts(root).info
+    except WorkspaceError:
+        interrupted = True
+    if interrupted:
+        return SettingsFileMissing(
+            f"{root} has a {DB_FILE} but no {CONFIG_FILE}, and the database knows no "
+            "language: an interrupted `collie init` left it; nothing was changed.",
+            f"Move {DB_FILE} and seed/ aside (into another folder; nothing is lost), then "
+            "run `collie init` again.",
+        )
+    return SettingsFileMissing(
+        f"{root} is a collie workspace whose settings file, {CONFIG_FILE}, is missing "
+        f"({DB_FILE} and seed/ are there, untouched).",
+        f"Run `collie init --recover -w {root}`: it writes {CONFIG_FILE} again from what "
+        f"{DB_FILE} and seed/ know and says which settings it could not recover. Or put "
+        f"back {CONFIG_FILE} from a backup.",
+    )
+
+
 def find_workspace(explicit: Path | None, environ: Mapping[str, str], cwd: Path) -> Path:
     """The workspace root: `-w DIR`, else $COLLIE_WORKSPACE, else cwd or a parent of it."""
     given = explicit or (Path(environ[WORKSPACE_ENV]) if environ.get(WORKSPACE_ENV) else None)
     if given is not None:
         root = (cwd / given).resolve()
+        if settings_missing(root):
+            raise settings_missing_error(root)
         if not is_workspace(root):
             source = "-w/--workspace" if explicit else f"${WORKSPACE_ENV}"
             raise WorkspaceError(
@@ -58,6 +89,8 @@ def find_workspace(explicit: Path | None, environ: Mapping[str, str], cwd: Path)
     for candidate in (cwd.resolve(), *cwd.resolve().parents):
         if is_workspace(candidate):
             return candidate
+        if settings_missing(candidate):
+            raise settings_missing_error(candidate)
     raise WorkspaceError(
         f"No collie workspace in {cwd} or any parent directory.",
         "Run `collie init --lang CODE --docs PATH` to create one, or point to one "
@@ -278,11 +311,12 @@ def check_can_init(root: Path) -> None:
             f"{root} is already a collie workspace; nothing was changed.",
             "Use `collie status` to see it, or choose another directory with -w DIR.",
         )
+    if settings_missing(root):
+        raise settings_missing_error(root)
     if (root / DB_FILE).exists():
         raise WorkspaceError(
-            f"{root} has a {DB_FILE} but no {CONFIG_FILE}, probably from an interrupted "
-            "`collie init`; nothing was changed.",
-            f"Remove {DB_FILE} (and seed/) there, then run `collie init` again.",
+            f"{root / DB_FILE} exists but is not a file; nothing was changed.",
+            "Initialise the workspace in another directory with -w DIR.",
         )
     seed = root / "seed"
     if seed.exists() and (not seed.is_dir() or any(seed.iterdir())):
@@ -310,16 +344,51 @@ def create_workspace(
         _write_seed_files(root, plan.documents, seed_words)
         created.append(root / DB_FILE)
         _write_database(root / DB_FILE, chosen, plan.documents)
-        config = render_toml(chosen)
-        tmp = root / f".{CONFIG_FILE}.tmp"
-        tmp.write_text(config, encoding="utf-8")
-        os.replace(tmp, root / CONFIG_FILE)
+        write_settings_file(root, render_toml(chosen))
     except BaseException:
         for path in reversed(created):
             _remove(path)
         for leftover in (root / f".{CONFIG_FILE}.tmp", *_sqlite_sidecars(root / DB_FILE)):
             _remove(leftover)
         raise
+
+
+def write_settings_file(root: Path, text: str) -> None:
+    """Write collie.toml atomically (a temporary file renamed over it)."""
+    tmp = root / f".{CONFIG_FILE}.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, root / CONFIG_FILE)
+
+
+@dataclass(frozen=True)
+class StoredFacts:
+    """What a workspace's database and seed/ folder know of its settings."""
+
+    info: dict[str, str]  # workspace_info: language, created_at, the settings chosen at init
+    last_query: tuple[str, str, dict[str, Any]] | None  # backend, text, parameters
+    seed_words: bool  # seed/seed-words.txt is there
+
+
+def read_stored_facts(root: Path) -> StoredFacts:
+    """Read what collie.db and seed/ know (for `collie init --recover`); changes nothing."""
+    db = root / DB_FILE
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        info = dict(conn.execute("SELECT key, value FROM workspace_info").fetchall())
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        last = QueryCache(conn).last_query() if "queries" in names else None
+    except sqlite3.DatabaseError as exc:
+        raise WorkspaceError(
+            f"{db} is not a usable SQLite database: {exc}; the settings cannot be recovered "
+            "from it.",
+            "Restore collie.db from a backup, or create a new workspace with `collie init` "
+            "in another folder (seed/ and cache/ can be reused).",
+        ) from exc
+    finally:
+        if conn is not None:
+            conn.close()
+    return StoredFacts(info, last, (root / SEED_WORDS_FILE).is_file())
 
 
 def _write_seed_files(root: Path, documents: list[SeedDocument], seed_words: list[str]) -> None:
@@ -343,6 +412,7 @@ def _write_database(path: Path, chosen: Mapping[str, Any], docs: list[SeedDocume
                     ("created_at", stamp),
                     ("created_with", f"collie {__version__}"),
                     ("language", str(chosen["language.code"])),
+                    ("settings", json.dumps(dict(chosen), sort_keys=True)),
                 ],
             )
             conn.executemany(

@@ -136,6 +136,34 @@ def test_bad_toml_value_is_an_error_naming_the_file(capsys, workspace: Path) -> 
     assert "collie.toml" in result.err and "fetch.workers must be an integer" in result.err
 
 
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_absurd_delays_are_refused_before_anything_is_fetched(
+    capsys, workspace: Path, monkeypatch
+) -> None:
+    before = _files(workspace)
+    flag = run_collie(capsys, "--set", "fetch.delay=inf", "run", "--loops", "1")
+    assert flag.code == 2 and "fetch.delay must be a finite number" in flag.err
+    assert "at least 0 and at most 3600, not 'inf'" in flag.err
+    option = run_collie(capsys, "run", "--max-time", "nan")
+    assert option.code == 1 and "--max-time: run.max_time must be a finite number" in option.err
+    monkeypatch.setenv("COLLIE_FETCH_DELAY", "NaN")
+    env = run_collie(capsys, "run")
+    assert env.code == 1 and "COLLIE_FETCH_DELAY" in env.err and "'NaN'" in env.err
+    monkeypatch.delenv("COLLIE_FETCH_DELAY")
+    toml = workspace / "collie.toml"
+    text = toml.read_text()
+    toml.write_text(text.replace("# delay = 1.0", "delay = -inf"), encoding="utf-8")
+    in_file = run_collie(capsys, "status")
+    assert in_file.code == 1 and "collie.toml: fetch.delay must be a finite number" in in_file.err
+    toml.write_text(text, encoding="utf-8")
+    assert _files(workspace) == before  # no page stored, nothing changed
+    huge = run_collie(capsys, "--set", "run.max_pages=99999999999999999999", "config")
+    assert huge.code == 2 and "at most 2147483647" in huge.err
+
+
 def test_init_persists_set_values(capsys, tmp_path: Path) -> None:
     doc = tmp_path / "doc.txt"
     doc.write_text("Ji duto onyuol ka gin thuolo.\n", encoding="utf-8")

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from collie.config import (
+    INT_MAX,
     SETTINGS,
+    Setting,
+    check_value,
     load_settings,
     parse_assignment,
     read_toml,
     render_toml,
+    value_range,
 )
 from collie.errors import ConfigError
+
+FLOATS = [s for s in SETTINGS if s.kind is float]
+INTS = [s for s in SETTINGS if s.kind is int]
+NOT_FINITE_TEXT = ["nan", "NaN", "-nan", "inf", "-inf", "+inf", "Infinity", "-Infinity", "1e999"]
+NOT_FINITE_TOML = ["nan", "+nan", "-nan", "inf", "+inf", "-inf"]
 
 
 def test_precedence_default_toml_environment_flag() -> None:
@@ -103,3 +117,70 @@ def test_the_search_url_must_be_an_http_url_with_a_host(capsys) -> None:
     for bad in ("notaurl", "ftp://x.y", "http://", "localhost:8888"):
         with pytest.raises(ConfigError, match="http:// or https:// URL with a host"):
             check_value(url, bad, "--search-url")
+
+
+def _refused(setting: Setting, shown: str, call: Callable[..., object], *args: object) -> None:
+    """`call(*args)` raises a ConfigError naming the setting, the value and the range."""
+    low, high = value_range(setting) or (0, 0)
+    with pytest.raises(ConfigError) as info:
+        call(*args)
+    message = str(info.value)
+    assert setting.key in message and shown in message, message
+    low_text, high_text = (str(int(v)) if float(v).is_integer() else str(v) for v in (low, high))
+    assert f"at least {low_text} and at most {high_text}" in message, message
+
+
+@given(st.sampled_from(FLOATS), st.sampled_from(NOT_FINITE_TEXT))
+def test_no_float_setting_takes_nan_or_infinity_from_any_source(
+    setting: Setting, text: str
+) -> None:
+    env = {setting.env_var: text}
+    _refused(setting, text, parse_assignment, f"{setting.key}={text}")
+    _refused(setting, text, load_settings, {}, env, {})
+    _refused(setting, setting.env_var, load_settings, {}, env, {})
+    flags = {setting.key: (float(text), "--max-time")}  # a command's own option
+    _refused(setting, "--max-time", load_settings, {}, {}, flags)
+    section, name = setting.key.split(".", 1)
+    for literal in NOT_FINITE_TOML:
+        toml = f"[{section}]\n{name} = {literal}\n"
+        shown = "nan" if "nan" in literal else literal.lstrip("+")  # as Python reads it
+        _refused(setting, shown, read_toml, toml)
+
+
+@given(st.sampled_from(FLOATS + INTS), st.floats(allow_nan=False, allow_infinity=False))
+def test_number_settings_take_exactly_their_range(setting: Setting, number: float) -> None:
+    low, high = value_range(setting) or (0, 0)
+    value = float(number) if setting.kind is float else int(number)
+    if low <= value <= high:
+        assert check_value(setting, value, "t") == value
+        assert parse_assignment(f"{setting.key}={value!r}")[1] == value
+    else:
+        _refused(setting, repr(value), check_value, setting, value, "t")
+
+
+def test_every_number_setting_has_a_finite_range_holding_its_default() -> None:
+    for setting in FLOATS + INTS:
+        low, high = value_range(setting) or (math.nan, math.nan)
+        assert setting.minimum is not None, setting.key  # no negative counts or delays
+        assert low <= setting.default <= high <= INT_MAX, setting.key
+        assert setting.kind is int or setting.maximum is not None, setting.key
+
+
+@pytest.mark.parametrize(
+    ("assignment", "shown"),
+    [
+        ("fetch.workers=-1", "'-1'"),
+        ("fetch.workers=99999999999999999999", "'99999999999999999999'"),
+        ("run.max_pages=-5", "'-5'"),
+        ("run.max_pages=9223372036854775808", "'9223372036854775808'"),  # SQLite's overflow
+        ("dedup.max_distance=64", "'64'"),  # a 64-bit fingerprint has 63 bits to differ by
+        ("fetch.delay=31536000", "'31536000'"),  # a year between two requests to a host
+        ("encoding.min_confidence=1.5", "'1.5'"),  # no page would ever be certain enough
+    ],
+)
+def test_counts_overflow_and_progress_stopping_values_are_refused(
+    assignment: str, shown: str
+) -> None:
+    with pytest.raises(ConfigError, match=r"must be an? .*at least .* and at most") as info:
+        parse_assignment(assignment)
+    assert shown in str(info.value)

@@ -19,7 +19,7 @@ import click
 from click.testing import CliRunner
 
 from collie.cli import cli
-from collie.config import SECTIONS, SETTINGS
+from collie.config import SECTIONS, SETTINGS, Setting
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -77,6 +77,16 @@ def _value(value: object) -> str:
     return f"`{json.dumps(value) if not isinstance(value, str) else repr(value)}`"
 
 
+def _range(setting: Setting) -> str:
+    """The allowed values of a number setting, as the settings page says them."""
+    if setting.minimum is None:
+        return ""
+    low = f"{setting.minimum:g}"
+    if setting.maximum is None:
+        return f" At least {low}."
+    return f" From {low} to {setting.maximum:g}."
+
+
 def settings_reference() -> str:
     lines = [
         GENERATED,
@@ -86,7 +96,8 @@ def settings_reference() -> str:
         "Every setting, by section, with its default. They apply in this order: defaults <",
         "`collie.toml` (`[section] name = value`) < environment (`COLLIE_SECTION_NAME`) <",
         "`--set section.name=value` on the command line; `collie config` shows each value and",
-        "where it comes from.",
+        "where it comes from. Number settings take only the range shown (never nan or",
+        "infinity); a value out of it is refused with the range, whatever its source.",
     ]
     for section, about in SECTIONS.items():
         lines += ["", f"## {section}", "", about, "", "| setting | default | meaning |"]
@@ -95,6 +106,7 @@ def settings_reference() -> str:
             if s.key.split(".")[0] != section:
                 continue
             extra = f" One of: {', '.join(s.choices)}." if s.choices else ""
+            extra += _range(s)
             lines.append(f"| `{s.key}` | {_value(s.default)} | {s.help}{extra} |")
     return "\n".join(lines) + "\n\n[Back to the README](../README.md)\n"
 

@@ -60,7 +60,22 @@ def test_run_again_does_nothing_and_says_so(mined, capsys, web: MiniWebServer) -
     web.clear_log()
     again = run_collie(capsys, "run", "--loops", "2")
     assert again.code == 0 and "nothing to do" in again.err
+    fewer = run_collie(capsys, "run", "--loops", "1")  # loops in all, not more loops
+    assert fewer.code == 0, fewer.err
+    assert "has 2 completed loops already; --loops 1 asks for 1 in all" in fewer.err
+    assert "`collie run --loops 3` runs one more" in fewer.err
     assert web.log == []
+    status = run_collie(capsys, "status").out
+    assert "`collie run --loops 3` for more" in status
+    cut = run_collie(capsys, "run", "--loops", "3", "--max-time", "0.001")  # the advice
+    assert cut.code == 0 and "Run `collie run --loops 3` again to go on" in cut.err, cut.err
+    status = run_collie(capsys, "status").out
+    assert "next: `collie run --loops 3` finishes loop 3 where it stopped" in status
+    plain = run_collie(capsys, "run")  # run.loops is 2: loop 3 needs --loops 3
+    assert "run.loops = 2 (default) asks for 2 in all" in plain.err
+    more = run_collie(capsys, "run", "--loops", "3", "--json")
+    assert more.code == 0, more.err
+    assert [loop["loop"] for loop in json.loads(more.out)["loops"]] == [3]
 
 
 def test_status_shows_each_loop(mined, capsys) -> None:

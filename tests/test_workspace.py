@@ -199,6 +199,42 @@ def test_explicit_unusable_file_refuses_and_creates_nothing(tmp_path: Path, caps
     assert not root.exists()
 
 
+def test_docs_with_no_usable_file_say_why_each_was_skipped(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "texts"
+    docs.mkdir()
+    (docs / "empty.txt").write_bytes(b"")
+    (docs / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (docs / "acholi.txt").write_text(LUO, encoding="utf-8")  # also given with --wronglang
+    (docs / "numbers.txt").write_text("1984 2001 2024\n", encoding="utf-8")
+    (docs / "numbers-copy.txt").write_text("1984 2001 2024\n", encoding="utf-8")
+    (docs / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    root = tmp_path / "ws"
+    args = ["init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(docs),
+            "--wronglang", f"ach={docs / 'acholi.txt'}"]  # fmt: skip
+    reasons = {
+        "empty.txt": "empty (0 bytes)",
+        "photo.png": "not a text file",
+        "acholi.txt": f"same text as {docs / 'acholi.txt'}, kept as wrong-language text",
+        "numbers.txt": "holds no words",
+        "numbers-copy.txt": "holds no words",
+        ".DS_Store": "hidden file (its name starts with '.'), not read",
+    }
+    refused = run_collie(capsys, *args)
+    assert refused.code == 2 and "None of the --docs files holds usable text" in refused.err
+    assert "6 files were skipped" in refused.err and "1 more (-v lists them all)" in refused.err
+    assert refused.err.count("  skipped ") == 5
+    verbose = run_collie(capsys, *args, "-v")
+    assert verbose.code == 2
+    for name, reason in reasons.items():
+        assert f"skipped {docs / name}: {reason}" in verbose.err, name
+    as_json = run_collie(capsys, *args, "--json")
+    assert as_json.code == 2
+    listed = {Path(s["file"]).name: s["reason"] for s in json.loads(as_json.out)["skipped"]}
+    assert listed.keys() == reasons.keys()
+    assert all(listed[name].startswith(reason) for name, reason in reasons.items())
+    assert not root.exists()
+
+
 def test_uncertain_encoding_needs_an_explicit_one(tmp_path: Path, capsys) -> None:
     latin = tmp_path / "short.txt"
     latin.write_bytes("Café naïve façade.".encode("latin-1"))
@@ -282,7 +318,13 @@ def test_interrupted_init_is_detected(tmp_path: Path, luo_doc: Path, capsys) -> 
     result = run_collie(
         capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(luo_doc)
     )
-    assert result.code == 1 and "interrupted" in result.err
+    assert result.code == 1 and "an interrupted `collie init` left it" in result.err
+    assert "Move collie.db and seed/ aside" in result.err and "Remove" not in result.err
+    status = run_collie(capsys, "-w", str(root), "status")
+    assert status.code == 1 and "an interrupted `collie init` left it" in status.err
+    recover = run_collie(capsys, "-w", str(root), "init", "--recover")
+    assert recover.code == 1 and "cannot be recovered" in recover.err
+    assert (root / "collie.db").read_bytes() == b""
 
 
 def test_newer_schema_is_refused(tmp_path: Path, luo_doc: Path, capsys) -> None:
@@ -339,3 +381,70 @@ def test_too_few_seed_words_to_make_a_query_is_an_error(
     assert few.code == 1 and "2 seed words, fewer than a query needs" in few.err
     assert "seeds.manual" in few.err
     assert run_collie(capsys, "-w", str(root), "queries").code == 0
+
+
+def _rows(root: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The rows of the tables a lost collie.toml must leave as they were."""
+    conn = sqlite3.connect(root / "collie.db")
+    tables = ("workspace_info", "seed_documents", "queries", "search_results")
+    rows = {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in tables}
+    conn.close()
+    return rows
+
+
+def test_a_lost_collie_toml_is_recovered_never_deleted(
+    tmp_path: Path, capsys, web, world, monkeypatch
+) -> None:
+    from .zuluworld import zulu_workspace
+
+    root, _made = zulu_workspace(tmp_path, capsys, web, world)
+    assert run_collie(capsys, "-w", str(root), "search", "umuntu").code == 0  # fills the db
+    settings = json.loads(run_collie(capsys, "-w", str(root), "config", "--json").out)
+    seed_files, rows = snapshot(root / "seed"), _rows(root)
+    (root / "collie.toml").unlink()
+    monkeypatch.chdir(root / "seed")  # found from a folder inside it, as a workspace is
+    for command in (["status"], ["config"], ["run"], ["export", "-"]):
+        refused = run_collie(capsys, *command)
+        assert refused.code == 1, command
+        assert "whose settings file, collie.toml, is missing" in refused.err, command
+        assert f"collie init --recover -w {root}" in refused.err, command
+    again = run_collie(capsys, "-w", str(root), "init", "--lang", "zul", "--docs", str(root))
+    assert again.code == 1 and "collie init --recover" in again.err
+    for result in (refused, again):
+        assert "Remove" not in result.err and "delete" not in result.err.lower()
+    assert not (root / "collie.toml").exists()
+    recovered = run_collie(capsys, "-w", str(root), "init", "--recover")
+    assert recovered.code == 0, recovered.err
+    assert "recovered search.url" in recovered.err and "not recovered" in recovered.err
+    after = json.loads(run_collie(capsys, "-w", str(root), "config", "--json").out)
+    assert {k: v["value"] for k, v in after.items()} == {k: v["value"] for k, v in settings.items()}
+    assert run_collie(capsys, "-w", str(root), "status").code == 0
+    assert snapshot(root / "seed") == seed_files and _rows(root) == rows
+    done = run_collie(capsys, "-w", str(root), "init", "--recover")
+    assert done.code == 1 and "nothing to recover" in done.err
+
+
+def test_an_older_workspace_recovers_from_its_language_and_last_query(
+    tmp_path: Path, capsys, web, world
+) -> None:
+    from .zuluworld import zulu_workspace
+
+    root, _made = zulu_workspace(tmp_path, capsys, web, world)
+    assert run_collie(capsys, "-w", str(root), "search", "umuntu").code == 0
+    conn = sqlite3.connect(root / "collie.db")  # as collie before 0.3 left it
+    with conn:
+        conn.execute("DELETE FROM workspace_info WHERE key = 'settings'")
+    conn.close()
+    (root / "collie.toml").unlink()
+    recovered = run_collie(capsys, "-w", str(root), "init", "--recover", "--json")
+    assert recovered.code == 0, recovered.err
+    data = json.loads(recovered.out)
+    assert data["recovered"]["language.code"]["value"] == "zul"
+    assert data["recovered"]["search.backend"] == {
+        "value": "searxng",
+        "source": "the last query in collie.db",
+    }
+    lost = " ".join(data["not_recovered"])
+    assert "run.seed" in lost and "--search-url" in lost
+    status = json.loads(run_collie(capsys, "-w", str(root), "status", "--json").out)
+    assert status["language"] == "zul"

@@ -38,11 +38,12 @@ from collie.errors import (
     CollieError,
     ConfigError,
     LanguageNotFound,
+    UnusableDocuments,
     UsageProblem,
     dependency_error,
 )
 from collie.languages import resolve_language
-from collie.newworkspace import InitRequest, create
+from collie.newworkspace import InitRequest, create, recover
 from collie.search import make_backend
 from collie.seeds import safetynet_languages
 from collie.workspace import Workspace, open_workspace, read_settings
@@ -111,9 +112,9 @@ def cli(ctx: click.Context, traceback: bool) -> None:
 @click.option(
     "--lang",
     "lang",
-    required=True,
     metavar="CODE|NAME",
-    help="Target language: ISO 639-3 or 639-1 code, or a name (Dholuo, Swahili).",
+    help="Target language: ISO 639-3 or 639-1 code, or a name (Dholuo, Swahili). Required "
+    "but with --recover.",
 )
 @click.option(
     "--docs",
@@ -147,40 +148,68 @@ def cli(ctx: click.Context, traceback: bool) -> None:
     "collie's model lacks.",
 )
 @click.option(
+    "--recover",
+    is_flag=True,
+    help="Write the collie.toml of an existing workspace again, when it is missing, from "
+    "what collie.db and seed/ know; changes nothing else.",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
     help="One JSON object on stdout when done: the workspace, the language, the seed "
-    "documents and words kept, the files skipped.",
+    "documents and words kept, the files skipped (and why); when no --docs file is "
+    "usable, the error and the files skipped.",
 )
 @search_options
 @common_options
 @click.pass_obj
 def init(
     app: App,
-    lang: str,
+    lang: str | None,
     docs: tuple[Path, ...],
     wronglang: tuple[str, ...],
     seed_words: Path | None,
     encoding: str | None,
     force: bool,
+    recover: bool,
     as_json: bool,
 ) -> None:
     """Make the current directory (or -w DIR) a collie workspace.
 
     Copies the documents into seed/ as UTF-8, creates collie.toml (every setting with
     its default; --set, --search and --search-url values are written into it) and
-    collie.db. Refuses to touch an existing workspace.
+    collie.db. Refuses to touch an existing workspace. With --recover, writes the missing
+    collie.toml of a workspace again (language, seed words and the settings chosen at
+    init from collie.db, the search backend of its last query; defaults for the rest)
+    and lists what it could not recover.
 
     \b
     Example:
       collie init --lang luo --docs my-luo-texts/ --wronglang ach=acholi.txt
       collie init --lang luo --docs texts/ --search searxng --search-url http://localhost:8888
+      collie init --recover
     """
     root = (Path.cwd() / app.workspace).resolve() if app.workspace else Path.cwd().resolve()
-    made = create(
-        InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags), note
-    )
+    if recover:
+        if lang or docs or wronglang or seed_words or app.flags:
+            raise UsageProblem(
+                "--recover takes no language, documents or settings: it writes collie.toml "
+                "from what the workspace knows.",
+                "Run `collie init --recover` alone, then change settings in collie.toml.",
+            )
+        _recover(root, as_json)
+        return
+    if lang is None:
+        raise click.UsageError("Missing option '--lang' (the target language).")
+    request = InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags)
+    try:
+        made = create(request, note)
+    except UnusableDocuments as exc:
+        if as_json:
+            skipped = [{"file": file, "reason": reason} for file, reason in exc.skipped]
+            click.echo(json.dumps({"error": exc.head, "skipped": skipped}, indent=2))
+        raise exc.everything() if app.verbose else exc from None
     for line in text.init_lines(root, made.language, made.plan, made.words):
         note(line)
     if as_json:
@@ -192,6 +221,23 @@ def init(
             "wronglang_documents": plan.count("wronglang"),
             "seed_words": len(made.words),
             "skipped": [{"file": str(s.source), "reason": s.reason} for s in plan.skipped],
+        }
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _recover(root: Path, as_json: bool) -> None:
+    """`collie init --recover`: write collie.toml again and say what it holds."""
+    made = recover(root)
+    for key, (value, where) in made.sources.items():
+        note(f"recovered {key} = {value!r} ({where})")
+    for what in made.lost:
+        note(f"not recovered (default or new now): {what}")
+    note(f"Wrote {root / 'collie.toml'}; collie.db and seed/ are unchanged.")
+    if as_json:
+        data = {
+            "workspace": str(root),
+            "recovered": {k: {"value": v, "source": w} for k, (v, w) in made.sources.items()},
+            "not_recovered": made.lost,
         }
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 

@@ -20,7 +20,7 @@ import click
 from tqdm import tqdm
 
 from collie.config import parse_assignment
-from collie.errors import CollieError, ConfigError
+from collie.errors import CollieError, ConfigError, SettingsFileMissing
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.search import BACKENDS
@@ -58,6 +58,8 @@ class App:
         $COLLIE_WORKSPACE that does not exist is still an error."""
         try:
             return self.find_root()
+        except SettingsFileMissing:
+            raise  # a workspace, whose settings would be shown wrong
         except CollieError:
             if self.workspace or os.environ.get("COLLIE_WORKSPACE"):
                 raise

@@ -32,7 +32,8 @@ from collie.workspace import RunLock
     "--loops",
     type=click.IntRange(1),
     callback=set_flag("run.loops"),
-    help="Bring the workspace to this many completed loops (default: run.loops).",
+    help="Bring the workspace to this many completed loops in all, not this many more: "
+    "after 2 loops, --loops 3 runs one more (default: run.loops).",
 )
 @click.option(
     "--queries",
@@ -103,8 +104,10 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
             settings["run.max_pages"],
             settings["run.max_time"],
         )
-        if ws.completed_loops() >= limits.loops:  # nothing to do: no model, no network
+        done = ws.completed_loops()
+        if done >= limits.loops:  # nothing to do: no model, no network
             _print_report(app, pipeline.RunReport(already_done=True), limits.loops, as_json)
+            note(_nothing_to_do(done, limits.loops, settings.entry("run.loops").source))
             return
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
@@ -146,19 +149,23 @@ def report_json(report: pipeline.RunReport) -> dict[str, Any]:
     }
 
 
+def _nothing_to_do(done: int, loops: int, source: str) -> str:
+    """Why a run has nothing to do, and the --loops value that runs one more loop."""
+    asked = f"--loops {loops}" if source == "flag (--loops)" else f"run.loops = {loops} ({source})"
+    return (
+        f"The workspace has {done} completed loop{'s' if done != 1 else ''} already; {asked} "
+        f"asks for {loops} in all: nothing to do. --loops N means N loops in all, not N "
+        f"more: `collie run --loops {done + 1}` runs one more."
+    )
+
+
 def _print_report(app: App, report: pipeline.RunReport, loops: int, as_json: bool = False) -> None:
     if as_json and report.stopped != "interrupted":
         click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
-    if report.already_done:
-        note(
-            f"The workspace has {loops} completed loop(s) already; nothing to do. "
-            f"Use --loops {loops + 1} to run another."
-        )
-        return
     for loop in report.loops:  # the per-loop lines were written as each loop ended
         if loop.search_stopped and not app.quiet:
             note(f"loop {loop.number}: search stopped early: {loop.search_stopped}")
     if report.stopped == "interrupted":
         raise KeyboardInterrupt
     if report.stopped:
-        note(f"Stopped: {report.stopped}. Run `collie run` again to go on.")
+        note(f"Stopped: {report.stopped}. Run `collie run --loops {loops}` again to go on.")

@@ -143,7 +143,8 @@ def next_step(data: dict[str, Any]) -> str:
         return "next: `collie run --loops 2` (search, fetch and keep the target language)"
     last = loops[-1]
     if last["finished_at"] is None:
-        return f"next: `collie run` finishes loop {last['number']} where it stopped"
+        number = last["number"]
+        return f"next: `collie run --loops {number}` finishes loop {number} where it stopped"
     docs = sum(loop["documents"]["search"] + loop["documents"]["crawl"] for loop in loops)
     if not docs:
         return (

@@ -46,6 +46,19 @@ class QueryCache:
         ).fetchone()
         return _query_record(row) if row else None
 
+    def last_query(self) -> tuple[str, str, dict[str, object]] | None:
+        """(backend, text, parameters) of the query sent last, or None before any."""
+        row = self.conn.execute(
+            "SELECT backend, text, params FROM queries ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            params = json.loads(row[2])
+        except ValueError:
+            params = {}
+        return row[0], row[1], params if isinstance(params, dict) else {}
+
     def begin_query(
         self, backend: str, text: str, params: str, loop: int | None, words: list[str] | None
     ) -> int:
