@@ -474,7 +474,7 @@ class Fetcher:
             "%s/robots.txt could not be fetched (%s): its pages are held back %s",
             origin,
             cause,
-            f"for {again - self.clock.now():.0f} s" if again != float("inf") else "in this run",
+            f"for {again - self.clock.now():g} s" if again != float("inf") else "in this run",
         )
         return record
 
