@@ -210,6 +210,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("fetch.max_redirects", 10, "Redirects followed per URL.", minimum=0),
     Setting("fetch.retries", 3, "Retries of a transient failure.", minimum=0, maximum=100),
     Setting(
+        "fetch.robots_retry",
+        60.0,
+        "Seconds before a robots.txt that could not be fetched (no answer, 5xx) is asked "
+        "again; the wait doubles, three tries a run. Its pages stay queued meanwhile.",
+        minimum=0.0,
+    ),
+    Setting(
         "fetch.allow_private",
         False,
         "Allow IP-literal hosts in private, loopback or link-local ranges.",

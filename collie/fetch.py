@@ -9,8 +9,11 @@ bad page or a bad host.
 Politeness, per host (host name and port): one request in flight, at least
 `fetch.delay` seconds between two requests (robots.txt and redirect hops included), a
 robots.txt Crawl-delay honoured up to `fetch.max_crawl_delay` (hosts asking for more are
-skipped), and a Retry-After on 429/503 holding back the whole host. Other transient
-failures (connection errors, timeouts, 502/504) are retried with exponential backoff
+skipped), and a Retry-After on 429/503 holding back the whole host. A robots.txt that
+cannot be fetched (no answer, 5xx, 429) disallows its origin for now, not for 24 h: its
+URLs come back `robots-unreachable` (the caller keeps them queued), it is never stored,
+and it is asked again after `fetch.robots_retry` seconds, doubling, a few times a run.
+Other transient failures (connection errors, timeouts, 502/504) are retried with exponential backoff
 and jitter, `fetch.retries` times (a 500 once). Redirects are followed by hand, each hop paced and
 checked against robots.txt. Requests honour HTTP_PROXY/HTTPS_PROXY/NO_PROXY.
 
@@ -35,7 +38,17 @@ import urllib3
 
 from collie.config import user_agent_header
 from collie.hostgate import HostGate
-from collie.robots import PARSE_LIMIT, TTL, MemoryRobotsStore, RobotsRecord, RobotsStore
+from collie.reasons import ROBOTS_UNREACHABLE
+from collie.robots import (
+    PARSE_LIMIT,
+    RETRY_WAIT,
+    TTL,
+    UNREACHABLE,
+    MemoryRobotsStore,
+    RobotsFailures,
+    RobotsRecord,
+    RobotsStore,
+)
 from collie.search.base import Clock, parse_retry_after
 from collie.urls import canonical_url
 
@@ -124,6 +137,7 @@ class FetchConfig:
     allow_private: bool = False
     backoff: float = 1.0  # first backoff step, seconds
     robots_ttl: float = TTL
+    robots_retry: float = RETRY_WAIT  # first wait before an unreachable robots.txt again
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], **overrides: Any) -> FetchConfig:
@@ -214,6 +228,7 @@ class Fetcher:
         self.robots = robots if robots is not None else MemoryRobotsStore()
         self.clock = clock or Clock()
         self.gate = HostGate(self.clock, self.config.delay)
+        self.robots_failures = RobotsFailures(self.config.robots_retry)
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._robots_locks: dict[str, threading.Lock] = {}
@@ -375,6 +390,8 @@ class Fetcher:
         if not self.config.allow_private and _is_private_literal(parts.hostname):
             return "private-address"
         record = self.robots_for(url)
+        if record.unreachable:
+            return ROBOTS_UNREACHABLE
         delay = record.crawl_delay(self.config.agent_token)
         if delay is not None and delay > self.config.max_crawl_delay:
             return f"crawl-delay-too-long:{delay:g}s"
@@ -434,12 +451,36 @@ class Fetcher:
             with lock:
                 record = self.robots.get(origin)
                 if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
-                    record = self._download_robots(origin)
-                    self.robots.put(record)
+                    record = self._robots_now(origin)
         delay = record.crawl_delay(self.config.agent_token)
         if delay is not None and delay <= self.config.max_crawl_delay:
             self.gate.set_delay(host_key(url), max(self.config.delay, delay))
         return record
+
+    def _robots_now(self, origin: str) -> RobotsRecord:
+        """robots.txt of `origin` fetched now, unless it failed lately and its retry time
+        has not come (RobotsFailures). Only a real answer is put in the store."""
+        retry_at = self.robots_failures.retry_at(origin)
+        if retry_at is not None and self.clock.now() < retry_at:
+            return RobotsRecord(origin, UNREACHABLE, fetched_at=self.clock.wall())
+        record = self._download_robots(origin)
+        if not record.unreachable:
+            self.robots_failures.succeeded(origin)
+            self.robots.put(record)
+            return record
+        cause = f"http-{record.status}" if record.status else "no answer"
+        again = self.robots_failures.failed(origin, self.clock.now(), cause)
+        log.warning(
+            "%s/robots.txt could not be fetched (%s): its pages are held back %s",
+            origin,
+            cause,
+            f"for {again - self.clock.now():g} s" if again != float("inf") else "in this run",
+        )
+        return record
+
+    def robots_unreachable(self) -> dict[str, str]:
+        """The origins whose robots.txt could not be fetched (and not since), with why."""
+        return self.robots_failures.failing()
 
     def _download_robots(self, origin: str) -> RobotsRecord:
         current = f"{origin}/robots.txt"

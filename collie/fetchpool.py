@@ -27,7 +27,8 @@ from collections import deque
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
-from collie.fetch import Fetcher, FetchResult, host_key
+from collie.fetch import Fetcher, FetchResult, host_key, origin_of
+from collie.reasons import ROBOTS_UNREACHABLE
 
 IDLE_WAIT = 0.5  # seconds a worker waits for new work before looking again
 
@@ -182,3 +183,40 @@ class FetchPool:
                     self._schedule(host)
                     self._cond.notify_all()
             self._results.put((key, result))
+
+
+class HeldBack:
+    """The keys whose URL came back `robots-unreachable` (its origin's robots.txt could
+    not be fetched): the caller records nothing for them and keeps them queued; `waiting`
+    says whether one must still wait, until the fetcher's retry time for the origin has
+    come (`Fetcher.robots_failures`; never again in this run once given up)."""
+
+    def __init__(self, fetcher: Fetcher) -> None:
+        self.fetcher = fetcher
+        self._held: dict[Hashable, str] = {}  # key -> origin
+
+    @staticmethod
+    def applies(result: FetchResult) -> bool:
+        return result.reason == ROBOTS_UNREACHABLE
+
+    def hold(self, key: Hashable, result: FetchResult) -> None:
+        self._held[key] = origin_of(result.final_url or result.url)
+
+    def waiting(self, key: Hashable) -> bool:
+        """Is `key` held and its retry time still to come? (Released otherwise.)"""
+        origin = self._held.get(key)
+        if origin is None:
+            return False
+        retry_at = self.fetcher.robots_failures.retry_at(origin)
+        if retry_at is not None and self.fetcher.clock.now() < retry_at:
+            return True
+        del self._held[key]
+        return False
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def origins(self) -> dict[str, str]:
+        """The origins of the keys held, with why their robots.txt failed."""
+        causes = self.fetcher.robots_unreachable()
+        return {o: causes.get(o, "no answer") for o in sorted(set(self._held.values()))}

@@ -51,12 +51,12 @@ from collie.examine import (
 )
 from collie.executor import Executor, LocalExecutor
 from collie.fetch import Fetcher, FetchResult, origin_of
-from collie.fetchpool import FetchPool
+from collie.fetchpool import FetchPool, HeldBack
 from collie.langid.model import LangModel
 from collie.listings import LISTING_TYPES, MAX_PER_SITE, candidates, is_listing, parse
 from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
 from collie.queries import query_domains
-from collie.reasons import TOO_SHORT, kind_of
+from collie.reasons import ROBOTS_UNREACHABLE, TOO_SHORT, kind_of
 from collie.relatives import (
     judge_with_sites,
     learn_relatives,
@@ -362,8 +362,27 @@ def _stream_loop(miner: _Miner, searched: bool, report: LoopReport) -> str | Non
             stopped = _search_stage(miner, report.number, report, stream)
             if stopped is not None:
                 stream.finish()
+                _held_back(report, len(stream.held), stream.held.origins())
                 return stopped
-        return stream.run()
+        stopped = stream.run()
+        held = _held_back(report, len(stream.held), stream.held.origins())
+        return stopped or held
+
+
+def _held_back(report: LoopReport, pages: int, origins: dict[str, str]) -> str | None:
+    """Count in the loop's report the pages held back because their robots.txt could not
+    be fetched (they stay queued: a later loop or run asks again). When the loop recorded
+    no page at all in this run, the network looks down: the loop is left open, and this
+    says why the run stops."""
+    report.held = pages
+    report.unreachable = Counter(origins.values())
+    if not pages or report.pages:
+        return None
+    causes = ", ".join(f"{c} {n}" for c, n in report.unreachable.most_common())
+    return (
+        f"robots.txt could not be fetched from any of the {len(origins)} host(s) met "
+        f"({causes}): is the network, or HTTP_PROXY, down? Their pages stay queued"
+    )
 
 
 class _Stream:
@@ -389,6 +408,7 @@ class _Stream:
         self.asked = miner.store.listing_urls()  # the sitemaps and feeds read
         self.listings: Counter[str] = Counter()  # per site, listings handed to the pool
         self.listings_out = 0  # listings in the pool
+        self.held = HeldBack(miner.fetcher)  # pages whose robots.txt could not be fetched
         if settings["crawl.sitemaps"]:
             for site, url in miner.store.sites_to_list():  # asked for, never read
                 self._ask_sitemaps(site, url)
@@ -449,8 +469,11 @@ class _Stream:
         if room <= 0:
             return
         wanted = min(room, self.max_sites * PER_SITE)
-        for page in self.miner.store.next_per_site(PER_SITE, wanted + len(self.claimed)):
+        limit = wanted + len(self.claimed) + len(self.held)
+        for page in self.miner.store.next_per_site(PER_SITE, limit):
             if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
+                continue
+            if self.held.waiting(page.id):
                 continue
             if room <= 0:
                 break
@@ -471,6 +494,7 @@ class _Stream:
         taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
         for key, result in lists:
             self._read_listing(str(key[1]), result)
+        taken = self._hold(taken)
         if not taken:
             return
         miner, report = self.miner, self.report
@@ -495,6 +519,22 @@ class _Stream:
             for page, outcome in zip(pages, outcomes, strict=True):
                 if outcome.status == "kept":
                     self._ask_listings(page, outcome)
+
+    def _hold(
+        self, taken: list[tuple[Hashable, FetchResult]]
+    ) -> list[tuple[Hashable, FetchResult]]:
+        """Pages whose robots.txt could not be fetched are not recorded: they stay queued,
+        held back until their origin's retry time (HeldBack). Returns the others."""
+        others = []
+        for key, result in taken:
+            if not HeldBack.applies(result):
+                others.append((key, result))
+                continue
+            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
+            self.per_site[page.site] -= 1
+            self.held.hold(page.id, result)
+            self.frontier_changed = True
+        return others
 
     def _ask_listings(self, page: QueuedPage, outcome: PageOutcome) -> None:
         """Read what a site lists (collie.listings): on its first target document, its
@@ -527,6 +567,11 @@ class _Stream:
         up to the site's page cap); read the sitemaps an index names (MAX_LISTINGS a site)."""
         miner, loop = self.miner, self.report.number
         self.listings_out -= 1
+        if HeldBack.applies(result):  # not read: asked again on the site's next document
+            self.asked.discard(result.url)
+            self.listed.discard(site)
+            self.listings[site] -= 1
+            return
         listing = parse(result.body or b"", result.final_url) if result.body else None
         entries: list[QueueEntry] = []
         if listing is not None:
@@ -555,9 +600,10 @@ class _Stream:
         self._shown = now
         state = self.pool.state()
         searching = f"queries {self.queries[0]}/{self.queries[1]}, " if self.queries else ""
+        held = f", {len(self.held)} held (robots.txt unreachable)" if len(self.held) else ""
         self.miner.events.status(
             f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
-            f"{state.queued} waiting, {self.miner.store.queued_count()} queued"
+            f"{state.queued} waiting, {self.miner.store.queued_count()} queued{held}"
         )
 
 
@@ -577,21 +623,26 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
     miner.events.stage(report.number, "fetch", store.queued_count())
     batch_size = max(16, miner.ws.settings["fetch.workers"] * 4)
     fetched = 0
+    held: dict[int, str] = {}  # page id -> site: robots.txt not fetched, left queued
     while True:
         if miner.events.should_stop():
             return "interrupted"
         if miner.out_of_time():
             return _time_limit(miner)
         room = limits.max_pages - fetched if limits.max_pages else batch_size
-        batch = store.next_batch(min(batch_size, room))
+        size = min(batch_size, room)
+        batch = [p for p in store.next_batch(size + len(held)) if p.id not in held][:size]
         if not batch:
             if _revote_short(miner, report):
                 continue  # their links may have joined the frontier
             if _learn_relatives(miner, report):
                 continue  # pages restored: their links may have joined the frontier
-            return None
+            sites = {site: "see the run's log" for site in held.values()}
+            return _held_back(report, len(held), sites)
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
+        held.update((o.page_id, o.site) for o in outcomes if o.reason == ROBOTS_UNREACHABLE)
+        outcomes = [o for o in outcomes if o.reason != ROBOTS_UNREACHABLE]
         _judge_with_sites(miner, outcomes)
         _record(miner, outcomes, by_id, report.number)
         _suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})

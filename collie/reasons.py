@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 ROBOTS = "robots"
+ROBOTS_UNREACHABLE = "robots-unreachable"
 TOO_SHORT = "too-short"
 LANGUAGE_UNDETERMINED = "language-undetermined"
 NEAR_DUPLICATE = "near-duplicate"
@@ -21,6 +22,8 @@ CACHE_MISSING = "cache-missing"
 REASONS: dict[str, str] = {
     # fetching (fetch.py)
     ROBOTS: "robots.txt disallows the URL for collie's user agent",
+    ROBOTS_UNREACHABLE: "robots.txt could not be fetched (no answer, 5xx, 429): the URL is "
+    "held back for now, and a page stays queued (never recorded with this reason)",
     "http-<status>": "the final answer was not 200 (after retries for 429 and 5xx)",
     "timeout": "no answer, or the body did not arrive, within fetch.read_timeout",
     "connection-error": "the host could not be reached (after retries)",

@@ -64,6 +64,8 @@ class LoopReport:
     reasons: Counter[str] = field(default_factory=Counter)
     languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
     search_stopped: str | None = None
+    unreachable: Counter[str] = field(default_factory=Counter)  # robots.txt failed: cause -> hosts
+    held: int = 0  # pages held back by them (still queued)
 
     def line(self) -> str:
         """The line a run prints when a loop ends."""
@@ -75,7 +77,17 @@ class LoopReport:
         return (
             f"loop {self.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
             f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
-            f"other languages, {pages['dropped']} dropped{why}"
+            f"other languages, {pages['dropped']} dropped{why}" + self.unreachable_text()
+        )
+
+    def unreachable_text(self) -> str:
+        """What robots.txt that could not be fetched held back ("" when none did)."""
+        if not self.held:
+            return ""
+        causes = ", ".join(f"{c} {n}" for c, n in self.unreachable.most_common())
+        return (
+            f"; robots.txt could not be fetched from {sum(self.unreachable.values())} "
+            f"host(s) ({causes}): their {self.held} pages were not fetched and stay queued"
         )
 
     def nothing_found_line(self, target: str) -> str:

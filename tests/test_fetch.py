@@ -120,7 +120,7 @@ def test_robots_rules_for_our_token(web: MiniWebServer, world: World) -> None:
     [
         (Response.error(404), "fetched"),  # 4xx: allow all
         (Response.error(403), "fetched"),
-        (Response.error(500), "dropped"),  # 5xx: disallow all
+        (Response.error(500), "dropped"),  # 5xx: unreachable, disallow all for now
         (Response.error(429), "dropped"),
     ],
 )
@@ -129,12 +129,80 @@ def test_robots_unavailable_or_unreachable(
 ) -> None:
     world.add("http://r.example/robots.txt", robots)
     world.add("http://r.example/page", Response.html(PAGE))
-    with Fetcher(config(retries=1)) as fetcher:
+    store = MemoryRobotsStore()
+    with Fetcher(config(retries=1), robots=store) as fetcher:
         result = fetcher.fetch("http://r.example/page")
     assert result.outcome == expected
-    if expected == "dropped":
-        assert result.reason == "robots"
+    if expected == "dropped":  # held back, not the site's verdict: nothing stored
+        assert result.reason == "robots-unreachable"
         assert "/page" not in paths(web, "r.example")
+        assert store.get("http://r.example") is None and store.take_new() == []
+    else:
+        assert store.get("http://r.example").kind == "allow-all"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "allowed"),
+    [
+        (None, b"", "unreachable", False),  # no answer: network error, timeout, proxy
+        (503, b"", "unreachable", False),
+        (500, b"", "unreachable", False),
+        (429, b"", "unreachable", False),
+        (404, b"", "allow-all", True),
+        (403, b"", "allow-all", True),
+        (200, b"User-agent: *\nDisallow: /a\n", "rules", True),
+    ],
+)
+def test_robots_record_of_each_answer(
+    status: int | None, body: bytes, kind: str, allowed: bool
+) -> None:
+    record = RobotsRecord.from_answer("http://x.example", status, body, 1.0)
+    assert record.kind == kind and record.unreachable == (kind == "unreachable")
+    assert record.allows("http://x.example/b", "collie") is allowed
+    if kind == "rules":
+        assert not record.allows("http://x.example/a", "collie")
+    store = MemoryRobotsStore()
+    store.put(record)  # only a real answer is remembered (and saved to the workspace)
+    assert (store.get(record.origin) is not None) == (kind != "unreachable")
+    assert len(store.take_new()) == (kind != "unreachable")
+
+
+def test_unreachable_robots_is_asked_again_with_backoff(web: MiniWebServer, world: World) -> None:
+    robots, calls = counting([Response.error(503), Response.error(503), Response.text("")])
+    world.add("http://down.example/robots.txt", robots)
+    world.add("http://down.example/page", Response.html(PAGE))
+    clock, store = FakeClock(), MemoryRobotsStore()
+    with Fetcher(config(retries=0, robots_retry=60.0), robots=store, clock=clock) as fetcher:
+        assert fetcher.fetch("http://down.example/page").reason == "robots-unreachable"
+        assert fetcher.robots_unreachable() == {"http://down.example": "http-503"}
+        clock.t += 59  # not before a minute
+        assert fetcher.fetch("http://down.example/page").reason == "robots-unreachable"
+        assert calls == [1]
+        clock.t += 1
+        assert fetcher.fetch("http://down.example/page").reason == "robots-unreachable"
+        assert calls == [2] and store.get("http://down.example") is None
+        clock.t += 119  # then two minutes
+        assert fetcher.fetch("http://down.example/page").reason == "robots-unreachable"
+        clock.t += 1
+        assert fetcher.fetch("http://down.example/page").outcome == "fetched"
+        assert calls == [3] and fetcher.robots_unreachable() == {}
+    assert store.get("http://down.example").kind == "rules"  # type: ignore[union-attr]
+    assert paths(web, "down.example").count("/page") == 1
+
+
+def test_unreachable_robots_given_up_for_the_run_after_three_tries(
+    web: MiniWebServer, world: World
+) -> None:
+    robots, calls = counting([Response.error(502)])
+    world.add("http://gone.example/robots.txt", robots)
+    clock = FakeClock()
+    with Fetcher(config(retries=0, robots_retry=1.0), clock=clock) as fetcher:
+        for _ in range(3):
+            assert fetcher.fetch("http://gone.example/p").reason == "robots-unreachable"
+            clock.t += 10
+        clock.t += 1e6
+        assert fetcher.fetch("http://gone.example/p").reason == "robots-unreachable"
+    assert calls == [3] and fetcher.robots_failures.retry_at("http://gone.example") == float("inf")
 
 
 def test_robots_redirect_followed_and_cached_with_ttl(web: MiniWebServer, world: World) -> None:
@@ -370,7 +438,7 @@ def test_private_addresses_allowed_when_asked(web: MiniWebServer, world: World) 
 def test_unknown_host_is_an_error_not_a_crash(web: MiniWebServer) -> None:
     with Fetcher(config(retries=1)) as fetcher:
         result = fetcher.fetch("http://nowhere.example/")
-    assert result.outcome == "dropped" and result.reason == "robots"  # robots.txt: 502
+    assert result.outcome == "dropped" and result.reason == "robots-unreachable"  # robots: 502
 
 
 def test_fetch_all_many_hosts_in_parallel(web: MiniWebServer, world: World) -> None:

@@ -264,6 +264,7 @@ def test_run_json_lists_each_loop() -> None:
     from collie.report import LoopReport
 
     loop = LoopReport(1, Counter(sent=4), 9, Counter(kept=5, dropped=1), Counter(robots=1))
+    loop.unreachable, loop.held = Counter({"http-503": 2}), 3  # robots.txt not fetched
     data = report_json(RunReport([loop], stopped="the run's time limit (60 s) was reached"))
     assert json.loads(json.dumps(data)) == {
         "already_done": False,
@@ -271,7 +272,8 @@ def test_run_json_lists_each_loop() -> None:
         "loops": [
             {"loop": 1, "queries": {"sent": 4}, "search_urls": 9,
              "pages": {"kept": 5, "dropped": 1}, "reasons": {"robots": 1},
-             "languages": {}, "search_stopped": None}
+             "languages": {}, "search_stopped": None,
+             "robots_unreachable": {"http-503": 2}, "held_back": 3}
         ],
     }  # fmt: skip
 

@@ -143,6 +143,8 @@ def report_json(report: pipeline.RunReport) -> dict[str, Any]:
                 "reasons": dict(loop.reasons),
                 "languages": dict(loop.languages),
                 "search_stopped": loop.search_stopped,
+                "robots_unreachable": dict(loop.unreachable),
+                "held_back": loop.held,
             }
             for loop in report.loops
         ],

@@ -225,6 +225,22 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX listings_by_site ON listings (site)",
         ],
     ),
+    (
+        "robots-failures-forgotten",
+        [
+            # Before, a robots.txt that could not be fetched (network error, 5xx, 429) was
+            # kept 24 h as kind 'disallow-all' (the only way that kind was ever written)
+            # and its origin's pages recorded as dropped 'robots'. Such a failure is not the
+            # site's rules: those pages are queued again and the records forgotten.
+            """UPDATE pages SET status = 'queued', reason = NULL, final_url = NULL,
+                http_status = NULL, fetched_at = NULL
+            WHERE status = 'dropped' AND reason = 'robots' AND EXISTS (
+                SELECT 1 FROM robots r WHERE r.kind = 'disallow-all'
+                AND substr(lower(COALESCE(pages.final_url, pages.url)), 1,
+                           length(r.origin) + 1) = r.origin || '/')""",
+            "DELETE FROM robots WHERE kind = 'disallow-all'",
+        ],
+    ),
 ]
 
 

@@ -1,11 +1,15 @@
-"""robots.txt records kept for the next run."""
+"""robots.txt records kept for the next run: only real answers (rules, allow-all), never
+an unreachable robots.txt (collie.robots.UNREACHABLE) nor the "disallow-all" records
+older versions wrote for one."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from collie.robots import RobotsRecord
+from collie.robots import KEPT_KINDS, RobotsRecord
 from collie.store.base import StoreBase
+
+_KEPT = ", ".join(f"'{kind}'" for kind in sorted(KEPT_KINDS))
 
 
 class RobotsStore(StoreBase):
@@ -13,7 +17,9 @@ class RobotsStore(StoreBase):
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_records(self) -> list[RobotsRecord]:
-        rows = self.conn.execute("SELECT origin, kind, body, status, fetched_at FROM robots")
+        rows = self.conn.execute(
+            f"SELECT origin, kind, body, status, fetched_at FROM robots WHERE kind IN ({_KEPT})"
+        )
         return [RobotsRecord(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def save_robots(self, records: Iterable[RobotsRecord]) -> None:
@@ -21,5 +27,9 @@ class RobotsStore(StoreBase):
             self.conn.executemany(
                 "INSERT OR REPLACE INTO robots (origin, kind, body, status, fetched_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(r.origin, r.kind, r.body, r.status, r.fetched_at) for r in records],
+                [
+                    (r.origin, r.kind, r.body, r.status, r.fetched_at)
+                    for r in records
+                    if r.kind in KEPT_KINDS
+                ],
             )
