@@ -215,6 +215,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds before a robots.txt that could not be fetched (no answer, 5xx) is asked "
         "again; the wait doubles, three tries a run. Its pages stay queued meanwhile.",
         minimum=0.0,
+        maximum=HOUR,
     ),
     Setting(
         "fetch.allow_private",

@@ -104,6 +104,13 @@ class RunReport:
     stopped: str | None = None  # a budget or time limit ended the run early
     already_done: bool = False
 
+    @property
+    def offline(self) -> bool:
+        """The run stopped because no site answered: its last loop recorded no page and
+        held pages back for an unreachable robots.txt (`_held_back`)."""
+        last = self.loops[-1] if self.loops else None
+        return bool(self.stopped and last and last.held and not sum(last.pages.values()))
+
 
 class RunEvents:
     """What a run tells its caller (progress bars, count lines); all optional."""

@@ -72,9 +72,9 @@ def test_unreachable_robots_txt_holds_pages_back_until_the_network_is_back(
         offline.setenv("COLLIE_FETCH_RETRIES", "0")
         offline.setenv("COLLIE_FETCH_ROBOTS_RETRY", "0.05")
         down = run_collie(capsys, "-w", str(root), "run", "--loops", "1")
-    assert down.code == 0, down.err
+    assert down.code == 1, down.err  # a run that could fetch nothing failed
     assert "robots.txt could not be fetched from any of the" in down.err
-    assert "no answer" in down.err and "Run `collie run` again" in down.err
+    assert "no answer" in down.err and "Run `collie run --loops 1` again" in down.err
     assert "robots " not in down.err  # no page is reported as dropped by robots.txt
     assert rows(root, "SELECT status, COUNT(*) FROM pages GROUP BY status")[0][0] == "queued"
     assert len(rows(root, "SELECT status FROM pages GROUP BY status")) == 1  # all queued

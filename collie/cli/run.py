@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 from typing import Any
 
 import click
@@ -171,3 +172,5 @@ def _print_report(app: App, report: pipeline.RunReport, loops: int, as_json: boo
         raise KeyboardInterrupt
     if report.stopped:
         note(f"Stopped: {report.stopped}. Run `collie run --loops {loops}` again to go on.")
+    if report.offline:  # nothing could be fetched: the run failed, though nothing is lost
+        sys.exit(1)
