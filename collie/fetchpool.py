@@ -35,9 +35,10 @@ IDLE_WAIT = 0.5  # seconds a worker waits for new work before looking again
 
 def fetch_all(fetcher: Fetcher, urls: Iterable[str]) -> Iterator[FetchResult]:
     """Fetch every URL through a `FetchPool` of `fetcher.config.workers` threads; yield
-    the results as they come. Closing the iterator early (or Ctrl-C) lets the requests
-    in flight finish and starts no new ones."""
+    the results as they come. Closing the iterator early lets the requests in flight
+    finish and starts no new ones; Ctrl-C while it waits does not wait for them."""
     pool = FetchPool(fetcher, fetcher.config.workers)
+    interrupted = False
     try:
         remaining = 0
         for url in urls:
@@ -47,8 +48,11 @@ def fetch_all(fetcher: Fetcher, urls: Iterable[str]) -> Iterator[FetchResult]:
             for _key, result in pool.take(timeout=IDLE_WAIT):
                 remaining -= 1
                 yield result
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        pool.close()
+        pool.close(wait=not interrupted)
 
 
 @dataclass(frozen=True)
@@ -116,9 +120,12 @@ class FetchPool:
             hosts = len(self._queues.keys() | self._busy)
             return PoolState(queued, len(self._busy), hosts)
 
-    def close(self) -> list[Hashable]:
+    def close(self, wait: bool = True) -> list[Hashable]:
         """Start no new request and let those in flight finish (`take` still returns
-        their results). Returns the keys never started."""
+        their results). Returns the keys never started. `wait=False` (a second Ctrl-C)
+        returns at once: the requests in flight end on their own in the pool's daemon
+        threads and their results are dropped (their pages are still queued in the
+        workspace)."""
         with self._cond:
             self._closed = True
             never = [key for q in self._queues.values() for key, _, _ in q]
@@ -126,6 +133,8 @@ class FetchPool:
             self._heap.clear()
             self._scheduled.clear()
             self._cond.notify_all()
+        if not wait:
+            return never
         late = []
         while any(t.is_alive() for t in self._threads):
             late += self.take()  # a worker blocked on a full queue must get through

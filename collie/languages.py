@@ -2,8 +2,9 @@
 
 Reads the table that `ethnologue/build.py` derives from ISO 639-3 (SIL), Unicode CLDR and
 ISO 3166-1 (`collie/data/languages.tsv`, `countries.tsv`). `resolve_language` turns what a
-user types (`luo`, `sw`, `Dholuo`, `swahili`) into one ISO 639-3 code, or fails with the
-closest matches; it never guesses silently.
+user types (`luo`, `sw`, `Dholuo`, `swahili`, `Acholi`) into one ISO 639-3 code, or fails
+with the closest matches by edit distance over every name, alternate names included; it
+never guesses silently.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -44,6 +45,7 @@ class Language:
     principal: str | None  # a macrolanguage's principal member (CLDR)
     countries: tuple[str, ...]
     retired: str | None
+    alt_names: tuple[str, ...] = ()  # other locales' and hand-kept names: to resolve, not show
 
     @property
     def display_name(self) -> str:
@@ -100,7 +102,7 @@ def all_languages() -> dict[str, Language]:
     table: dict[str, Language] = {}
     for cells in _data_lines("languages.tsv"):
         (code, part1, part2b, scope, type_, status, name, english, other, autonyms) = cells[:10]
-        macro, principal, countries, retired = cells[10:14]
+        macro, principal, countries, retired, alt_names = cells[10:15]
         table[code] = Language(
             code=code,
             part1=part1 or None,
@@ -116,6 +118,7 @@ def all_languages() -> dict[str, Language]:
             principal=principal or None,
             countries=_split(countries),
             retired=retired or None,
+            alt_names=_split(alt_names),
         )
     return table
 
@@ -154,9 +157,14 @@ def _strip_qualifier(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _name_tiers() -> list[dict[str, set[str]]]:
-    """Name keys -> codes, strongest tier first (full names, then alternative forms)."""
+    """Name keys -> codes, strongest tier first.
+
+    Full names, then ISO alternative forms, then both accent-folded, then the alternate
+    names (other locales' and hand-kept ones), as typed and accent-folded.
+    """
     primary: dict[str, set[str]] = {}
     secondary: dict[str, set[str]] = {}
+    alternate: dict[str, set[str]] = {}
     for lang in all_languages().values():
         if not lang.active:
             continue
@@ -164,11 +172,17 @@ def _name_tiers() -> list[dict[str, set[str]]]:
             primary.setdefault(normalise_name(name), set()).add(lang.code)
         for name in (_strip_qualifier(lang.name), *lang.other_names):
             secondary.setdefault(normalise_name(name), set()).add(lang.code)
+        for name in lang.alt_names:
+            alternate.setdefault(normalise_name(name), set()).add(lang.code)
+    return [primary, secondary, _folded(primary, secondary), alternate, _folded(alternate)]
+
+
+def _folded(*tiers: dict[str, set[str]]) -> dict[str, set[str]]:
     folded: dict[str, set[str]] = {}
-    for tier in (primary, secondary):
+    for tier in tiers:
         for key, codes in tier.items():
             folded.setdefault(fold_accents(key), set()).update(codes)
-    return [primary, secondary, folded]
+    return folded
 
 
 @lru_cache(maxsize=1)
@@ -284,36 +298,84 @@ def _ambiguous(query: str, codes: set[str]) -> LanguageNotFound:
 
 
 def closest_languages(query: str, limit: int = 8) -> list[Language]:
-    """Languages whose codes or names come closest to `query`.
+    """Languages whose codes or names (alternate names included) come closest to `query`.
 
-    Prefix and whole-word matches rank first, then names by similarity; when nothing is
-    close, the few most similar names are still offered.
+    Prefix and whole-word matches rank first, then names within an edit distance of a
+    third of their length, nearest first (`Dhuolo` -> Dholuo); when nothing is that close,
+    the few most similar ISO and CLDR English names (difflib's ratio) are still offered.
     """
     key = fold_accents(normalise_name(query))
     parts = [key] + [p for p in re.split(r"[-_\s]+", key) if len(p) >= 3 and p != key]
-    scores: dict[str, float] = {}
-    for tier in _name_tiers()[1:]:
-        for name, codes in tier.items():
-            score = max(_similarity(part, name) for part in parts)
-            for code in codes:
-                scores[code] = max(scores.get(code, 0.0), score)
+    tiers = _name_tiers()
+    close = _best_scores(parts, _closeness, (tiers[2], tiers[4]))
     for part in re.split(r"[-_\s]+", key):
         for code in _code_matches(part):
-            scores[code] = max(scores.get(code, 0.0), 0.9)
-    ranked = sorted(scores, key=lambda c: (-scores[c], -len(get_language(c).countries), c))
-    close = [c for c in ranked if scores[c] >= 0.75][:limit]
-    if len(close) < 3:
-        close += [c for c in ranked if 0.3 <= scores[c] < 0.75][: 3 - len(close)]
-    return [get_language(c) for c in close]
+            close[code] = max(close.get(code, 0.0), 0.9)
+    found = _ranked(close, 2 / 3)[:limit]
+    if len(found) < 3:
+        loose = _ranked(_best_scores(parts, _rough_similarity, (tiers[2],)), 0.3)
+        found += [c for c in loose if c not in found][: 3 - len(found)]
+    return [get_language(c) for c in found]
 
 
-def _similarity(key: str, name: str) -> float:
+def _best_scores(
+    parts: list[str], measure: Callable[[str, str], float], tiers: tuple[dict[str, set[str]], ...]
+) -> dict[str, float]:
+    """Code -> the best score of any of its names in `tiers` against any part."""
+    scores: dict[str, float] = {}
+    for tier in tiers:
+        for name, codes in tier.items():
+            score = max(measure(part, name) for part in parts)
+            if score > 0.0:
+                for code in codes:
+                    scores[code] = max(scores.get(code, 0.0), score)
+    return scores
+
+
+def _ranked(scores: dict[str, float], floor: float) -> list[str]:
+    kept = [c for c in scores if scores[c] >= floor]
+    return sorted(kept, key=lambda c: (-scores[c], -len(get_language(c).countries), c))
+
+
+def _closeness(key: str, name: str) -> float:
+    """Above 1 for a prefix or whole-word match, else 1 - edit distance / length (or 0)."""
     if len(key) >= 3 and (name.startswith(key) or key in name.split()):
         return 1.0 + len(key) / max(len(name), 1)
+    longest = max(len(key), len(name))
+    bound = longest // 3
+    if abs(len(key) - len(name)) > bound:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, key, name)
+    if matcher.quick_ratio() < 0.6:  # too few letters in common for `bound` edits
+        return 0.0
+    distance = edit_distance(key, name, bound)
+    return 1.0 - distance / longest if distance <= bound else 0.0
+
+
+def _rough_similarity(key: str, name: str) -> float:
     matcher = difflib.SequenceMatcher(None, key, name)
     if matcher.real_quick_ratio() < 0.3 or matcher.quick_ratio() < 0.3:
         return 0.0
     return matcher.ratio()
+
+
+def edit_distance(a: str, b: str, bound: int) -> int:
+    """Edits (insert, delete, substitute, swap two neighbours) from a to b; bound+1 past bound."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if before and i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > bound:
+            return bound + 1
+        before, row = row, current
+    return row[-1]
 
 
 def _unknown(query: str) -> LanguageNotFound:

@@ -425,8 +425,10 @@ class _Stream:
     def __enter__(self) -> _Stream:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.pool.close()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        # On an exception (a second Ctrl-C) nothing more will be recorded: do not wait
+        # for the requests in flight (their pages stay queued for the next run).
+        self.pool.close(wait=exc_type is None)
 
     def run(self) -> str | None:
         """Fetch until the frontier is empty (None) or the run must stop (why)."""

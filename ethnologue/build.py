@@ -11,7 +11,12 @@ Sources (open data from PyPI, pinned in pyproject's `build-data` extra):
   index's alternative names, macrolanguage mappings, retirements);
 - babel: Unicode CLDR (English language names, autonyms, territory-language data,
   macrolanguage aliases such as swh -> sw that name a macrolanguage's principal member);
-- pycountry: ISO 3166-1 country names.
+- pycountry: ISO 3166-1 country names;
+- ethnologue/alt_names.tsv: a small hand-kept list of names users clearly use that the
+  sources above lack (each with the reason it is there).
+
+The `alt_names` column merges that list with every CLDR locale's Latin-script name for the
+language (Acholi, Kijaluo, Suaheli, ...): names to resolve and suggest, not to show.
 
 Ethnologue itself is not open data; the directory keeps the name of the CorpusCollie
 component it replaces. Run from the repository root:
@@ -28,6 +33,7 @@ import argparse
 import re
 import sys
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -40,6 +46,7 @@ from babel.core import get_global
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES_TSV = ROOT / "collie" / "data" / "languages.tsv"
 COUNTRIES_TSV = ROOT / "collie" / "data" / "countries.tsv"
+HAND_ALT_NAMES = Path(__file__).resolve().parent / "alt_names.tsv"
 
 # Country-code top-level domains that are not the lower-cased ISO 3166-1 code.
 # None: no delegated ccTLD in use (web pages there live under generic domains).
@@ -77,6 +84,7 @@ LANGUAGE_COLUMNS = [
     "principal",  # for a macrolanguage: the member CLDR treats as the language
     "countries",  # ISO 3166-1 alpha-2, by CLDR population share, |-separated
     "retired",  # for a retired code: the code that replaces it, or the remedy text
+    "alt_names",  # hand-kept names, then CLDR names in other locales (Latin script)
 ]
 
 
@@ -96,6 +104,7 @@ class Row:
     principal: str = ""
     countries: dict[str, float] = field(default_factory=dict)
     retired: str = ""
+    alt_names: list[str] = field(default_factory=list)
 
     def cells(self) -> list[str]:
         ordered = sorted(self.countries.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -114,6 +123,7 @@ class Row:
             self.principal,
             "|".join(code for code, _ in ordered),
             self.retired,
+            "|".join(self.alt_names),
         ]
         for value in values:
             if re.search(r"[\t\n\r]", value):
@@ -205,6 +215,56 @@ def add_cldr_names(rows: dict[str, Row], by_part1: dict[str, str]) -> None:
             add_unique(rows[code].autonyms, autonym)
 
 
+def fold(name: str) -> str:
+    """Case- and accent-insensitive form, to tell names apart."""
+    decomposed = unicodedata.normalize("NFKD", clean(name).casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def is_latin(name: str) -> bool:
+    return all(not ch.isalpha() or "LATIN" in unicodedata.name(ch, "") for ch in name)
+
+
+def hand_alt_names() -> list[tuple[str, str]]:
+    """(code, name) pairs from ethnologue/alt_names.tsv (comments and the header skipped)."""
+    lines = HAND_ALT_NAMES.read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
+    return [(cells[0], cells[1]) for cells in rows[1:]]
+
+
+def cldr_locale_names(rows: dict[str, Row], by_part1: dict[str, str]) -> dict[str, Counter[str]]:
+    """ISO 639-3 code -> Latin-script names in every CLDR locale, with how many use each."""
+    found: dict[str, Counter[str]] = {}
+    for ident in sorted(localedata.locale_identifiers()):
+        try:
+            names = Locale.parse(ident).languages
+        except (UnknownLocaleError, ValueError):
+            continue
+        for cldr_code, name in names.items():
+            code = cldr_to_iso3(cldr_code, rows, by_part1) if "_" not in cldr_code else None
+            if code and is_latin(name):
+                found.setdefault(code, Counter())[clean(name)] += 1
+    return found
+
+
+def add_alt_names(rows: dict[str, Row], by_part1: dict[str, str]) -> None:
+    """The hand-kept names, then other locales' names, most widely used first."""
+    for code, name in hand_alt_names():
+        if rows[code].status != "A":
+            raise ValueError(f"alt_names.tsv: {code} is not an active ISO 639-3 code")
+        rows[code].alt_names.append(clean(name))
+    for code, counts in sorted(cldr_locale_names(rows, by_part1).items()):
+        rows[code].alt_names += sorted(counts, key=lambda n: (-counts[n], n))
+    for row in rows.values():
+        known = {fold(n) for n in (row.name, *row.english, *row.other_names, *row.autonyms)}
+        kept = []
+        for name in row.alt_names:
+            if fold(name) not in known:
+                known.add(fold(name))
+                kept.append(name)
+        row.alt_names = kept
+
+
 def territories() -> dict[str, tuple[str, str | None]]:
     """ISO 3166-1 alpha-2 (plus a few CLDR territories) -> (name, ccTLD or None)."""
     result: dict[str, tuple[str, str | None]] = {}
@@ -247,6 +307,7 @@ def build() -> tuple[str, str]:
     for macro, member in principals.items():
         rows[macro].principal = member
     add_cldr_names(rows, by_part1)
+    add_alt_names(rows, by_part1)
     known = territories()
     unmapped = add_countries(rows, by_part1, principals, known)
 
@@ -259,6 +320,7 @@ def build() -> tuple[str, str]:
         f"# source: Unicode CLDR via babel {version('babel')}"
         " (English names, autonyms, territory languages, macrolanguage aliases)",
         f"# source: ISO 3166-1 via pycountry {version('pycountry')}",
+        "# source: ethnologue/alt_names.tsv (hand-kept alternate names)",
         f"# rows: {len(rows)} ({len(active)} active,"
         f" {sum(1 for r in active if r.countries)} with countries,"
         f" {sum(1 for r in active if r.autonyms)} with autonyms)",

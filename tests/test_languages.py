@@ -12,6 +12,8 @@ import pytest
 from collie.errors import LanguageNotFound
 from collie.languages import all_languages, get_language, resolve_language
 
+from .clihelp import run_collie
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -133,3 +135,59 @@ def test_table_header_records_sources() -> None:
     header = [line for line in text.splitlines()[:10] if line.startswith("#")]
     assert any("python-iso639" in line for line in header)
     assert any("babel" in line and "CLDR" in line for line in header)
+
+
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("Acholi", "ach"),  # CLDR (other locales) and the hand-kept list; ISO says Acoli
+        ("acholi", "ach"),
+        ("Kenya Luo", "luo"),  # hand-kept (ethnologue/alt_names.tsv)
+        ("Kijaluo", "luo"),  # CLDR, Swahili locale
+        ("Dholuo", "luo"),
+        ("isiZulu", "zul"),
+        ("Kizulu", "zul"),  # CLDR, Swahili locale
+        ("Kiswahili", "swh"),
+        ("Suaheli", "swh"),  # CLDR, German locale: the macrolanguage, so its principal member
+    ],
+)
+def test_alternate_names_resolve(query: str, code: str) -> None:
+    assert resolve_language(query).language.code == code
+
+
+def test_alternate_names_are_kept_apart_from_the_shown_names() -> None:
+    acoli = get_language("ach")
+    assert "Acholi" in acoli.alt_names
+    assert "Acholi" not in acoli.other_names  # crawl's URL needles and `also called` unchanged
+
+
+@pytest.mark.parametrize(("query", "code"), [("Dhuolo", "luo"), ("Acholli", "ach")])
+def test_near_misses_rank_by_edit_distance_over_all_names(query: str, code: str) -> None:
+    with pytest.raises(LanguageNotFound) as info:
+        resolve_language(query)
+    assert info.value.suggestions[0] == code
+
+
+def test_cli_language_by_alternate_name(capsys) -> None:
+    result = run_collie(capsys, "language", "Acholi")
+    assert result.code == 0, result.err
+    assert result.out.startswith("code           ach")
+    assert "UG Uganda" in result.out
+
+
+def test_cli_language_near_miss_suggests_dholuo_first(capsys) -> None:
+    result = run_collie(capsys, "language", "Dhuolo")
+    assert result.code == 2
+    lines = result.err.splitlines()
+    assert lines[0] == "collie: error: Unknown language 'Dhuolo'. Closest matches:"
+    assert lines[1].split()[0] == "luo" and "Dholuo" in lines[1]
+
+
+def test_cli_init_with_an_alternate_name(capsys, tmp_path: Path) -> None:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Dano ducu ki nywalo gi agonya.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    args = ["init", "-w", str(root), "--lang", "Acholi", "--docs", str(doc), "--force"]
+    result = run_collie(capsys, *args)  # --force: a six-word seed document
+    assert result.code == 0, result.err
+    assert 'code = "ach"' in (root / "collie.toml").read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections import Counter
@@ -323,6 +324,32 @@ def test_cli_serve_prints_addresses_logs_requests_and_stops_on_ctrl_c(
     logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert logged[0]["url"] == home.url
     assert logged[1]["path"].startswith("/search")
+
+
+def test_cli_serve_on_a_busy_port_names_it_and_says_what_to_do(
+    world_file: Path, tmp_path: Path, capsys
+) -> None:
+    log = tmp_path / "requests.jsonl"
+    with socket.socket() as other:  # another program already listening there
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        args = ["mininet", "serve", str(world_file), "--port", str(port), "--log", str(log)]
+        result = run_collie(capsys, *args)
+    assert result.code == 2
+    assert result.err.splitlines() == [
+        f"collie: error: Cannot listen on 127.0.0.1:{port}: another program is using that port.",
+        "Choose another port with --port, or --port 0 for any free one; "
+        "or stop the program that holds it.",
+    ]
+    assert "unexpected" not in result.err and not log.exists()
+
+
+def test_cli_serve_with_an_unwritable_log_says_so(world_file: Path, tmp_path: Path, capsys) -> None:
+    log = tmp_path / "no-such-folder" / "requests.jsonl"
+    result = run_collie(capsys, "mininet", "serve", str(world_file), "--log", str(log))
+    assert result.code == 1
+    assert f"Cannot write the request log {log}" in result.err
 
 
 def test_a_swahili_world_leaves_out_neighbours_without_a_udhr_text(tmp_path: Path) -> None:

@@ -15,8 +15,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from collie.mininet.server import MiniWebServer, World
+from collie.mininet.server import MiniWebServer, Response, World
 
+from .clihelp import run_collie
 from .zuluworld import build_zulu_world, init_zulu
 
 
@@ -102,3 +103,60 @@ def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: Mini
     # recording it
     refetched = {url for url, n in pages.items() if n > 1}
     assert len(refetched) <= kills * 16 and refetched <= stored
+
+
+def _slow_pages(world: World, delay: float) -> dict[str, Response]:
+    """Make every page but robots.txt answer after `delay` seconds; returns the originals."""
+    originals: dict[str, Response] = {}
+    for url in world.urls():
+        host, _, path = url.removeprefix("http://").partition("/")
+        page = world.lookup(host, "/" + path)
+        if isinstance(page, Response) and not url.endswith("/robots.txt"):
+            originals[url] = page
+            world.add(url, page.slowed(delay=delay))
+    return originals
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_stops_at_once_and_the_run_resumes(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World
+) -> None:
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    root = tmp_path / "ws"
+    init_zulu(capsys, root, docs, web)
+    originals = _slow_pages(world, delay=20.0)  # requests in flight for 20 s
+    proc = start_run(root)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if any(e.url.endswith("/robots.txt") for e in web.log):
+            break  # fetching has begun: pages are requested next
+        time.sleep(0.05)
+    time.sleep(1.0)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)  # the first: let the requests in flight finish
+    time.sleep(0.5)
+    assert proc.poll() is None, "the first Ctrl-C waits for the requests in flight"
+    proc.send_signal(signal.SIGINT)  # the second: stop at once
+    began = time.monotonic()
+    code = proc.wait(timeout=30)
+    took = time.monotonic() - began
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert code == 130, err
+    assert took < 2.0, f"the second Ctrl-C took {took:.1f} s"
+    assert "run the command again" in err
+
+    for url, page in originals.items():  # the web is fast again
+        world.add(url, page)
+    status = run_collie(capsys, "-w", str(root), "status")
+    assert status.code == 0, status.err
+    conn = sqlite3.connect(root / "collie.db")
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    in_flight = conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()
+    assert in_flight[0] > 0  # the pages cut off were not recorded: still queued
+    conn.close()
+    proc = start_run(root)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    done = outcome(root)
+    assert done["loops"] == {"2"} and done["kept"]

@@ -149,3 +149,17 @@ def test_the_page_on_a_phone(mined, browser, capsys) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_review_on_a_busy_port_names_it_and_keeps_the_sample(mined, capsys) -> None:
+    root = mined[0]
+    with socket.socket() as other:  # another program already listening there
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = run_collie(capsys, "-w", str(root), "review", "--port", str(port))
+    assert result.code == 2
+    assert f"Cannot listen on 127.0.0.1:{port}: another program is using that port." in result.err
+    assert "--port 0" in result.err
+    again = run_collie(capsys, "-w", str(root), "review", "--results", "--json")
+    assert again.code == 0, again.err

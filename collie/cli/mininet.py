@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
+from collie.cli.options import (
+    CONTEXT,
+    App,
+    FiniteFloatRange,
+    common_options,
+    listen_problem,
+    note,
+)
 from collie.errors import InputError, UsageProblem
 from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
@@ -185,7 +192,17 @@ def serve_command(world: Path, port: int, log: Path | None) -> None:
           --search searxng --search-url http://127.0.0.1:8099
     """
     stored = StoredWorld(world)
-    with MiniWebServer(stored, port=port, log_file=log) as server:
+    server = MiniWebServer(stored, port=port, log_file=log)
+    try:
+        server.start()
+    except OSError as exc:
+        if exc.filename is not None:  # the log, not the port
+            raise InputError(
+                f"Cannot write the request log {log}: {exc.strerror}.",
+                "Give --log a file in a folder that exists and that you can write to.",
+            ) from None
+        raise listen_problem(port, exc) from None
+    with server:
         click.echo(f"proxy   {server.proxy_url}   (export HTTP_PROXY={server.proxy_url})")
         click.echo(f"search  {server.search_url}/search?q=...&format=json")
         click.echo(f"world   {world}: {len(stored.hosts)} sites, target {stored.target}")

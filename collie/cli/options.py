@@ -7,6 +7,7 @@ settings, the strongest layer, with the option's name recorded as the value's so
 
 from __future__ import annotations
 
+import errno
 import logging
 import math
 import os
@@ -20,7 +21,7 @@ import click
 from tqdm import tqdm
 
 from collie.config import parse_assignment
-from collie.errors import CollieError, ConfigError, SettingsFileMissing
+from collie.errors import CollieError, ConfigError, SettingsFileMissing, UsageProblem
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.search import BACKENDS
@@ -207,4 +208,20 @@ def workspace_model(ws: Workspace) -> LangModel:
     settings = ws.settings
     return load_model_for(ws.root).with_settings(
         settings["langid.threshold"], settings["langid.min_chars"]
+    )
+
+
+def listen_problem(port: int, exc: OSError) -> UsageProblem:
+    """What to say when a server cannot listen on 127.0.0.1:PORT (a busy or privileged port)."""
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.EADDRINUSE:
+        return UsageProblem(
+            f"Cannot listen on 127.0.0.1:{port}: another program is using that port.",
+            "Choose another port with --port, or --port 0 for any free one; "
+            "or stop the program that holds it.",
+        )
+    return UsageProblem(
+        f"Cannot listen on 127.0.0.1:{port}: {reason}.",
+        "Choose another port with --port (ports below 1024 need privileges), "
+        "or --port 0 for any free one.",
     )

@@ -7,7 +7,7 @@ import json
 
 import click
 
-from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
 from collie.errors import UsageProblem
 from collie.review import precision
 from collie.review.server import ReviewServer
@@ -82,10 +82,7 @@ def review(
                 target=ws.language.code,
             )
         except OSError as exc:
-            raise UsageProblem(
-                f"Cannot listen on 127.0.0.1:{port}: {exc.strerror}.",
-                "Choose another port with --port (0: any).",
-            ) from None
+            raise listen_problem(port, exc) from None
         note(
             f"Reviewing {drawn} documents: open {server.url} (Ctrl-C to stop; your "
             "judgements are kept)."

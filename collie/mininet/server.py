@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 from urllib.parse import urlsplit
 
 from collie.mininet.messages import (
@@ -282,7 +282,8 @@ class MiniWebServer:
         log_file: Path | None = None,
     ):
         self.world = world
-        self._log_file = log_file.open("a", encoding="utf-8") if log_file else None
+        self._log_path = log_file
+        self._log_file: TextIO | None = None  # opened once the port is bound
         self._bind = (host, port)
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -293,10 +294,17 @@ class MiniWebServer:
     def start(self) -> MiniWebServer:
         """Bind and serve in a background thread; returns self."""
         if self._httpd is None:
-            self._httpd = _HTTPServer(self._bind, self)
-            self._port = int(self._httpd.server_address[1])
+            httpd = _HTTPServer(self._bind, self)  # OSError on a busy port: no log made
+            if self._log_path is not None:
+                try:
+                    self._log_file = self._log_path.open("a", encoding="utf-8")
+                except OSError:
+                    httpd.server_close()
+                    raise
+            self._httpd = httpd
+            self._port = int(httpd.server_address[1])
             self._thread = threading.Thread(
-                target=self._httpd.serve_forever, args=(0.05,), name="mininet", daemon=True
+                target=httpd.serve_forever, args=(0.05,), name="mininet", daemon=True
             )
             self._thread.start()
         return self
