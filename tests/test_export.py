@@ -10,6 +10,8 @@ import pytest
 
 from collie.export import document_text, write_export
 
+from .clihelp import run_collie
+
 
 def row(doc_id: int, paragraphs: list[tuple[str, str, float]]) -> dict[str, Any]:
     return {"id": doc_id, "url": f"http://x/{doc_id}", "final_url": None, "title": "t",
@@ -53,7 +55,7 @@ def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
     (tmp_path / "old.txt").write_text("the earlier export\n")
     with pytest.raises(KeyboardInterrupt):
-        write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo")
+        write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo", replace=True)
     assert (tmp_path / "old.txt").read_text() == "the earlier export\n"
 
 
@@ -104,3 +106,81 @@ def test_exports_follow_the_umask(tmp_path: Path) -> None:
     assert (tmp_path / "c.txt").stat().st_mode & 0o777 == 0o644  # was 0600 whatever the umask
     assert (tmp_path / "d").stat().st_mode & 0o777 == 0o755  # was 0700
     assert (tmp_path / "private.txt").stat().st_mode & 0o777 == 0o600
+
+
+def workspace_bytes(root: Path) -> dict[str, bytes]:
+    """collie.db, collie.toml and every file in the workspace's folders, byte for byte."""
+    files = [root / "collie.db", root / "collie.toml"]
+    files += [p for d in ("seed", "cache", "models", "logs") for p in (root / d).rglob("*")]
+    return {str(p.relative_to(root)): p.read_bytes() for p in files if p.is_file()}
+
+
+def test_exports_and_reports_never_write_over_the_workspace(mined, capsys, tmp_path) -> None:
+    root = mined[0]  # the current directory
+    before = workspace_bytes(root)
+    (tmp_path / "link.txt").symlink_to(root / "collie.db")
+    attempts = [
+        ["export", "collie.db"],
+        ["export", "./collie.toml", "--force"],
+        ["export", f"../{root.name}/collie.db", "--format", "jsonl"],
+        ["export", str(tmp_path / "link.txt"), "--force"],
+        ["export", "collie.db-wal", "--force"],
+        ["export", "collie.lock", "--force"],
+        ["export", "seed", "--format", "dir", "--force"],
+        ["export", "models", "--format", "dir"],
+        ["export", ".", "--format", "dir", "--force"],
+        ["export", "cache/corpus.txt"],
+        ["report", "--html", "collie.db", "--force"],
+        ["report", "--html", "collie.toml"],
+        ["-w", str(root), "export", str(root / "collie.db")],
+    ]
+    for args in attempts:
+        refused = run_collie(capsys, *args)
+        assert refused.code == 1, (args, refused.err)
+        assert "Refusing to write" in refused.err and "workspace's own" in refused.err, args
+        assert "nothing was written" in refused.err and "exports/corpus.txt" in refused.err
+        assert refused.out == ""
+    assert workspace_bytes(root) == before
+    status = run_collie(capsys, "status")
+    assert status.code == 0 and "docs" in status.out
+    fine = run_collie(capsys, "export", "exports/corpus.txt")
+    assert fine.code == 0 and (root / "exports" / "corpus.txt").read_text(encoding="utf-8")
+
+
+def test_an_existing_file_is_replaced_only_with_force(mined, capsys, tmp_path) -> None:
+    (tmp_path / "mine").mkdir()
+    precious = tmp_path / "mine" / "existing.txt"
+    precious.write_text("precious\n")
+    for args in (["export", str(precious)], ["export", str(precious), "--format", "jsonl"],
+                 ["report", "--html", str(precious)]):  # fmt: skip
+        refused = run_collie(capsys, *args)
+        assert refused.code == 1 and f"{precious} already exists" in refused.err, args
+        assert "--force" in refused.err
+        assert precious.read_text() == "precious\n"
+    assert [p.name for p in precious.parent.iterdir()] == ["existing.txt"]  # no temporary file
+    forced = run_collie(capsys, "export", str(precious), "--force")
+    assert forced.code == 0, forced.err
+    assert "precious" not in precious.read_text(encoding="utf-8")
+    report = run_collie(capsys, "report", "--html", str(precious), "--force")
+    assert report.code == 0 and precious.read_text(encoding="utf-8").startswith("<!DOCTYPE")
+
+
+def test_an_earlier_export_folder_is_replaced_only_with_force(mined, capsys, tmp_path) -> None:
+    (tmp_path / "mine").mkdir()
+    out = tmp_path / "mine" / "out"
+    assert run_collie(capsys, "export", str(out), "--format", "dir").code == 0
+    files = sorted(p.name for p in out.iterdir())
+    (out / "mine.txt").write_text("a file of mine\n")
+    refused = run_collie(capsys, "export", str(out), "--format", "dir")
+    assert refused.code == 1 and "already holds an export" in refused.err
+    assert "--force" in refused.err and (out / "mine.txt").exists()
+    forced = run_collie(capsys, "export", str(out), "--format", "dir", "--force")
+    assert forced.code == 0, forced.err
+    assert sorted(p.name for p in out.iterdir()) == files
+    assert [p.name for p in out.parent.iterdir()] == ["out"]  # no temporary folder left
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "todo.txt").write_text("keep me\n")
+    kept = run_collie(capsys, "export", str(other), "--format", "dir", "--force")
+    assert kept.code == 1 and "not an empty directory" in kept.err
+    assert (other / "todo.txt").read_text() == "keep me\n"
