@@ -149,3 +149,16 @@ def test_the_page_on_a_phone(mined, browser, capsys) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_results_before_any_judgement_say_so(mined, capsys) -> None:
+    text = run_collie(capsys, "review", "--results")
+    assert text.code == 0 and "0 documents judged" in text.out
+    assert "no judgements yet" in text.out and "collie review --sample 100" in text.out
+    assert "%" not in text.out  # no made-up shares
+    data = json.loads(run_collie(capsys, "review", "--results", "--json").out)
+    assert [c["label"] for c in data["classes"]] == ["mainly", "some", "none", "mainly+some"]
+    assert all(
+        c["count"] == 0 and c["share"] is None and c["low"] is None and c["high"] is None
+        for c in data["classes"]
+    )
