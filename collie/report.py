@@ -8,7 +8,9 @@ internet.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -223,57 +225,93 @@ def html_report(data: dict[str, Any]) -> str:
     )
 
 
+WIDTH = 100  # columns: what `collie status` and `collie report` keep to
+COLUMNS = (("queries", 9), ("URLs", 7), ("fetched", 8), ("docs", 7), ("search", 8),
+           ("crawl", 7), ("dups", 6), ("other", 7), ("words", 10))  # fmt: skip
+LEGEND = (
+    "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
+    "the last finish); URLs: new search result "
+    "URLs; docs: target-language documents in the corpus (near-duplicates left out), found "
+    "by search or by crawling out; dups: near-duplicates, copies of a document kept; other: "
+    "pages in other languages (their text feeds the next loop's seed words)"
+)
+
+
+def duration(started: str | None, finished: str | None) -> str:
+    """ "35s", "12m05s", "3h07m", "2d04h": the time from one ISO 8601 stamp to another."""
+    if not started or not finished:
+        return "-"
+    seconds = int((dt.datetime.fromisoformat(finished) - dt.datetime.fromisoformat(started))
+                  .total_seconds())  # fmt: skip
+    minutes, hours, days = seconds // 60, seconds // 3600, seconds // 86400
+    if seconds < 60:
+        return f"{max(seconds, 0)}s"
+    if seconds < 3600:
+        return f"{minutes}m{seconds % 60:02d}s"
+    if seconds < 86400:
+        return f"{hours}h{minutes % 60:02d}m"
+    return f"{days}d{hours % 24:02d}h"
+
+
+def _loop_row(label: str, started: str, took: str, rows: list[dict[str, Any]]) -> str:
+    docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
+    values = [
+        sum(r["queries"] for r in rows),
+        sum(r["search_urls"] for r in rows),
+        sum(r["fetched"] for r in rows),
+        docs["search"] + docs["crawl"],
+        docs["search"],
+        docs["crawl"],
+        sum(r["pages"].get("duplicate", 0) for r in rows),
+        sum(r["pages"].get("wronglang", 0) for r in rows),
+    ]
+    numbers = "".join(f"{v:>{w}}" for v, (_, w) in zip(values, COLUMNS, strict=False))
+    words = f"{sum(r['words'] for r in rows):>{COLUMNS[-1][1]},}"
+    return f"{label:>4}  {(started or '-')[:16].replace('T', ' '):<16}  {took:>6}{numbers}{words}"
+
+
+def _detail(text: str) -> list[str]:
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8, break_on_hyphens=False
+    )
+
+
 def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
     """Per loop, after a row of totals: when, queries, search URLs, pages fetched, what
-    became of them, words; then a legend of the columns."""
+    became of them, words (100 columns); then a legend of the columns."""
     if not loops:
-        return [f"{'loop':>5}  {'started':<25}  finished", "    -  no loops run yet"]
+        return [f"{'loop':>4}  {'started':<16}  took", "   -  no loops run yet"]
     lines = [
-        f"{'loop':>5}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
-        f"{'fetched':>7}  {'docs':>6}  {'search':>6}  {'crawl':>6}  {'near-dup':>8}  "
-        f"{'other':>6}  {'words':>9}"
+        f"{'loop':>4}  {'started':<16}  {'took':>6}"
+        + "".join(f"{name:>{width}}" for name, width in COLUMNS)
     ]
-
-    def row(label: str, started: str, finished: str, rows: list[dict[str, Any]]) -> str:
-        docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
-        dups = sum(r["pages"].get("duplicate", 0) for r in rows)
-        other = sum(r["pages"].get("wronglang", 0) for r in rows)
-        return (
-            f"{label:>5}  {started:<25}  {finished:<25}  {sum(r['queries'] for r in rows):>7}  "
-            f"{sum(r['search_urls'] for r in rows):>6}  {sum(r['fetched'] for r in rows):>7}  "
-            f"{docs['search'] + docs['crawl']:>6}  {docs['search']:>6}  {docs['crawl']:>6}  "
-            f"{dups:>8}  {other:>6}  {sum(r['words'] for r in rows):>9,}"
-        )
-
-    lines.append(row("all", loops[0]["started_at"], loops[-1]["finished_at"] or "-", loops))
+    finished = [loop for loop in loops if loop["finished_at"]]
+    took = (
+        duration(loops[0]["started_at"], loops[-1]["finished_at"])
+        if len(finished) == len(loops)
+        else "-"
+    )
+    lines.append(_loop_row("all", loops[0]["started_at"], took, loops))
     for loop in loops:
         pages = loop["pages"]
-        lines.append(
-            row(str(loop["number"]), loop["started_at"], loop["finished_at"] or "-", [loop])
-        )
+        took = duration(loop["started_at"], loop["finished_at"])
+        lines.append(_loop_row(str(loop["number"]), loop["started_at"], took, [loop]))
         dropped = ", ".join(
             f"{reason} {n}" for reason, n in loop["dropped"].items() if reason != NEAR_DUPLICATE
         )
         if dropped:
-            lines.append(f"{'':>7}dropped: {dropped}")
+            lines += _detail(f"dropped: {dropped}")
         if loop.get("relative_suspected"):
-            lines.append(
-                f"{'':>7}relative-suspected: {loop['relative_suspected']} pages set aside "
+            lines += _detail(
+                f"relative-suspected: {loop['relative_suspected']} pages set aside "
                 "(`collie export --suspects`; `collie review` shows them first)"
             )
         linked = loop.get("linked_sites") or {}
         if linked.get("sites"):
-            lines.append(
-                f"{'':>7}through other sites' links: {linked['sites']} sites, "
+            lines += _detail(
+                f"through other sites' links: {linked['sites']} sites, "
                 f"{linked['pages']} pages, {linked['documents']} target documents"
             )
         if pages.get("queued"):
-            lines.append(f"{'':>7}still queued: {pages['queued']}")
-    lines += [
-        "",
-        "docs: target-language documents in the corpus (near-duplicates left out), found "
-        "by search or by crawling out; near-dup: copies of a document kept; other: pages in "
-        "other languages (their text feeds the next loop's seed words); URLs: new search "
-        "result URLs",
-    ]
-    return lines
+            lines += _detail(f"still queued: {pages['queued']}")
+    return [*lines, "", *textwrap.wrap(LEGEND, WIDTH, break_on_hyphens=False)]

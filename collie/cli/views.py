@@ -6,12 +6,13 @@ they never print and never write.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from collie.config import Value
 from collie.languages import Language, all_languages, get_language, members
-from collie.report import loop_lines
+from collie.report import WIDTH, loop_lines
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.seeds import SeedList, safetynet_languages
@@ -132,7 +133,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
     lines += loop_lines(data["loops"])
-    lines += ["", next_step(data)]
+    lines += [
+        "",
+        *textwrap.wrap(next_step(data), WIDTH, subsequent_indent="      ", break_on_hyphens=False),
+    ]
     return lines
 
 
