@@ -144,6 +144,19 @@ def export_texts(
             yield row, text
 
 
+def tally_by_loop(
+    rows: Iterable[dict[str, Any]], target: str, repeats: Repeats | None
+) -> dict[int, dict[str, int]]:
+    """Per loop: the documents found by search and by crawling, and the words, that an
+    export of these rows writes (documents left empty by `repeats` are not written)."""
+    out: dict[int, dict[str, int]] = {}
+    for row, text in export_texts(rows, target, "all", ExportCount(), repeats):
+        loop = out.setdefault(row["loop"], {"search": 0, "crawl": 0, "words": 0})
+        loop[row["source"]] = loop.get(row["source"], 0) + 1
+        loop["words"] += count_words(text)
+    return out
+
+
 def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
     first = True
     for row, text in items:

@@ -231,8 +231,9 @@ COLUMNS = (("queries", 9), ("URLs", 7), ("fetched", 8), ("docs", 7), ("search", 
 LEGEND = (
     "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
     "the last finish); URLs: new search result "
-    "URLs; docs: target-language documents in the corpus (near-duplicates left out), found "
-    "by search or by crawling out; dups: near-duplicates, copies of a document kept; other: "
+    "URLs; docs: target-language documents in the corpus, found by search or by crawling "
+    "out, and words: theirs, as `collie export` writes them (near-duplicates and site "
+    "boilerplate left out); dups: near-duplicates, copies of a document kept; other: "
     "pages in other languages (their text feeds the next loop's seed words)"
 )
 
@@ -301,6 +302,12 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
         )
         if dropped:
             lines += _detail(f"dropped: {dropped}")
+        if loop.get("boilerplate_only"):
+            lines += _detail(
+                f"boilerplate only: {loop['boilerplate_only']} documents hold nothing but "
+                "their site's boilerplate (extract.site_repeats): not in docs, as export "
+                "leaves them out"
+            )
         if loop.get("relative_suspected"):
             lines += _detail(
                 f"relative-suspected: {loop['relative_suspected']} pages set aside "

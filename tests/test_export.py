@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,3 +185,43 @@ def test_an_earlier_export_folder_is_replaced_only_with_force(mined, capsys, tmp
     kept = run_collie(capsys, "export", str(other), "--format", "dir", "--force")
     assert kept.code == 1 and "not an empty directory" in kept.err
     assert (other / "todo.txt").read_text() == "keep me\n"
+
+
+def test_status_counts_the_documents_export_writes(tmp_path, capsys, web, world, monkeypatch):
+    """A page whose every paragraph its site repeats (the blog's /both: its title, one
+    paragraph of /post/2, one of /post/3) is a target document, but its export is empty:
+    status leaves it out of docs, as export leaves it out, and says so."""
+    from collie.mininet.server import Response
+    from collie.udhr import load_declarations
+
+    from .zuluworld import page, zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    z = load_declarations()["zul"].training_paragraphs()
+    blog = "http://zulu-blog.example.za"
+    links = [("/post/1", "Okuthunyelwe"), ("/post/2", "Okwesibili"), ("/post/3", "Okwesithathu"),
+             ("/both", "Kokubili")]  # fmt: skip
+    world.add(f"{blog}/", Response.html(page("Ibhulogi", z[32:38], links)))
+    world.add(f"{blog}/post/2", Response.html(page("Ibhulogi", [z[6], z[57]])))
+    world.add(f"{blog}/post/3", Response.html(page("Ibhulogi", [z[15], z[59]])))
+    world.add(f"{blog}/both", Response.html(page("Ibhulogi", [z[57], z[59]])))
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("COLLIE_EXTRACT_SITE_REPEATS", "2")  # a paragraph in 2 of its pages
+    assert run_collie(capsys, "run", "--loops", "2").code == 0
+    status = json.loads(run_collie(capsys, "status", "--json").out)
+    docs = sum(sum(loop["documents"].values()) for loop in status["loops"])
+    words = sum(loop["words"] for loop in status["loops"])
+    exported = run_collie(capsys, "export", "-", "--format", "jsonl")
+    records = [json.loads(line) for line in exported.out.splitlines()]
+    assert exported.code == 0 and len(records) == docs > 0
+    assert f"{docs} documents, {words:,} words written" in exported.err
+    assert f"{blog}/both" not in {r["url"] for r in records}
+    assert sum(loop["boilerplate_only"] for loop in status["loops"]) >= 1
+    text = run_collie(capsys, "status").out
+    assert f"export corpus.txt` ({docs} documents)" in text
+    assert "boilerplate only: " in text and "not in docs, as export leaves them out" in " ".join(
+        text.split()
+    )
+    for loop in status["loops"]:  # export --loop N writes loop N's docs
+        one = run_collie(capsys, "export", "-", "--loop", str(loop["number"]))
+        assert f"{sum(loop['documents'].values())} documents" in one.err

@@ -111,7 +111,7 @@ def export(
         repeats = None
         if not suspects:
             repeats = Repeats(ws.settings["extract.site_repeats"], unique_paragraphs)
-            repeats.learn(store.export_rows(loop, source, min_share))
+            repeats.learn(store.export_rows())  # a site's boilerplate: over all its documents
         rows = store.suspect_rows(loop) if suspects else store.export_rows(loop, source, min_share)
         try:
             count = write_export(rows, out, fmt, ws.language.code, segments, repeats, force)

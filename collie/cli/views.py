@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
+from collie.export import Repeats, tally_by_loop
 from collie.languages import Language, all_languages, get_language, members
 from collie.report import WIDTH, loop_lines
 from collie.search import SearchResult
@@ -64,7 +65,7 @@ def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str])
 
 def status_data(ws: Workspace) -> dict[str, Any]:
     lang = ws.language
-    counts = Store(ws).loop_counts()
+    counts = exported_counts(ws)
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.seed_summary():
@@ -100,6 +101,25 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             for loop in ws.loops()
         ],
     }
+
+
+def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
+    """Store.loop_counts with the documents and words an export writes: a document whose
+    every paragraph is its site's boilerplate (extract.site_repeats) is left out of both,
+    and counted apart as `boilerplate_only`."""
+    store = Store(ws)
+    counts = store.loop_counts()
+    repeats = Repeats(ws.settings["extract.site_repeats"])
+    repeats.learn(store.export_rows())
+    written = tally_by_loop(store.export_rows(), ws.language.code, repeats)
+    for loop, count in counts.items():
+        stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
+        tally = written.get(loop, {})
+        docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
+        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values())
+        count["documents"] = docs
+        count["words"] = tally.get("words", 0)
+    return counts
 
 
 def status_lines(data: dict[str, Any]) -> list[str]:
