@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import math
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
@@ -124,19 +125,44 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def axis_ticks(maximum: float, count: int = 5) -> list[float]:
+    """Round tick values from 0 past `maximum` (steps of 1, 2 or 5 times a power of ten)."""
+    if maximum <= 0:
+        return [0.0, 1.0]
+    rough = maximum / count
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+    step = max(step, 1.0)
+    return [k * step for k in range(math.ceil(maximum / step) + 1)]
+
+
 def bar_chart(
     title: str, labels: Sequence[str], series: dict[str, Sequence[float]], width: int = 640
 ) -> str:
-    """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values."""
+    """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values.
+    Under the bars, a numeric axis with its gridlines."""
     row, left, top = 22, 180, 40
     totals = [sum(values[i] for values in series.values()) for i in range(len(labels))]
-    scale = (width - left - 60) / max(max(totals, default=0), 1)
-    height = top + row * len(labels) + 20
+    ticks = axis_ticks(max(totals, default=0))
+    scale = (width - left - 60) / ticks[-1]
+    bottom = top + row * len(labels)
+    height = bottom + 34
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'role="img" aria-label="{html.escape(title)}">',
         f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>',
     ]
+    for tick in ticks:
+        x = left + tick * scale
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{bottom + 2}" '
+            f'stroke="#e4e4e4"/><text class="tick" x="{x:.1f}" y="{bottom + 16}" '
+            f'font-size="10" text-anchor="middle">{tick:g}</text>'
+        )
+    parts.append(
+        f'<line x1="{left}" y1="{bottom + 2}" x2="{left + ticks[-1] * scale:.1f}" '
+        f'y2="{bottom + 2}" stroke="#888"/>'
+    )
     colours = [SERIES_COLOURS.get(n, BAR_COLOURS[k % len(BAR_COLOURS)]) for k, n in
                enumerate(series)]  # fmt: skip
     for k, name in enumerate(series):
@@ -166,6 +192,19 @@ def bar_chart(
     return "".join(parts)
 
 
+def top_languages(counts: dict[str, int], shown: int = 15) -> tuple[list[tuple[str, int]], str]:
+    """The languages the chart shows (the most pages first), and its caption: how many
+    of how many, and the pages of the rest."""
+    items = list(counts.items())
+    top, rest = items[:shown], items[shown:]
+    if not rest:
+        return top, f"All {len(items)} languages of the pages fetched."
+    return top, (
+        f"{len(top)} of {len(items)} languages shown; the other {len(rest)}: "
+        f"{sum(n for _, n in rest):,} pages ({', '.join(code for code, _ in rest)})."
+    )
+
+
 def html_report(data: dict[str, Any]) -> str:
     """One self-contained HTML page: five plots (target documents per loop, pages by
     language, yield by site, drop reasons, document lengths) and the summary."""
@@ -179,7 +218,7 @@ def html_report(data: dict[str, Any]) -> str:
             "from crawling": [loop["documents"]["crawl"] for loop in loops],
         },
     )
-    languages = list(data["languages"].items())[:15]
+    languages, language_caption = top_languages(data["languages"])
     language_chart = bar_chart(
         "Pages fetched by language",
         [language_label(c) for c, _ in languages],
@@ -217,7 +256,8 @@ def html_report(data: dict[str, Any]) -> str:
         "pre{background:#f4f4f4;padding:1em;overflow-x:auto}figure{margin:1.5em 0}</style>"
         f"</head><body><h1>{title}</h1>"
         f'<figure id="loops">{yield_chart}</figure>'
-        f'<figure id="languages">{language_chart}</figure>'
+        f'<figure id="languages">{language_chart}'
+        f"<figcaption>{html.escape(language_caption)}</figcaption></figure>"
         f'<figure id="sites">{site_chart}</figure>'
         f'<figure id="dropped">{drop_chart}</figure>'
         f'<figure id="lengths">{length_chart}</figure>'

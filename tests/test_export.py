@@ -225,3 +225,34 @@ def test_status_counts_the_documents_export_writes(tmp_path, capsys, web, world,
     for loop in status["loops"]:  # export --loop N writes loop N's docs
         one = run_collie(capsys, "export", "-", "--loop", str(loop["number"]))
         assert f"{sum(loop['documents'].values())} documents" in one.err
+
+
+def test_the_language_chart_says_what_it_leaves_out_and_has_an_axis(
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    import re
+
+    from .zuluworld import add_polyglot_blog, zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    add_polyglot_blog(world)
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "run", "--loops", "2").code == 0
+    languages = json.loads(run_collie(capsys, "report", "--json").out)["languages"]
+    assert len(languages) > 15
+    result = run_collie(capsys, "report", "--html", "exports/report.html")
+    assert result.code == 0, result.err
+    page = (root / "exports" / "report.html").read_text(encoding="utf-8")
+    figure = page.split('<figure id="languages">')[1].split("</figure>")[0]
+    rest = list(languages.items())[15:]
+    caption = (
+        f"15 of {len(languages)} languages shown; the other {len(rest)}: "
+        f"{sum(n for _, n in rest)} pages"
+    )
+    assert f"<figcaption>{caption}" in figure
+    assert len(re.findall(r"data-total=", figure)) == 15
+    for chart in re.findall(r"<svg.*?</svg>", page):  # every chart: a numeric axis
+        ticks = [float(t) for t in re.findall(r'class="tick"[^>]*>([\d.]+)<', chart)]
+        totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', chart)]
+        assert len(ticks) >= 2 and ticks[0] == 0 and ticks == sorted(ticks)
+        assert ticks[-1] >= max(totals, default=0)
