@@ -50,18 +50,25 @@ def workspace_part(path: Path) -> tuple[Path, str] | None:
     return None
 
 
+def refuse_own_files(path: Path, allowed: tuple[str, ...] = (), example: str = "") -> None:
+    """Refuse an output path that is (or is in) a workspace's own file or folder, but in
+    the `allowed` folders (e.g. "models" for a language model)."""
+    own = workspace_part(path)
+    if own is None or any(own[1] == f"{name}/ folder" for name in allowed):
+        return
+    root, what = own
+    where = "is" if what in OWN_FILES or what == "folder" else "is in"
+    raise InputError(
+        f"Refusing to write {path}: it {where} the workspace's own {what} ({root}); "
+        "nothing was written.",
+        f"Choose another name, e.g. {example or 'exports/corpus.txt in the workspace'}.",
+    )
+
+
 def check_output(path: Path, force: bool, folder: bool = False) -> None:
     """Refuse an output path that would destroy a workspace or replace an existing file
     (or, with `folder`, a non-empty folder) without --force."""
-    own = workspace_part(path)
-    if own is not None:
-        root, what = own
-        where = "is" if what in OWN_FILES or what == "folder" else "is in"
-        raise InputError(
-            f"Refusing to write {path}: it {where} the workspace's own {what} ({root}); "
-            "nothing was written.",
-            "Choose another name, e.g. exports/corpus.txt in the workspace.",
-        )
+    refuse_own_files(path)
     if folder:
         _check_folder(path, force)
     elif path.is_dir():
