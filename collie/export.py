@@ -144,6 +144,19 @@ def export_texts(
             yield row, text
 
 
+def tally_by_loop(
+    rows: Iterable[dict[str, Any]], target: str, repeats: Repeats | None
+) -> dict[int, dict[str, int]]:
+    """Per loop: the documents found by search and by crawling, and the words, that an
+    export of these rows writes (documents left empty by `repeats` are not written)."""
+    out: dict[int, dict[str, int]] = {}
+    for row, text in export_texts(rows, target, "all", ExportCount(), repeats):
+        loop = out.setdefault(row["loop"], {"search": 0, "crawl": 0, "words": 0})
+        loop[row["source"]] = loop.get(row["source"], 0) + 1
+        loop["words"] += count_words(text)
+    return out
+
+
 def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
     first = True
     for row, text in items:
@@ -179,10 +192,11 @@ def write_export(
     target: str,
     segments: str = "all",
     repeats: Repeats | None = None,
+    replace: bool = False,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
     With `repeats` (learnt from a first pass over the same rows), paragraphs are left out
-    as it says."""
+    as it says. An existing file (or non-empty folder) is replaced only with `replace`."""
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
     items = export_texts(rows, target, segments, count, repeats)
     if out == "-":
@@ -190,15 +204,13 @@ def write_export(
         return count
     path = Path(out)
     if fmt == "dir":
-        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not replace)):
             raise FileExistsError(f"{path} exists and is not an empty directory")
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
         try:
             _write_dir(tmp_dir, items)
             tmp_dir.chmod(umask_mode(directory=True))
-            if path.exists():
-                path.rmdir()
-            os.replace(tmp_dir, path)
+            _swap_folder(tmp_dir, path)
         except BaseException:
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise
@@ -208,6 +220,8 @@ def write_export(
             f"{path} is a directory; a {fmt} export is one file (--format dir writes a "
             "folder of files)"
         )
+    if not replace and (path.exists() or path.is_symlink()):
+        raise FileExistsError(f"{path} exists")
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -218,3 +232,19 @@ def write_export(
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return count
+
+
+def _swap_folder(new: Path, path: Path) -> None:
+    """Put the finished folder `new` in the place of `path` (absent, empty, or an
+    earlier export, removed only once the new one is in place)."""
+    if not path.exists():
+        os.replace(new, path)
+        return
+    if not any(path.iterdir()):
+        path.rmdir()
+        os.replace(new, path)
+        return
+    old = new.with_name(new.name + ".old")
+    os.replace(path, old)
+    os.replace(new, path)
+    shutil.rmtree(old, ignore_errors=True)

@@ -8,7 +8,10 @@ internet.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
+import math
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -134,19 +137,44 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def axis_ticks(maximum: float, count: int = 5) -> list[float]:
+    """Round tick values from 0 past `maximum` (steps of 1, 2 or 5 times a power of ten)."""
+    if maximum <= 0:
+        return [0.0, 1.0]
+    rough = maximum / count
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+    step = max(step, 1.0)
+    return [k * step for k in range(math.ceil(maximum / step) + 1)]
+
+
 def bar_chart(
     title: str, labels: Sequence[str], series: dict[str, Sequence[float]], width: int = 640
 ) -> str:
-    """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values."""
+    """A stacked horizontal bar chart as inline SVG; `series` maps a legend to values.
+    Under the bars, a numeric axis with its gridlines."""
     row, left, top = 22, 180, 40
     totals = [sum(values[i] for values in series.values()) for i in range(len(labels))]
-    scale = (width - left - 60) / max(max(totals, default=0), 1)
-    height = top + row * len(labels) + 20
+    ticks = axis_ticks(max(totals, default=0))
+    scale = (width - left - 60) / ticks[-1]
+    bottom = top + row * len(labels)
+    height = bottom + 34
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'role="img" aria-label="{html.escape(title)}">',
         f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>',
     ]
+    for tick in ticks:
+        x = left + tick * scale
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{bottom + 2}" '
+            f'stroke="#e4e4e4"/><text class="tick" x="{x:.1f}" y="{bottom + 16}" '
+            f'font-size="10" text-anchor="middle">{tick:g}</text>'
+        )
+    parts.append(
+        f'<line x1="{left}" y1="{bottom + 2}" x2="{left + ticks[-1] * scale:.1f}" '
+        f'y2="{bottom + 2}" stroke="#888"/>'
+    )
     colours = [SERIES_COLOURS.get(n, BAR_COLOURS[k % len(BAR_COLOURS)]) for k, n in
                enumerate(series)]  # fmt: skip
     for k, name in enumerate(series):
@@ -176,6 +204,19 @@ def bar_chart(
     return "".join(parts)
 
 
+def top_languages(counts: dict[str, int], shown: int = 15) -> tuple[list[tuple[str, int]], str]:
+    """The languages the chart shows (the most pages first), and its caption: how many
+    of how many, and the pages of the rest."""
+    items = list(counts.items())
+    top, rest = items[:shown], items[shown:]
+    if not rest:
+        return top, f"All {len(items)} languages of the pages fetched."
+    return top, (
+        f"{len(top)} of {len(items)} languages shown; the other {len(rest)}: "
+        f"{sum(n for _, n in rest):,} pages ({', '.join(code for code, _ in rest)})."
+    )
+
+
 def html_report(data: dict[str, Any]) -> str:
     """One self-contained HTML page: five plots (target documents per loop, pages by
     language, yield by site, drop reasons, document lengths) and the summary."""
@@ -189,7 +230,7 @@ def html_report(data: dict[str, Any]) -> str:
             "from crawling": [loop["documents"]["crawl"] for loop in loops],
         },
     )
-    languages = list(data["languages"].items())[:15]
+    languages, language_caption = top_languages(data["languages"])
     language_chart = bar_chart(
         "Pages fetched by language",
         [language_label(c) for c, _ in languages],
@@ -227,7 +268,8 @@ def html_report(data: dict[str, Any]) -> str:
         "pre{background:#f4f4f4;padding:1em;overflow-x:auto}figure{margin:1.5em 0}</style>"
         f"</head><body><h1>{title}</h1>"
         f'<figure id="loops">{yield_chart}</figure>'
-        f'<figure id="languages">{language_chart}</figure>'
+        f'<figure id="languages">{language_chart}'
+        f"<figcaption>{html.escape(language_caption)}</figcaption></figure>"
         f'<figure id="sites">{site_chart}</figure>'
         f'<figure id="dropped">{drop_chart}</figure>'
         f'<figure id="lengths">{length_chart}</figure>'
@@ -235,57 +277,100 @@ def html_report(data: dict[str, Any]) -> str:
     )
 
 
+WIDTH = 100  # columns: what `collie status` and `collie report` keep to
+COLUMNS = (("queries", 9), ("URLs", 7), ("fetched", 8), ("docs", 7), ("search", 8),
+           ("crawl", 7), ("dups", 6), ("other", 7), ("words", 10))  # fmt: skip
+LEGEND = (
+    "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
+    "the last finish); URLs: new search result "
+    "URLs; docs: target-language documents in the corpus, found by search or by crawling "
+    "out, and words: theirs, as `collie export` writes them (near-duplicates and site "
+    "boilerplate left out); dups: near-duplicates, copies of a document kept; other: "
+    "pages in other languages (their text feeds the next loop's seed words)"
+)
+
+
+def duration(started: str | None, finished: str | None) -> str:
+    """ "35s", "12m05s", "3h07m", "2d04h": the time from one ISO 8601 stamp to another."""
+    if not started or not finished:
+        return "-"
+    seconds = int((dt.datetime.fromisoformat(finished) - dt.datetime.fromisoformat(started))
+                  .total_seconds())  # fmt: skip
+    minutes, hours, days = seconds // 60, seconds // 3600, seconds // 86400
+    if seconds < 60:
+        return f"{max(seconds, 0)}s"
+    if seconds < 3600:
+        return f"{minutes}m{seconds % 60:02d}s"
+    if seconds < 86400:
+        return f"{hours}h{minutes % 60:02d}m"
+    return f"{days}d{hours % 24:02d}h"
+
+
+def _loop_row(label: str, started: str, took: str, rows: list[dict[str, Any]]) -> str:
+    docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
+    values = [
+        sum(r["queries"] for r in rows),
+        sum(r["search_urls"] for r in rows),
+        sum(r["fetched"] for r in rows),
+        docs["search"] + docs["crawl"],
+        docs["search"],
+        docs["crawl"],
+        sum(r["pages"].get("duplicate", 0) for r in rows),
+        sum(r["pages"].get("wronglang", 0) for r in rows),
+    ]
+    numbers = "".join(f"{v:>{w}}" for v, (_, w) in zip(values, COLUMNS, strict=False))
+    words = f"{sum(r['words'] for r in rows):>{COLUMNS[-1][1]},}"
+    return f"{label:>4}  {(started or '-')[:16].replace('T', ' '):<16}  {took:>6}{numbers}{words}"
+
+
+def _detail(text: str) -> list[str]:
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8, break_on_hyphens=False
+    )
+
+
 def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
     """Per loop, after a row of totals: when, queries, search URLs, pages fetched, what
-    became of them, words; then a legend of the columns."""
+    became of them, words (100 columns); then a legend of the columns."""
     if not loops:
-        return [f"{'loop':>5}  {'started':<25}  finished", "    -  no loops run yet"]
+        return [f"{'loop':>4}  {'started':<16}  took", "   -  no loops run yet"]
     lines = [
-        f"{'loop':>5}  {'started':<25}  {'finished':<25}  {'queries':>7}  {'URLs':>6}  "
-        f"{'fetched':>7}  {'docs':>6}  {'search':>6}  {'crawl':>6}  {'near-dup':>8}  "
-        f"{'other':>6}  {'words':>9}"
+        f"{'loop':>4}  {'started':<16}  {'took':>6}"
+        + "".join(f"{name:>{width}}" for name, width in COLUMNS)
     ]
-
-    def row(label: str, started: str, finished: str, rows: list[dict[str, Any]]) -> str:
-        docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
-        dups = sum(r["pages"].get("duplicate", 0) for r in rows)
-        other = sum(r["pages"].get("wronglang", 0) for r in rows)
-        return (
-            f"{label:>5}  {started:<25}  {finished:<25}  {sum(r['queries'] for r in rows):>7}  "
-            f"{sum(r['search_urls'] for r in rows):>6}  {sum(r['fetched'] for r in rows):>7}  "
-            f"{docs['search'] + docs['crawl']:>6}  {docs['search']:>6}  {docs['crawl']:>6}  "
-            f"{dups:>8}  {other:>6}  {sum(r['words'] for r in rows):>9,}"
-        )
-
-    lines.append(row("all", loops[0]["started_at"], loops[-1]["finished_at"] or "-", loops))
+    finished = [loop for loop in loops if loop["finished_at"]]
+    took = (
+        duration(loops[0]["started_at"], loops[-1]["finished_at"])
+        if len(finished) == len(loops)
+        else "-"
+    )
+    lines.append(_loop_row("all", loops[0]["started_at"], took, loops))
     for loop in loops:
         pages = loop["pages"]
-        lines.append(
-            row(str(loop["number"]), loop["started_at"], loop["finished_at"] or "-", [loop])
-        )
+        took = duration(loop["started_at"], loop["finished_at"])
+        lines.append(_loop_row(str(loop["number"]), loop["started_at"], took, [loop]))
         dropped = ", ".join(
             f"{reason} {n}" for reason, n in loop["dropped"].items() if reason != NEAR_DUPLICATE
         )
         if dropped:
-            lines.append(f"{'':>7}dropped: {dropped}")
+            lines += _detail(f"dropped: {dropped}")
+        if loop.get("boilerplate_only"):
+            lines += _detail(
+                f"boilerplate only: {loop['boilerplate_only']} documents hold nothing but "
+                "their site's boilerplate (extract.site_repeats): not in docs, as export "
+                "leaves them out"
+            )
         if loop.get("relative_suspected"):
-            lines.append(
-                f"{'':>7}relative-suspected: {loop['relative_suspected']} pages set aside "
+            lines += _detail(
+                f"relative-suspected: {loop['relative_suspected']} pages set aside "
                 "(`collie export --suspects`; `collie review` shows them first)"
             )
         linked = loop.get("linked_sites") or {}
         if linked.get("sites"):
-            lines.append(
-                f"{'':>7}through other sites' links: {linked['sites']} sites, "
+            lines += _detail(
+                f"through other sites' links: {linked['sites']} sites, "
                 f"{linked['pages']} pages, {linked['documents']} target documents"
             )
         if pages.get("queued"):
-            lines.append(f"{'':>7}still queued: {pages['queued']}")
-    lines += [
-        "",
-        "docs: target-language documents in the corpus (near-duplicates left out), found "
-        "by search or by crawling out; near-dup: copies of a document kept; other: pages in "
-        "other languages (their text feeds the next loop's seed words); URLs: new search "
-        "result URLs",
-    ]
-    return lines
+            lines += _detail(f"still queued: {pages['queued']}")
+    return [*lines, "", *textwrap.wrap(LEGEND, WIDTH, break_on_hyphens=False)]

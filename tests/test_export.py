@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 import pytest
 
 from collie.export import document_text, write_export
+
+from .clihelp import run_collie
 
 
 def row(doc_id: int, paragraphs: list[tuple[str, str, float]]) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
     (tmp_path / "old.txt").write_text("the earlier export\n")
     with pytest.raises(KeyboardInterrupt):
-        write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo")
+        write_export(rows(), str(tmp_path / "old.txt"), "txt", "luo", replace=True)
     assert (tmp_path / "old.txt").read_text() == "the earlier export\n"
 
 
@@ -104,3 +107,155 @@ def test_exports_follow_the_umask(tmp_path: Path) -> None:
     assert (tmp_path / "c.txt").stat().st_mode & 0o777 == 0o644  # was 0600 whatever the umask
     assert (tmp_path / "d").stat().st_mode & 0o777 == 0o755  # was 0700
     assert (tmp_path / "private.txt").stat().st_mode & 0o777 == 0o600
+
+
+def workspace_bytes(root: Path) -> dict[str, bytes]:
+    """collie.db, collie.toml and every file in the workspace's folders, byte for byte."""
+    files = [root / "collie.db", root / "collie.toml"]
+    files += [p for d in ("seed", "cache", "models", "logs") for p in (root / d).rglob("*")]
+    return {str(p.relative_to(root)): p.read_bytes() for p in files if p.is_file()}
+
+
+def test_exports_and_reports_never_write_over_the_workspace(mined, capsys, tmp_path) -> None:
+    root = mined[0]  # the current directory
+    before = workspace_bytes(root)
+    (tmp_path / "link.txt").symlink_to(root / "collie.db")
+    attempts = [
+        ["export", "collie.db"],
+        ["export", "./collie.toml", "--force"],
+        ["export", f"../{root.name}/collie.db", "--format", "jsonl"],
+        ["export", str(tmp_path / "link.txt"), "--force"],
+        ["export", "collie.db-wal", "--force"],
+        ["export", "collie.lock", "--force"],
+        ["export", "seed", "--format", "dir", "--force"],
+        ["export", "models", "--format", "dir"],
+        ["export", ".", "--format", "dir", "--force"],
+        ["export", "cache/corpus.txt"],
+        ["report", "--html", "collie.db", "--force"],
+        ["report", "--html", "collie.toml"],
+        ["-w", str(root), "export", str(root / "collie.db")],
+        ["langid", "train", "--lang", "zul", "seed/docs", "--out", "collie.db"],
+        ["langid", "train", "--lang", "zul", "seed/docs", "--out", "cache/zul.npz"],
+        ["mininet", "build", "collie.toml", "--force"],
+    ]
+    for args in attempts:
+        refused = run_collie(capsys, *args)
+        assert refused.code == 1, (args, refused.err)
+        assert "Refusing to write" in refused.err and "workspace's own" in refused.err, args
+        assert "nothing was written" in refused.err and "Choose another name" in refused.err
+        assert refused.out == ""
+    assert workspace_bytes(root) == before
+    status = run_collie(capsys, "status")
+    assert status.code == 0 and "docs" in status.out
+    fine = run_collie(capsys, "export", "exports/corpus.txt")
+    assert fine.code == 0 and (root / "exports" / "corpus.txt").read_text(encoding="utf-8")
+
+
+def test_an_existing_file_is_replaced_only_with_force(mined, capsys, tmp_path) -> None:
+    (tmp_path / "mine").mkdir()
+    precious = tmp_path / "mine" / "existing.txt"
+    precious.write_text("precious\n")
+    for args in (["export", str(precious)], ["export", str(precious), "--format", "jsonl"],
+                 ["report", "--html", str(precious)]):  # fmt: skip
+        refused = run_collie(capsys, *args)
+        assert refused.code == 1 and f"{precious} already exists" in refused.err, args
+        assert "--force" in refused.err
+        assert precious.read_text() == "precious\n"
+    assert [p.name for p in precious.parent.iterdir()] == ["existing.txt"]  # no temporary file
+    forced = run_collie(capsys, "export", str(precious), "--force")
+    assert forced.code == 0, forced.err
+    assert "precious" not in precious.read_text(encoding="utf-8")
+    report = run_collie(capsys, "report", "--html", str(precious), "--force")
+    assert report.code == 0 and precious.read_text(encoding="utf-8").startswith("<!DOCTYPE")
+
+
+def test_an_earlier_export_folder_is_replaced_only_with_force(mined, capsys, tmp_path) -> None:
+    (tmp_path / "mine").mkdir()
+    out = tmp_path / "mine" / "out"
+    assert run_collie(capsys, "export", str(out), "--format", "dir").code == 0
+    files = sorted(p.name for p in out.iterdir())
+    (out / "mine.txt").write_text("a file of mine\n")
+    refused = run_collie(capsys, "export", str(out), "--format", "dir")
+    assert refused.code == 1 and "already holds an export" in refused.err
+    assert "--force" in refused.err and (out / "mine.txt").exists()
+    forced = run_collie(capsys, "export", str(out), "--format", "dir", "--force")
+    assert forced.code == 0, forced.err
+    assert sorted(p.name for p in out.iterdir()) == files
+    assert [p.name for p in out.parent.iterdir()] == ["out"]  # no temporary folder left
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "todo.txt").write_text("keep me\n")
+    kept = run_collie(capsys, "export", str(other), "--format", "dir", "--force")
+    assert kept.code == 1 and "not an empty directory" in kept.err
+    assert (other / "todo.txt").read_text() == "keep me\n"
+
+
+def test_status_counts_the_documents_export_writes(tmp_path, capsys, web, world, monkeypatch):
+    """A page whose every paragraph its site repeats (the blog's /both: its title, one
+    paragraph of /post/2, one of /post/3) is a target document, but its export is empty:
+    status leaves it out of docs, as export leaves it out, and says so."""
+    from collie.mininet.server import Response
+    from collie.udhr import load_declarations
+
+    from .zuluworld import page, zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    z = load_declarations()["zul"].training_paragraphs()
+    blog = "http://zulu-blog.example.za"
+    links = [("/post/1", "Okuthunyelwe"), ("/post/2", "Okwesibili"), ("/post/3", "Okwesithathu"),
+             ("/both", "Kokubili")]  # fmt: skip
+    world.add(f"{blog}/", Response.html(page("Ibhulogi", z[32:38], links)))
+    world.add(f"{blog}/post/2", Response.html(page("Ibhulogi", [z[6], z[57]])))
+    world.add(f"{blog}/post/3", Response.html(page("Ibhulogi", [z[15], z[59]])))
+    world.add(f"{blog}/both", Response.html(page("Ibhulogi", [z[57], z[59]])))
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("COLLIE_EXTRACT_SITE_REPEATS", "2")  # a paragraph in 2 of its pages
+    assert run_collie(capsys, "run", "--loops", "2").code == 0
+    status = json.loads(run_collie(capsys, "status", "--json").out)
+    docs = sum(sum(loop["documents"].values()) for loop in status["loops"])
+    words = sum(loop["words"] for loop in status["loops"])
+    exported = run_collie(capsys, "export", "-", "--format", "jsonl")
+    records = [json.loads(line) for line in exported.out.splitlines()]
+    assert exported.code == 0 and len(records) == docs > 0
+    assert f"{docs} documents, {words:,} words written" in exported.err
+    assert f"{blog}/both" not in {r["url"] for r in records}
+    assert sum(loop["boilerplate_only"] for loop in status["loops"]) >= 1
+    text = run_collie(capsys, "status").out
+    assert f"export corpus.txt` ({docs} documents)" in text
+    assert "boilerplate only: " in text and "not in docs, as export leaves them out" in " ".join(
+        text.split()
+    )
+    for loop in status["loops"]:  # export --loop N writes loop N's docs
+        one = run_collie(capsys, "export", "-", "--loop", str(loop["number"]))
+        assert f"{sum(loop['documents'].values())} documents" in one.err
+
+
+def test_the_language_chart_says_what_it_leaves_out_and_has_an_axis(
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    import re
+
+    from .zuluworld import add_polyglot_blog, zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    add_polyglot_blog(world)
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "run", "--loops", "2").code == 0
+    languages = json.loads(run_collie(capsys, "report", "--json").out)["languages"]
+    assert len(languages) > 15
+    result = run_collie(capsys, "report", "--html", "exports/report.html")
+    assert result.code == 0, result.err
+    page = (root / "exports" / "report.html").read_text(encoding="utf-8")
+    figure = page.split('<figure id="languages">')[1].split("</figure>")[0]
+    rest = list(languages.items())[15:]
+    caption = (
+        f"15 of {len(languages)} languages shown; the other {len(rest)}: "
+        f"{sum(n for _, n in rest)} pages"
+    )
+    assert f"<figcaption>{caption}" in figure
+    assert len(re.findall(r"data-total=", figure)) == 15
+    for chart in re.findall(r"<svg.*?</svg>", page):  # every chart: a numeric axis
+        ticks = [float(t) for t in re.findall(r'class="tick"[^>]*>([\d.]+)<', chart)]
+        totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', chart)]
+        assert len(ticks) >= 2 and ticks[0] == 0 and ticks == sorted(ticks)
+        assert ticks[-1] >= max(totals, default=0)

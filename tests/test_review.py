@@ -144,7 +144,7 @@ def test_the_page_on_a_phone(mined, browser, capsys) -> None:
             assert rect["x"] >= 0 and rect["x"] + rect["width"] <= width, button.text
         assert "Mainly" in browser.find_element(By.ID, "help").text
         others = browser.find_elements(By.CSS_SELECTOR, "#text .other")
-        assert len(others) == 1 and others[0].get_attribute("data-lang") == "eng"
+        assert len(others) == 1 and others[0].get_attribute("data-lang") == "eng (English)"
         assert others[0].text == mixed[0][0]
     finally:
         server.terminate()
@@ -163,3 +163,52 @@ def test_review_on_a_busy_port_names_it_and_keeps_the_sample(mined, capsys) -> N
     assert "--port 0" in result.err
     again = run_collie(capsys, "-w", str(root), "review", "--results", "--json")
     assert again.code == 0, again.err
+
+
+def test_results_before_any_judgement_say_so(mined, capsys) -> None:
+    text = run_collie(capsys, "review", "--results")
+    assert text.code == 0 and "0 documents judged" in text.out
+    assert "no judgements yet" in text.out and "collie review --sample 100" in text.out
+    assert "%" not in text.out  # no made-up shares
+    data = json.loads(run_collie(capsys, "review", "--results", "--json").out)
+    assert [c["label"] for c in data["classes"]] == ["mainly", "some", "none", "mainly+some"]
+    assert all(
+        c["count"] == 0 and c["share"] is None and c["low"] is None and c["high"] is None
+        for c in data["classes"]
+    )
+
+
+def test_other_language_paragraphs_are_labelled_with_their_name(
+    tmp_path, capsys, web, world, monkeypatch, browser
+) -> None:
+    from .zuluworld import add_polyglot_blog, zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    made = add_polyglot_blog(world, languages=2)
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "run", "--loops", "2").code == 0
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "collie", "-w", str(root), "review", "--sample", "100",
+         "--port", str(port)],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stderr is not None
+        assert f"http://127.0.0.1:{port}/" in server.stderr.readline()
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait = WebDriverWait(browser, 10)
+        wait.until(lambda d: d.find_element(By.ID, "url").text)
+        for _ in range(30):  # skip to the page with an English paragraph
+            if browser.find_element(By.ID, "url").text == made["mixed"]:
+                break
+            shown = browser.find_element(By.ID, "url").text
+            browser.find_element(By.TAG_NAME, "body").send_keys("s")
+            wait.until(lambda d, shown=shown: d.find_element(By.ID, "url").text != shown)
+        assert browser.find_element(By.ID, "url").text == made["mixed"]
+        other = browser.find_elements(By.CSS_SELECTOR, "#text .other")
+        assert [o.text for o in other] == [made["english"]]
+        assert other[0].get_attribute("data-lang") == "eng (English)"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -88,13 +88,15 @@ def test_status_shows_each_loop(mined, capsys) -> None:
     assert first["queries"] == 4 and first["search_urls"] >= 4
     text = run_collie(capsys, "status").out
     assert "dropped: " in text and "robots 1" in text
-    table = text.split("\n loop ", 1)[1].splitlines()
-    assert table[0].split()[-6:] == ["docs", "search", "crawl", "near-dup", "other", "words"]
+    table = text.split("\nloop ", 1)[1].splitlines()
+    assert table[0].split()[-6:] == ["docs", "search", "crawl", "dups", "other", "words"]
     totals = table[1].split()  # all: the loops summed, first
     docs = sum(loop["documents"]["search"] + loop["documents"]["crawl"] for loop in data["loops"])
-    assert totals[0] == "all" and int(totals[6]) == docs
-    assert "near-dup: copies of a document kept" in text  # the legend
-    assert text.rstrip().splitlines()[-1].startswith("next: `collie export corpus.txt`")
+    assert totals[0] == "all" and int(totals[7]) == docs  # all, started (day, time), took
+    assert "dups: near-duplicates, copies of a document kept" in " ".join(text.split())
+    assert "next: `collie export corpus.txt`" in text.rstrip().split("\n\n")[-1]
+    wide = [line for line in text.splitlines()[1:] if len(line) > 100]  # but the workspace's
+    assert not wide and len(table[0]) <= 100  # path: the table fits 100 columns
 
 
 def test_second_run_at_once_is_refused(mined, capsys) -> None:

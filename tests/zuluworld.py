@@ -154,3 +154,26 @@ def zulu_workspace(
     docs.write_text(made.seed_text, encoding="utf-8")
     init_zulu(capsys, tmp_path / "ws", docs, web)
     return tmp_path / "ws", made
+
+
+# Well-separated languages for the polyglot blog (UDHR keys; the first 17 are used).
+POLYGLOT = ("eng", "fra", "deu_1996", "spa", "por_PT", "ita", "nld", "pol", "fin", "hun", "tur",
+            "swh", "ind", "vie", "ces", "swe", "est")  # fmt: skip
+
+
+def add_polyglot_blog(world: World, languages: int = 17) -> dict[str, str]:
+    """The blog's home links to a page in each of `languages` other languages and to
+    /mixed, a Zulu page with an English paragraph; returns {what: URL}."""
+    decl = load_declarations()
+    z = decl["zul"].training_paragraphs()
+    blog = "http://zulu-blog.example.za"
+    codes = POLYGLOT[:languages]
+    links = [("/post/1", "Okuthunyelwe"), ("/mixed", "Okuxubile")]
+    links += [(f"/lang/{code}", code) for code in codes]
+    world.add(f"{blog}/", Response.html(page("Ibhulogi", z[32:38], links)))
+    for code in codes:
+        text = [p for p in decl[code].training_paragraphs() if len(p) > 60][:4]
+        world.add(f"{blog}/lang/{code}", hidden(page(code, text)))
+    english = max(decl["eng"].training_paragraphs()[:40], key=len)
+    world.add(f"{blog}/mixed", hidden(page("Okuxubile", [z[55], z[57], english, z[48]])))
+    return {"mixed": f"{blog}/mixed", "english": english}

@@ -12,6 +12,7 @@ import click
 
 from collie.cli import views
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
+from collie.cli.outputs import check_output, force_option
 from collie.errors import InputError
 from collie.export import FORMATS, Repeats, umask_mode, write_export
 from collie.report import html_report, summary_lines
@@ -72,6 +73,7 @@ from collie.store import Store
     help="Leave out every paragraph already written earlier in the corpus (exact, case "
     "and spacing aside); without it they are only counted.",
 )
+@force_option
 @common_options
 @click.pass_obj
 def export(
@@ -85,11 +87,13 @@ def export(
     suspects: bool,
     unique_paragraphs: bool,
     as_json: bool,
+    force: bool,
 ) -> None:
     """Write the corpus: the target-language documents, near-duplicates left out.
 
     OUT is a file (a directory with --format dir), or - for stdout. The file appears only
-    when complete: an interrupted export leaves nothing behind. Counts go to stderr.
+    when complete: an interrupted export leaves nothing behind. An existing OUT is
+    replaced only with --force; the workspace's own files never are. Counts go to stderr.
 
     \b
     Example:
@@ -100,20 +104,26 @@ def export(
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
+    if out != "-":
+        check_output(Path(out), force, folder=fmt == "dir")
     with app.open() as ws:
         store = Store(ws)
         repeats = None
         if not suspects:
             repeats = Repeats(ws.settings["extract.site_repeats"], unique_paragraphs)
-            repeats.learn(store.export_rows(loop, source, min_share))
+            repeats.learn(store.export_rows())  # a site's boilerplate: over all its documents
         rows = store.suspect_rows(loop) if suspects else store.export_rows(loop, source, min_share)
         try:
-            count = write_export(rows, out, fmt, ws.language.code, segments, repeats)
-        except (FileExistsError, FileNotFoundError, NotADirectoryError) as exc:
+            count = write_export(rows, out, fmt, ws.language.code, segments, repeats, force)
+        except FileExistsError:
+            raise InputError(
+                f"{out} already exists; nothing was written.",
+                "Add --force to replace it, or choose another name.",
+            ) from None
+        except (FileNotFoundError, NotADirectoryError) as exc:
             raise InputError(
                 f"Cannot write {out}: {exc}.",
-                "Give a path in an existing directory (for --format dir: a new or empty "
-                "directory).",
+                "Give a path in an existing directory.",
             ) from None
         except IsADirectoryError as exc:
             raise InputError(
@@ -158,9 +168,10 @@ def export(
     help="Also write one self-contained HTML page with plots (inline SVG).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@force_option
 @common_options
 @click.pass_obj
-def report(app: App, html_path: Path | None, as_json: bool) -> None:
+def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None:
     """Report what the runs found: per loop queries, URLs, pages, target documents from
     search and from crawling, drop reasons and words; languages of the pages fetched;
     the best sites and queries; each loop's seed words.
@@ -170,6 +181,8 @@ def report(app: App, html_path: Path | None, as_json: bool) -> None:
       collie report
       collie report --html report.html
     """
+    if html_path is not None:
+        check_output(html_path, force)
     with app.open() as ws:
         seeds = {
             loop.number: [s.word for s in seed_list_for(ws, loop.number).words]

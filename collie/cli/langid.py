@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, note
+from collie.cli.outputs import refuse_own_files
 from collie.encoding import decode_text_file
 from collie.errors import InputError, LanguageNotFound, UsageProblem
 from collie.langid.compare import METHODS, train_comparison
@@ -230,6 +231,8 @@ def train(
     """
     code = resolve_language(lang).language.code
     root = app.find_root_or_none()
+    if out is not None:
+        refuse_own_files(out, allowed=("models",), example="models/luo.npz in the workspace")
     if out is None:
         if root is None:
             raise UsageProblem("Outside a workspace, say where to write the model with --out.")

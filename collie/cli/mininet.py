@@ -17,6 +17,7 @@ from collie.cli.options import (
     listen_problem,
     note,
 )
+from collie.cli.outputs import refuse_own_files
 from collie.errors import InputError, UsageProblem
 from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
@@ -114,6 +115,7 @@ def build_command(
       collie mininet build world.db
       collie mininet build luo-world.db --target luo --docs luo=my-luo-texts/ --langs eng,swh,lug
     """
+    refuse_own_files(out, example="world.db outside the workspace")
     if out.exists() and not force:
         raise InputError(f"{out} exists.", "Give another path, or --force to replace it.")
     started = time.monotonic()

@@ -101,6 +101,12 @@ def _print_results(labels: dict[str, int], as_json: bool) -> None:
         return
     judged = sum(labels.get(label, 0) for label in ("mainly", "some", "none"))
     click.echo(f"{judged} documents judged ({labels.get('skip', 0)} skipped)")
+    if not judged:
+        click.echo(
+            "no judgements yet, so no shares: run `collie review --sample 100` and judge "
+            "the documents on the page it serves"
+        )
+        return
     for row in rows:
         click.echo(
             f"  {row.label:<12} {row.count:>5}  {row.share:6.1%}  "

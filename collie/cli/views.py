@@ -6,12 +6,14 @@ they never print and never write.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from collie.config import Value
+from collie.export import Repeats, tally_by_loop
 from collie.languages import Language, all_languages, get_language, members
-from collie.report import loop_lines
+from collie.report import WIDTH, loop_lines
 from collie.search import SearchResult
 from collie.seedfiles import SeedPlan
 from collie.seeds import SeedList, safetynet_languages
@@ -63,7 +65,7 @@ def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str])
 
 def status_data(ws: Workspace) -> dict[str, Any]:
     lang = ws.language
-    counts = Store(ws).loop_counts()
+    counts = exported_counts(ws)
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.seed_summary():
@@ -101,6 +103,25 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     }
 
 
+def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
+    """Store.loop_counts with the documents and words an export writes: a document whose
+    every paragraph is its site's boilerplate (extract.site_repeats) is left out of both,
+    and counted apart as `boilerplate_only`."""
+    store = Store(ws)
+    counts = store.loop_counts()
+    repeats = Repeats(ws.settings["extract.site_repeats"])
+    repeats.learn(store.export_rows())
+    written = tally_by_loop(store.export_rows(), ws.language.code, repeats)
+    for loop, count in counts.items():
+        stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
+        tally = written.get(loop, {})
+        docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
+        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values())
+        count["documents"] = docs
+        count["words"] = tally.get("words", 0)
+    return counts
+
+
 def status_lines(data: dict[str, Any]) -> list[str]:
     docs, wrong = data["seed_documents"], data["wronglang_documents"]
     lines = [
@@ -132,7 +153,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
     lines += loop_lines(data["loops"])
-    lines += ["", next_step(data)]
+    lines += [
+        "",
+        *textwrap.wrap(next_step(data), WIDTH, subsequent_indent="      ", break_on_hyphens=False),
+    ]
     return lines
 
 

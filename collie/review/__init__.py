@@ -13,9 +13,9 @@ LABELS = ("mainly", "some", "none")
 class ClassShare:
     label: str
     count: int
-    share: float
-    low: float  # 95% Wilson score interval
-    high: float
+    share: float | None  # None: nothing judged yet
+    low: float | None  # 95% Wilson score interval
+    high: float | None
 
 
 def wilson(count: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -30,7 +30,8 @@ def wilson(count: int, total: int, z: float = 1.96) -> tuple[float, float]:
 
 def precision(labels: dict[str, int]) -> list[ClassShare]:
     """Share of the judged documents in each class (skips left out), as in the paper's
-    Table 2, plus "some or mainly" (documents with any target-language text)."""
+    Table 2, plus "some or mainly" (documents with any target-language text); with
+    nothing judged, no share and no interval (None)."""
     judged = sum(labels.get(label, 0) for label in LABELS)
     rows = []
     for label in (*LABELS, "mainly+some"):
@@ -39,6 +40,9 @@ def precision(labels: dict[str, int]) -> list[ClassShare]:
             if label == "mainly+some"
             else (labels.get(label, 0))
         )
+        if not judged:
+            rows.append(ClassShare(label, count, None, None, None))
+            continue
         low, high = wilson(count, judged)
-        rows.append(ClassShare(label, count, count / judged if judged else 0.0, low, high))
+        rows.append(ClassShare(label, count, count / judged, low, high))
     return rows

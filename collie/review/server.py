@@ -14,6 +14,7 @@ import json
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Protocol
 
+from collie.report import language_label
 from collie.review import LABELS
 
 MAX_BODY = 4096
@@ -85,7 +86,7 @@ function show(state) {{
     const div = document.createElement("div");
     // "und": too short to tell (headings, captions): not marked
     div.className = lang === "{target}" || lang === "und" ? "para" : "para other";
-    div.dataset.lang = lang;
+    div.dataset.lang = (current.language_names || {{}})[lang] || lang;
     div.textContent = paragraph;
     text.appendChild(div);
   }}
@@ -111,6 +112,17 @@ call("/api/next").then(show);
 </script>
 </body></html>
 """
+
+
+def with_language_names(review: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The next review with `language_names`: each paragraph's language code with its
+    name ("xho (Xhosa)"), as the page labels paragraphs in another language."""
+    document = (review or {}).get("document")
+    if not document:
+        return review
+    codes = {paragraph[1] for paragraph in document.get("paragraphs") or []}
+    names = {code: language_label(code) for code in codes if code}
+    return {**(review or {}), "document": {**document, "language_names": names}}
 
 
 class ReviewServer(HTTPServer):
@@ -150,7 +162,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/":
             self._send(200, "text/html; charset=utf-8", self.server.page)
         elif self.path == "/api/next":
-            self._json(self.server.backend.next_review())
+            self._json(with_language_names(self.server.backend.next_review()))
         else:
             self._json({"error": "not found"}, 404)
 
@@ -178,7 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._json({"error": "not found"}, 404)
             return
-        self._json(backend.next_review())
+        self._json(with_language_names(backend.next_review()))
 
     def _json(self, data: Any, status: int = 200) -> None:
         body = json.dumps(data, ensure_ascii=False).encode("utf-8")
