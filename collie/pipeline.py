@@ -149,6 +149,7 @@ class _Miner:
     budget: SearchBudget = field(default_factory=SearchBudget)  # the run's queries
     originals: Deduplicator | None = None  # the near-duplicate lookups (_originals)
     new_sites: set[str] | None = None  # sites this loop entered through a link (_cross_site)
+    loops: list[LoopReport] = field(default_factory=list)  # this run's, as in RunReport
 
     @property
     def target(self) -> str:
@@ -177,7 +178,7 @@ def run(
     rules = PageRules.from_settings(ws.language.code, ws.settings, model)
     miner = _Miner(ws, store, backend, fetcher, model, limits, events, executor, rules)
     miner.budget = SearchBudget.from_settings(ws.settings)
-    report = RunReport()
+    report = RunReport(loops=miner.loops)
     if ws.completed_loops() >= limits.loops:
         report.already_done = True
         return report
@@ -369,21 +370,29 @@ def _stream_loop(miner: _Miner, searched: bool, report: LoopReport) -> str | Non
             stopped = _search_stage(miner, report.number, report, stream)
             if stopped is not None:
                 stream.finish()
-                _held_back(report, len(stream.held), stream.held.origins())
+                _held_back(miner, report, len(stream.held), stream.held.origins())
                 return stopped
         stopped = stream.run()
-        held = _held_back(report, len(stream.held), stream.held.origins())
+        held = _held_back(miner, report, len(stream.held), stream.held.origins())
         return stopped or held
 
 
-def _held_back(report: LoopReport, pages: int, origins: dict[str, str]) -> str | None:
+# Hosts whose robots.txt must fail, with no page recorded in the run, before the network
+# (not the hosts) is taken to be down: a loop that meets only a dead host or two is not.
+OFFLINE_HOSTS = 3
+
+
+def _held_back(
+    miner: _Miner, report: LoopReport, pages: int, origins: dict[str, str]
+) -> str | None:
     """Count in the loop's report the pages held back because their robots.txt could not
-    be fetched (they stay queued: a later loop or run asks again). When the loop recorded
-    no page at all in this run, the network looks down: the loop is left open, and this
-    says why the run stops."""
+    be fetched (they stay queued: a later loop or run asks again). When OFFLINE_HOSTS or
+    more hosts failed and the run recorded no page at all, the network looks down: the
+    loop is left open, and this says why the run stops."""
     report.held = pages
     report.unreachable = Counter(origins.values())
-    if not pages or report.pages:
+    recorded = sum(sum(loop.pages.values()) for loop in miner.loops)
+    if not pages or recorded or len(origins) < OFFLINE_HOSTS:
         return None
     causes = ", ".join(f"{c} {n}" for c, n in report.unreachable.most_common())
     return (
@@ -647,7 +656,7 @@ def _fetch_stage(miner: _Miner, report: LoopReport) -> str | None:
             if _learn_relatives(miner, report):
                 continue  # pages restored: their links may have joined the frontier
             sites = {site: "see the run's log" for site in held.values()}
-            return _held_back(report, len(held), sites)
+            return _held_back(miner, report, len(held), sites)
         by_id = {page.id: page for page in batch}
         outcomes = _examine_batch(miner, batch)
         held.update((o.page_id, o.site) for o in outcomes if o.reason == ROBOTS_UNREACHABLE)

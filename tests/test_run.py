@@ -203,7 +203,11 @@ def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world:
     root, _ = zulu_workspace(tmp_path, capsys, web, world)
     monkeypatch.chdir(root)
     timed = run_collie(capsys, "run", "--loops", "1", "--max-time", "0.000001")
-    assert timed.code == 0 and "time limit" in timed.err and "run` again" in timed.err
+    assert (
+        timed.code == 0
+        and "time limit" in timed.err
+        and "`collie run --loops 1` again" in timed.err
+    )
     assert json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]["finished_at"] is None
     limited = run_collie(capsys, "run", "--loops", "1", "--max-pages", "3")
     assert limited.code == 0, limited.err
