@@ -32,7 +32,7 @@ from types import SimpleNamespace
 
 from simhash import Simhash, SimhashIndex
 
-from collie.dedup import (
+from collie.decide.dedup import (
     BlockIndex,
     Deduplicator,
     ParagraphIndex,
@@ -42,11 +42,11 @@ from collie.dedup import (
     simhash_text,
 )
 from collie.models import DocumentRow
-from collie.seeds import tokenize
+from collie.search.seeds import tokenize
 from collie.store import Store
 from collie.store.migrations import migrate
 from collie.udhr import load_declarations
-from collie.workspace import connect
+from collie.workspace.folder import connect
 
 
 def word_shingle_hash(text: str) -> int:

@@ -32,10 +32,10 @@ from pathlib import Path
 
 import html2text
 
-from collie.encoding import decode_html
-from collie.extract import extract_html
-from collie.fetch import FetchResult
-from collie.process import clear_caches, process
+from collie.fetch.fetcher import FetchResult
+from collie.page.encoding import decode_html
+from collie.page.extract import extract_html
+from collie.page.process import clear_caches, process
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "extraction-dev"
 _SPACE = re.compile(r"\s+")

@@ -27,17 +27,17 @@ from pathlib import Path
 
 import requests
 
-from collie import pipeline
-from collie.fetch import FetchConfig, Fetcher
-from collie.fetchpool import fetch_all
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.fetch.pool import fetch_all
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
+from collie.mining import loop as pipeline
 from collie.models import QueueEntry
 from collie.search import make_backend
-from collie.seedfiles import SeedInput, plan_seed_documents
 from collie.store import Store
 from collie.udhr import load_declarations
-from collie.workspace import create_workspace, open_workspace
+from collie.workspace.folder import create_workspace, open_workspace
+from collie.workspace.seedfiles import SeedInput, plan_seed_documents
 
 HOSTS, PAGES = 200, 20
 TARGET_FETCHED, TARGET_RECORDED = 200.0, 1000.0

@@ -37,12 +37,12 @@ from collections.abc import Callable
 import chardet
 import html2text
 
-from collie.encoding import decode_html
-from collie.extract import extract_html
-from collie.fetch import FetchResult
+from collie.fetch.fetcher import FetchResult
 from collie.mininet.pages import LabelledPage, build_corpus
 from collie.mininet.pages import token_f1 as f1
-from collie.process import clear_caches, process
+from collie.page.encoding import decode_html
+from collie.page.extract import extract_html
+from collie.page.process import clear_caches, process
 from collie.udhr import Declaration, load_declarations
 
 PAGES = 240

@@ -27,17 +27,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from collie.executor import DaskExecutor, LocalExecutor, start_cluster
-from collie.fetch import FetchResult
+from collie.fetch.fetcher import FetchResult
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
+from collie.mining.executor import DaskExecutor, LocalExecutor, start_cluster
+from collie.mining.loop import record_outcomes
+from collie.mining.reprocess import reprocess
 from collie.models import PageOutcome, QueueEntry
-from collie.pipeline import record_outcomes
-from collie.process import clear_caches
-from collie.reprocess import reprocess
+from collie.page.process import clear_caches
 from collie.store import Store
 from collie.udhr import load_declarations
-from collie.workspace import open_workspace
+from collie.workspace.folder import open_workspace
 
 PAGES = 20_000
 ROUNDS = 2
@@ -74,7 +74,7 @@ def make_workspace(root: Path, count: int) -> None:
 
 def warm_up() -> None:
     """Import what a worker needs (this process has imported it already)."""
-    import collie.reprocess  # noqa: F401
+    import collie.mining.reprocess  # noqa: F401
 
 
 def timed(root: Path, executor: LocalExecutor | DaskExecutor) -> float:

@@ -19,16 +19,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from collie import pipeline
-from collie.fetch import FetchConfig, Fetcher, FetchResult
-from collie.fetchpool import FetchPool
+from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult
+from collie.fetch.pool import FetchPool
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
-from collie.process import process
+from collie.mining import loop as pipeline
+from collie.page.process import process
 from collie.search import make_backend
-from collie.seedfiles import SeedInput, plan_seed_documents
 from collie.udhr import load_declarations
-from collie.workspace import create_workspace, open_workspace
+from collie.workspace.folder import create_workspace, open_workspace
+from collie.workspace.seedfiles import SeedInput, plan_seed_documents
 
 LANGUAGES = {"zul": 60, "xho": 40, "eng": 100, "swh": 50, "fra": 50}
 SETTINGS = {"language.code": "zul", "search.backend": "searxng", "fetch.delay": 0.0,

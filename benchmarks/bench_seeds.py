@@ -20,7 +20,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from collie.seeds import count_tokens, odds_ratio_seeds, packaged_safetynet
+from collie.search.seeds import count_tokens, odds_ratio_seeds, packaged_safetynet
 
 WORDS = 1_000_000
 DOC_WORDS = 500

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from collie.bodycache import CompressedBody
+from collie.fetch.bodycache import CompressedBody
 
 if TYPE_CHECKING:
-    from collie.dedup import ParagraphSketch
+    from collie.decide.dedup import ParagraphSketch
 
 # A page's status: queued (in the frontier), kept (a target document of the corpus),
 # duplicate (a target document repeating an earlier one), wronglang (text in another

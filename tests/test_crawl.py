@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from collie.crawl import (
+from collie.crawl.links import (
     LinkEvidence,
     crawl_url,
     language_needles,
@@ -110,7 +110,7 @@ def test_site_stop_reason() -> None:
 
 
 def test_a_short_page_takes_the_majority_language_of_its_long_referrers() -> None:
-    from collie.crawl import short_page_vote
+    from collie.crawl.links import short_page_vote
 
     long_zul, long_eng, short_eng = (
         Referrer("zul", 3000),
@@ -124,7 +124,7 @@ def test_a_short_page_takes_the_majority_language_of_its_long_referrers() -> Non
 
 
 def test_a_near_duplicate_is_crawled_out_but_not_into_its_own_url_family() -> None:
-    from collie.crawl import follows_link, url_family
+    from collie.crawl.links import follows_link, url_family
 
     assert url_family("http://a.ke/calendar/2024/5") == url_family("http://a.ke/calendar/2024/6")
     assert url_family("http://a.ke/list?page=2") == url_family("http://a.ke/list?page=3")

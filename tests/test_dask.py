@@ -35,7 +35,7 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def cluster(closed_web) -> Iterator[Any]:
-    from collie.executor import start_cluster
+    from collie.mining.executor import start_cluster
 
     with start_cluster("local:2", {}) as started:
         yield started
@@ -104,10 +104,10 @@ def test_cluster_workers_are_processes(cluster) -> None:
 
 
 def test_worker_waits_for_the_pacing_handed_over(closed_web) -> None:
-    from collie.classify import PageRules
-    from collie.examine import SiteBatch, WorkerContext, fetch_and_examine
-    from collie.fetch import FetchConfig
+    from collie.decide.classify import PageRules
+    from collie.fetch.fetcher import FetchConfig
     from collie.langid.model import load_model
+    from collie.mining.examine import SiteBatch, WorkerContext, fetch_and_examine
     from collie.models import QueuedPage
 
     web = closed_web[0]
@@ -133,7 +133,7 @@ def test_dask_without_the_extra_names_it(two_runs, capsys, tmp_path, monkeypatch
 
 def test_cluster_settings_are_checked(capsys, tmp_path) -> None:
     from collie.errors import ConfigError
-    from collie.executor import ExecutorSpec, make_executor, parse_cluster_options
+    from collie.mining.executor import ExecutorSpec, make_executor, parse_cluster_options
 
     with pytest.raises(ConfigError, match="unknown cluster"):
         make_executor(ExecutorSpec("dask", cluster="mars"))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from simhash import Simhash
 
-from collie.dedup import (
+from collie.decide.dedup import (
     BlockIndex,
     block_layout,
     blocks,
@@ -100,7 +100,7 @@ def test_index_finds_exactly_what_brute_force_finds(
 
 
 def test_the_deduplicator_finds_an_exact_key_first_then_a_close_fingerprint() -> None:
-    from collie.dedup import Deduplicator
+    from collie.decide.dedup import Deduplicator
 
     originals = Deduplicator(max_distance=3)
     originals.add(1, "key-a", 0b1111)
@@ -115,7 +115,7 @@ def test_the_deduplicator_finds_an_exact_key_first_then_a_close_fingerprint() ->
 
 
 def test_a_target_document_matching_an_earlier_one_is_marked_a_duplicate() -> None:
-    from collie.dedup import mark_duplicate
+    from collie.decide.dedup import mark_duplicate
     from collie.models import DocumentRow, PageOutcome
 
     text = "Umuntu ngamunye unelungelo lokuphila."
@@ -157,7 +157,7 @@ OTHER = [
 
 
 def test_a_copy_with_a_paragraph_dropped_and_text_added_is_found_by_its_paragraphs() -> None:
-    from collie.dedup import Deduplicator, paragraph_sketch
+    from collie.decide.dedup import Deduplicator, paragraph_sketch
 
     originals = Deduplicator(3)
     originals.add(1, "a", simhash_text("\n".join(ARTICLE)), paragraph_sketch(ARTICLE))
@@ -171,7 +171,7 @@ def test_a_copy_with_a_paragraph_dropped_and_text_added_is_found_by_its_paragrap
 
 
 def test_one_shared_paragraph_is_a_quotation_not_a_copy() -> None:
-    from collie.dedup import ParagraphIndex, paragraph_sketch
+    from collie.decide.dedup import ParagraphIndex, paragraph_sketch
 
     index = ParagraphIndex()
     index.add(1, paragraph_sketch(ARTICLE[:2]))
@@ -183,7 +183,7 @@ def test_one_shared_paragraph_is_a_quotation_not_a_copy() -> None:
 
 
 def test_sketches_round_trip_through_the_store_text() -> None:
-    from collie.dedup import ParagraphSketch, paragraph_sketch, stored_sketch
+    from collie.decide.dedup import ParagraphSketch, paragraph_sketch, stored_sketch
 
     sketch = paragraph_sketch(ARTICLE)
     assert len(sketch.keys) == 5 and len(sketch.sketch) == 4

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from collie import encoding
-from collie.encoding import (
+from collie.page import encoding
+from collie.page.encoding import (
     Decoded,
     codec_for_label,
     decode_html,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from collie.export import document_text, write_export
+from collie.corpus.export import document_text, write_export
 
 from .clihelp import run_collie
 
@@ -65,7 +65,7 @@ def site_row(doc_id: int, site: str, texts: list[str]) -> dict[str, Any]:
 
 
 def test_a_sites_repeated_paragraphs_are_left_out_and_counted(tmp_path: Path) -> None:
-    from collie.export import Repeats
+    from collie.corpus.export import Repeats
 
     menu, byline = "Nyiero  Siasa Tugo", "Ndiko gi Otieno Ochieng"
     rows = [site_row(i, "a.ke", [menu, f"Wach mar {i} ne ber ahinya.", byline]) for i in (1, 2, 3)]

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collie.boilerplate import LINK_CLOSE, LINK_OPEN, RULES, Line, apply_rules, parse_line
-from collie.extract import extract_html, find_links
-from collie.fetch import FetchResult
+from collie.fetch.fetcher import FetchResult
 from collie.mininet.pages import DECLARATIONS, TEMPLATES, build_corpus, build_page, token_f1
-from collie.process import Page, check_html, process
+from collie.page.boilerplate import LINK_CLOSE, LINK_OPEN, RULES, Line, apply_rules, parse_line
+from collie.page.extract import extract_html, find_links
+from collie.page.process import Page, check_html, process
 from collie.udhr import load_declarations
 
 MAIN = [
@@ -421,7 +421,7 @@ def _lines(*texts: str) -> list[Line]:
 
 
 def test_long_lines_only_the_pre_cleaning_kept_are_put_back_in_page_order() -> None:
-    from collie.maintext import LONG_LINE, with_long_lines
+    from collie.page.maintext import LONG_LINE, with_long_lines
 
     prose = "Mstari mrefu wa maandishi ya makala ambao trafilatura haukuona. " * 4
     other = "Mstari mwingine mrefu ndani ya jedwali la mpangilio wa zamani wa tovuti. " * 3
@@ -444,7 +444,7 @@ def test_long_lines_only_the_pre_cleaning_kept_are_put_back_in_page_order() -> N
 
 
 def test_menu_text_run_together_is_dropped_prose_with_a_few_links_is_not() -> None:
-    from collie.maintext import without_menu_text
+    from collie.page.maintext import without_menu_text
 
     links = [(f"http://a.ke/{w}", w) for w in ["Mwanzo", "Habari za leo", "Michezo", "Biashara"]]
     links += [("http://a.ke/x", "Siasa na uchumi wa nchi"), ("http://a.ke/y", "Mawasiliano")]

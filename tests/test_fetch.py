@@ -14,10 +14,10 @@ from collections.abc import Callable
 import pytest
 
 from collie.config import SETTINGS_BY_KEY
-from collie.fetch import FetchConfig, Fetcher, FetchResult, looks_like_html
-from collie.fetchpool import fetch_all
+from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult, looks_like_html
+from collie.fetch.pool import fetch_all
+from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.mininet.server import MiniWebServer, Request, Response, World
-from collie.robots import MemoryRobotsStore, RobotsRecord
 
 PAGE = "<!DOCTYPE html><html><head><title>t</title></head><body><p>Ber ahinya!</p></body></html>"
 
@@ -495,7 +495,7 @@ def test_closing_fetch_all_early_stops_new_requests(web: MiniWebServer, world: W
 def test_pool_takes_new_hosts_while_a_big_one_is_paced(web: MiniWebServer, world: World) -> None:
     """No batch barrier: a host added while another is still being fetched (its delay
     between pages) is fetched at once, and each host keeps its delay."""
-    from collie.fetchpool import FetchPool
+    from collie.fetch.pool import FetchPool
 
     for n in range(6):
         world.add(f"http://big.example/{n}", Response.html(PAGE))
@@ -516,7 +516,7 @@ def test_pool_takes_new_hosts_while_a_big_one_is_paced(web: MiniWebServer, world
 
 
 def test_pool_close_returns_what_never_started(web: MiniWebServer, world: World) -> None:
-    from collie.fetchpool import FetchPool
+    from collie.fetch.pool import FetchPool
 
     for n in range(10):
         world.add(f"http://one.example/{n}", Response.html(PAGE))

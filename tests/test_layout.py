@@ -1,111 +1,143 @@
-"""The closed-world web and the mining stages meet only over HTTP (docs/design.md, "Layers")."""
+"""The house's rules, read from the package layout (docs/design.md, "Layers").
+
+collie/ holds shared modules (records, settings, errors, vocabulary), one package per
+stage of the loop, the state (workspace/, store/), the loop (mining/), the corpus
+(corpus/), the command line (cli/) and the closed-world web (mininet/). A stage imports
+the shared modules, its own package and the stages listed in STAGE_USES; never the
+state, the loop, the corpus or the command line, never click or sqlite3.
+"""
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "collie"
-# What the local web may use besides itself: the UDHR data package.
-MININET_MAY_IMPORT = {"collie.mininet", "collie.udhr", "collie.errors"}
 
-
-def collie_imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("collie"):
-            names.add(node.module)
-        elif isinstance(node, ast.Import):
-            names |= {a.name for a in node.names if a.name.startswith("collie")}
-    return names
-
-
-def test_mininet_imports_no_mining_stage() -> None:
-    for path in (PACKAGE / "mininet").glob("*.py"):
-        for name in collie_imports(path):
-            assert any(name == m or name.startswith(m + ".") for m in MININET_MAY_IMPORT), (
-                f"{path.name} imports {name}"
-            )
-
-
-# The command line wires both sides together (`collie mininet score -w`, `collie demo`).
+SHARED = {"__init__", "__main__", "errors", "config", "models", "reasons", "languages",
+          "urls", "text", "http", "udhr"}  # fmt: skip
+STAGES = ("search", "fetch", "page", "langid", "decide", "crawl")  # the loop's order
+# The one cross-stage use: deciding a page reads the language model's answers.
+STAGE_USES = {"decide": {"langid"}}
+STATE = ("workspace", "store")
+LOOP = ("mining",)
+CORPUS = ("corpus",)
+CLI = ("cli",)
+WEB = ("mininet",)
+# What the store may take from the stages: records and vocabulary (search results,
+# robots.txt records, the body cache's format), never a decision.
+STORE_MAY_IMPORT = {"collie.fetch.robots", "collie.fetch.bodycache", "collie.search.base"}
+# May import: (the rooms of collie/ a room may import besides SHARED and itself).
+MAY_IMPORT = {
+    **{stage: set(STAGE_USES.get(stage, ())) for stage in STAGES},
+    "workspace": {"store", "langid", "search", "page"},  # init learns a language, reads seeds
+    "store": set(),
+    "mining": {*STAGES, *STATE},
+    "corpus": {*STAGES, *STATE, "mining"},
+    "cli": {*STAGES, *STATE, *LOOP, *CORPUS},
+    "mininet": set(),
+}
+# The command line's one module that wires the mining side and the closed world.
 WIRING = {"cli/mininet.py"}
 
 
-def test_mining_stages_do_not_import_mininet() -> None:
-    for path in PACKAGE.rglob("*.py"):
-        if "mininet" in path.parts or path.relative_to(PACKAGE).as_posix() in WIRING:
-            continue
-        assert not any(n.startswith("collie.mininet") for n in collie_imports(path)), path
+def rooms() -> Iterator[tuple[Path, str]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path, path.relative_to(PACKAGE).with_suffix("").parts[0]
 
 
-# The mining stages: pure code over plain data. They never import click, never open the
-# database, never import the state modules, the loop or the command line.
-STAGES = {"fetch", "process", "extract", "maintext", "boilerplate", "encoding", "crawl", "dedup",
-          "classify", "examine", "queries", "seeds", "models", "reasons", "robots",
-          "hostgate", "fetchpool", "listings", "urls", "bodycache", "langid", "search"}  # fmt: skip
-# Only these touch the workspace's state (the database, the workspace folder).
-STATE = {"store", "workspace"}
-LOOP_AND_COMMANDS = {"pipeline", "searching", "relatives", "reprocess", "executor",
-                     "newworkspace", "report", "export", "review", "cli"}  # fmt: skip
-# What every layer may use: errors, settings, language names, the seed files, the UDHR
-# data package (and the package's entry points, the closed-world web, the data files).
-FOUNDATION = {"__init__", "__main__", "errors", "config", "languages", "seedfiles", "udhr",
-              "mininet", "data"}  # fmt: skip
-# What the state modules may take from the stages' side: records and vocabulary (models,
-# reasons, search results), the body cache's format, robots.txt records, the canonical
-# form of a URL (the key of the frontier and of the search cache); never a decision (the
-# near-duplicate comparison, the link and vote rules are the loop's to apply).
-STORE_MAY_IMPORT = {"collie.models", "collie.reasons", "collie.bodycache", "collie.robots",
-                    "collie.search.base", "collie.urls"}  # fmt: skip
-
-
-def _top(path: Path) -> str:
-    name = path.relative_to(PACKAGE).with_suffix("").parts[0]
-    return "cli" if name.startswith("cli") else name
-
-
-def _imports(path: Path) -> set[str]:
+def imports(path: Path) -> set[str]:
+    """Every module a file imports, TYPE_CHECKING blocks and function bodies included
+    (`from package import module` names the module, not the package's face)."""
+    known = modules()
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
+            subs = {f"{node.module}.{a.name}" for a in node.names} & known
+            names |= subs
+            if len(subs) < len(node.names):
+                names.add(node.module)
         elif isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
     return names
 
 
-def _collie_tops(names: set[str]) -> set[str]:
-    return {n.split(".")[1] for n in names if n.startswith("collie.") and n.count(".") >= 1}
-
-
-def test_stages_never_import_click_the_database_state_or_wiring() -> None:
+@functools.cache
+def modules() -> frozenset[str]:
+    found = set()
     for path in PACKAGE.rglob("*.py"):
-        if _top(path) not in STAGES:
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return frozenset(found)
+
+
+def collie_imports(path: Path) -> set[str]:
+    """The collie modules a file imports."""
+    return {n for n in imports(path) if n in modules() and n != "collie"}
+
+
+def test_every_room_has_a_layer() -> None:
+    layered = SHARED | set(MAY_IMPORT)
+    for path, room in rooms():
+        if path.parent == PACKAGE:
+            assert room in SHARED, f"{path.name}: a top-level module that is not shared"
+        else:
+            assert room in layered | {"data"}, f"{room}/: give it a layer"
+
+
+def test_rooms_import_only_what_their_layer_may() -> None:
+    for path, room in rooms():
+        if room == "__main__":
+            allowed = {"cli"}
+        elif room in SHARED:
+            allowed = SHARED
+        else:
+            allowed = SHARED | MAY_IMPORT[room] | {room}
+        if path.relative_to(PACKAGE).as_posix() in WIRING:
+            allowed = allowed | set(WEB)
+        for name in collie_imports(path):
+            top = name.split(".")[1]
+            if room == "store" and name in STORE_MAY_IMPORT:
+                continue
+            assert top in allowed, f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+def test_shared_and_stages_never_import_click_or_sqlite() -> None:
+    for path, room in rooms():
+        if room in STAGES or (room in SHARED and room != "__main__"):
+            tops = {n.split(".")[0] for n in imports(path)}
+            assert not tops & {"click", "sqlite3"}, path
+
+
+def test_only_the_state_opens_the_database() -> None:
+    for path, room in rooms():
+        if room in STATE or room in WEB:  # the world file is the web's own
             continue
-        names = _imports(path)
-        assert not {n for n in names if n.split(".")[0] in ("click", "sqlite3")}, path
-        assert not _collie_tops(names) & (STATE | LOOP_AND_COMMANDS), (path, _collie_tops(names))
+        assert "sqlite3" not in {n.split(".")[0] for n in imports(path)}, path
 
 
-def test_only_the_state_modules_open_the_database() -> None:
+def test_no_import_circles() -> None:
+    """No two modules import each other, directly or round a longer circle; imports
+    under TYPE_CHECKING and inside functions count too."""
+    graph: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
-        if _top(path) in STATE or "mininet" in path.parts:  # the world file is the web's own
-            continue
-        assert "sqlite3" not in _imports(path), path
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[name] = {n for n in collie_imports(path) if n != name}
+    state: dict[str, int] = {}  # 1 visiting, 2 done
 
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                circle = [*trail[trail.index(nxt) :], nxt] if nxt in trail else [node, nxt]
+                raise AssertionError("import circle: " + " -> ".join(circle))
+            if nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
 
-def test_the_store_imports_records_and_vocabulary_never_a_decision() -> None:
-    for path in (PACKAGE / "store").glob("*.py"):
-        names = {n for n in _imports(path) if n.startswith("collie.")}
-        stages = {n for n in names if n.split(".")[1] in STAGES}
-        assert stages <= STORE_MAY_IMPORT, (path, stages - STORE_MAY_IMPORT)
-        assert not _collie_tops(names) & LOOP_AND_COMMANDS, path
-
-
-def test_every_module_has_a_layer() -> None:
-    for path in PACKAGE.rglob("*.py"):
-        top = _top(path)
-        if top in FOUNDATION:
-            continue
-        assert top in STAGES | STATE | LOOP_AND_COMMANDS, f"{path}: add it to a layer"
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])

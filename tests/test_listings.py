@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 
-from collie.listings import candidates, parse
+from collie.crawl.listings import candidates, parse
 
 SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -51,7 +51,7 @@ def test_candidates_robots_sitemaps_else_the_default_then_feeds() -> None:
 
 
 def test_listing_urls_are_told_from_pages() -> None:
-    from collie.listings import is_listing
+    from collie.crawl.listings import is_listing
 
     for url in ("http://a.example/feed.xml", "http://a.example/feed/", "http://a.example/rss",
                 "http://a.example/sitemap.xml", "http://a.example/sitemap-posts.xml.gz",

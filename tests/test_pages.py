@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from collie.fetch import FetchConfig, Fetcher
+from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.mininet.server import MiniWebServer, Response, World
-from collie.process import process
+from collie.page.process import process
 
 # One realistic paragraph per script/encoding family, long enough for detection.
 TEXTS = {

@@ -6,7 +6,7 @@ import math
 from itertools import combinations
 
 from collie.languages import get_language
-from collie.queries import (
+from collie.search.queries import (
     GENERIC_DOMAINS,
     combination_key,
     generate_combinations,
@@ -67,7 +67,7 @@ def test_domains() -> None:
 def test_bandit_draws_words_that_paid_more_often() -> None:
     import random
 
-    from collie.queries import WordBandit, combination_key
+    from collie.search.queries import WordBandit, combination_key
 
     words = [f"w{i}" for i in range(12)]
     prior = {"w0": (9, 1), "w1": (8, 2), "w11": (0, 10)}
@@ -84,7 +84,7 @@ def test_bandit_draws_words_that_paid_more_often() -> None:
 def test_bandit_runs_out_like_the_random_draw() -> None:
     import random
 
-    from collie.queries import WordBandit
+    from collie.search.queries import WordBandit
 
     bandit = WordBandit(["a", "b", "c", "d"], {"a": (1, 0)})
     rng = random.Random(1)

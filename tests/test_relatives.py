@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from collie.classify import PageRules, decide, judge_with_site
 from collie.cli.views import status_data, status_lines
+from collie.decide.classify import PageRules, decide, judge_with_site
 from collie.langid import corpus
 from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against
 from collie.langid.learn import base_model, learn_language
 from collie.langid.model import LangModel
+from collie.mining.loop import record_outcomes
+from collie.mining.relatives import judge_corpus
 from collie.models import PageOutcome, QueueEntry
-from collie.pipeline import record_outcomes
-from collie.relatives import judge_corpus
 from collie.store import Store
-from collie.workspace import open_workspace
+from collie.workspace.folder import open_workspace
 
 from .clihelp import run_collie
 

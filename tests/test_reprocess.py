@@ -73,8 +73,8 @@ class _FailingExecutor:
 
 def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
     from collie.langid.learn import load_model_for
-    from collie.reprocess import reprocess
-    from collie.workspace import open_workspace
+    from collie.mining.reprocess import reprocess
+    from collie.workspace.folder import open_workspace
 
     root = copy_of(two_runs["local"]["root"], tmp_path)
     pages, documents = page_rows(root), document_rows(root)

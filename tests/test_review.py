@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from collie.review import precision, wilson
+from collie.corpus.review import precision, wilson
 
 from .clihelp import run_collie
 

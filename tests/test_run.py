@@ -101,7 +101,7 @@ def test_status_shows_each_loop(mined, capsys) -> None:
 
 def test_second_run_at_once_is_refused(mined, capsys) -> None:
     root = mined[0]
-    from collie.workspace import RunLock
+    from collie.workspace.folder import RunLock
 
     with RunLock(root):
         refused = run_collie(capsys, "run", "--loops", "3")
@@ -266,8 +266,8 @@ def test_run_json_lists_each_loop() -> None:
     from collections import Counter
 
     from collie.cli.run import report_json
-    from collie.pipeline import RunReport
-    from collie.report import LoopReport
+    from collie.corpus.report import LoopReport
+    from collie.mining.loop import RunReport
 
     loop = LoopReport(1, Counter(sent=4), 9, Counter(kept=5, dropped=1), Counter(robots=1))
     loop.unreachable, loop.held = Counter({"http-503": 2}), 3  # robots.txt not fetched

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from collie.seeds import (
+from collie.search.seeds import (
     SAFETYNET_FILE,
     Safetynet,
     filter_seed_words,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from collie.seeds import (
+from collie.search.seeds import (
     Safetynet,
     count_tokens,
     frequency_seeds,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from collie import workspace as ws_module
 from collie.errors import WorkspaceError
 from collie.store.migrations import MIGRATIONS
-from collie.workspace import find_workspace, open_workspace
+from collie.workspace import folder as ws_module
+from collie.workspace.folder import find_workspace, open_workspace
 
 from .clihelp import run_collie
 
@@ -352,7 +352,7 @@ def test_a_url_reached_by_a_redirect_is_not_queued_again(tmp_path: Path) -> None
     from collie.models import QueueEntry
     from collie.store import Store
     from collie.store.migrations import migrate
-    from collie.workspace import connect
+    from collie.workspace.folder import connect
 
     conn = connect(tmp_path / "collie.db")
     migrate(conn)

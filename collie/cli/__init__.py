@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from collie import __version__, searching
+from collie import __version__
 from collie.cli import views as text
 from collie.cli.export import export, report
 from collie.cli.extract import extract
@@ -43,10 +43,11 @@ from collie.errors import (
     dependency_error,
 )
 from collie.languages import resolve_language
-from collie.newworkspace import InitRequest, create, recover
+from collie.mining import search as searching
 from collie.search import make_backend
-from collie.seeds import safetynet_languages
-from collie.workspace import Workspace, open_workspace, read_settings
+from collie.search.seeds import safetynet_languages
+from collie.workspace.create import InitRequest, create, recover
+from collie.workspace.folder import Workspace, open_workspace, read_settings
 
 
 class SectionedGroup(click.Group):

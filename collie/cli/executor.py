@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from collie.cli.options import App, note
-from collie.executor import DaskExecutor, ExecutorSpec, LocalExecutor, make_executor
+from collie.mining.executor import DaskExecutor, ExecutorSpec, LocalExecutor, make_executor
 
 F = TypeVar("F", bound=Callable[..., Any])
 

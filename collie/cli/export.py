@@ -13,10 +13,10 @@ import click
 from collie.cli import views
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import check_output, force_option
+from collie.corpus.export import FORMATS, Repeats, umask_mode, write_export
+from collie.corpus.report import html_report, summary_lines
 from collie.errors import InputError
-from collie.export import FORMATS, Repeats, umask_mode, write_export
-from collie.report import html_report, summary_lines
-from collie.searching import seed_list_for
+from collie.mining.search import seed_list_for
 from collie.store import Store
 
 

@@ -11,10 +11,10 @@ import click
 
 from collie.cli.options import CONTEXT, App, common_options, note, set_flag
 from collie.errors import CollieError, InputError
-from collie.fetch import FetchConfig, Fetcher, FetchResult
-from collie.maintext import check_installed
-from collie.process import Page, process
-from collie.workspace import read_settings
+from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult
+from collie.page.maintext import check_installed
+from collie.page.process import Page, process
+from collie.workspace.folder import read_settings
 
 
 @click.command(context_settings=CONTEXT)

@@ -12,7 +12,6 @@ import click
 
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.cli.outputs import refuse_own_files
-from collie.encoding import decode_text_file
 from collie.errors import InputError, LanguageNotFound, UsageProblem
 from collie.langid.compare import METHODS, train_comparison
 from collie.langid.corpus import udhr_heldout_texts, udhr_training_texts
@@ -26,8 +25,9 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, LangModel, read_model, save_model, summarise_languages
 from collie.languages import resolve_language
-from collie.seedfiles import SeedInput, plan_seed_documents, wronglang_input
-from collie.workspace import read_settings
+from collie.page.encoding import decode_text_file
+from collie.workspace.folder import read_settings
+from collie.workspace.seedfiles import SeedInput, plan_seed_documents, wronglang_input
 
 MODEL_HELP = "A model file (.npz) instead of the workspace's or the bundled one."
 

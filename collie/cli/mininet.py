@@ -18,15 +18,15 @@ from collie.cli.options import (
     note,
 )
 from collie.cli.outputs import refuse_own_files
+from collie.corpus.export import ExportCount, Repeats, export_texts
 from collie.errors import InputError, UsageProblem
-from collie.export import ExportCount, Repeats, export_texts
 from collie.languages import resolve_language
-from collie.maintext import check_installed
 from collie.mininet.build import BuildOptions, build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
 from collie.mininet.score import format_scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
+from collie.page.maintext import check_installed
 from collie.store import Store
 
 WORLD = click.Path(dir_okay=False, exists=True, path_type=Path)

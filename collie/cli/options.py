@@ -25,7 +25,7 @@ from collie.errors import CollieError, ConfigError, SettingsFileMissing, UsagePr
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.search import BACKENDS
-from collie.workspace import Workspace, find_workspace, open_workspace
+from collie.workspace.folder import Workspace, find_workspace, open_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 88}

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from collie.errors import InputError
-from collie.workspace import CONFIG_FILE, DB_FILE, LOCK_FILE, is_workspace
+from collie.workspace.folder import CONFIG_FILE, DB_FILE, LOCK_FILE, is_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 OWN_FILES = (CONFIG_FILE, DB_FILE, LOCK_FILE, *(DB_FILE + s for s in ("-wal", "-shm", "-journal")))

@@ -13,8 +13,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from collie import pipeline
 from collie.cli.options import note
+from collie.mining import loop as pipeline
 
 PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
 RUN_LOG = logging.getLogger("collie.runlog")  # the run's own lines, for logs/ only

@@ -11,9 +11,9 @@ from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.progress import CliEvents
 from collie.errors import CollieError
-from collie.maintext import check_installed
-from collie.reprocess import ReprocessReport, reprocess
-from collie.workspace import RunLock
+from collie.mining.reprocess import ReprocessReport, reprocess
+from collie.page.maintext import check_installed
+from collie.workspace.folder import RunLock
 
 
 @click.command("reprocess", context_settings=CONTEXT)

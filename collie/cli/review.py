@@ -8,9 +8,9 @@ import json
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
+from collie.corpus.review import precision
+from collie.corpus.review.server import ReviewServer
 from collie.errors import UsageProblem
-from collie.review import precision
-from collie.review.server import ReviewServer
 from collie.store import Store
 
 

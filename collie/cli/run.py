@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from collie import pipeline
 from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import (
     CONTEXT,
@@ -22,10 +21,11 @@ from collie.cli.options import (
     workspace_model,
 )
 from collie.cli.progress import CliEvents, close_run_log, open_run_log
-from collie.fetch import FetchConfig, Fetcher
-from collie.maintext import check_installed
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.mining import loop as pipeline
+from collie.page.maintext import check_installed
 from collie.search import make_backend
-from collie.workspace import RunLock
+from collie.workspace.folder import RunLock
 
 
 @click.command(context_settings=CONTEXT)

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.export import Repeats, tally_by_loop
+from collie.corpus.export import Repeats, tally_by_loop
+from collie.corpus.report import WIDTH, loop_lines
 from collie.languages import Language, all_languages, get_language, members
-from collie.report import WIDTH, loop_lines
 from collie.search import SearchResult
-from collie.seedfiles import SeedPlan
-from collie.seeds import SeedList, safetynet_languages
+from collie.search.seeds import SeedList, safetynet_languages
 from collie.store import Store
-from collie.workspace import Workspace
+from collie.workspace.folder import Workspace
+from collie.workspace.seedfiles import SeedPlan
 
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
 TYPES = {

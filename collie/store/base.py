@@ -7,10 +7,10 @@ import datetime as dt
 import sqlite3
 from typing import TYPE_CHECKING
 
-from collie.bodycache import CompressedBody, compress_body, write_body
+from collie.fetch.bodycache import CompressedBody, compress_body, write_body
 
 if TYPE_CHECKING:  # workspace.py opens the database through store/migrations.py
-    from collie.workspace import Workspace
+    from collie.workspace.folder import Workspace
 
 _SIGN = 1 << 63
 

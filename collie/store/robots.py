@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from collie.robots import KEPT_KINDS, RobotsRecord
+from collie.fetch.robots import KEPT_KINDS, RobotsRecord
 from collie.store.base import StoreBase
 
 _KEPT = ", ".join(f"'{kind}'" for kind in sorted(KEPT_KINDS))

@@ -16,11 +16,8 @@ from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from collie.classify import (
-    PageRules,
-    decide_short,
-)
-from collie.crawl import (
+from collie.corpus.report import LoopReport
+from collie.crawl.links import (
     LinkEvidence,
     Needles,
     crawl_url,
@@ -31,14 +28,23 @@ from collie.crawl import (
     site_of,
     site_stop_reason,
 )
-from collie.dedup import (
+from collie.crawl.listings import LISTING_TYPES, MAX_PER_SITE, candidates, is_listing, parse
+from collie.decide.classify import (
+    PageRules,
+    decide_short,
+)
+from collie.decide.dedup import (
     Deduplicator,
     ParagraphSketch,
     fingerprints,
     mark_duplicate,
     stored_sketch,
 )
-from collie.examine import (
+from collie.fetch.fetcher import Fetcher, FetchResult, origin_of
+from collie.fetch.pool import FetchPool, HeldBack
+from collie.fetch.robots import MemoryRobotsStore
+from collie.langid.model import LangModel
+from collie.mining.examine import (
     SiteBatch,
     SiteResult,
     WorkerContext,
@@ -49,28 +55,22 @@ from collie.examine import (
     origins_and_hosts,
     split_by_site,
 )
-from collie.executor import Executor, LocalExecutor
-from collie.fetch import Fetcher, FetchResult, origin_of
-from collie.fetchpool import FetchPool, HeldBack
-from collie.langid.model import LangModel
-from collie.listings import LISTING_TYPES, MAX_PER_SITE, candidates, is_listing, parse
-from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
-from collie.queries import query_domains
-from collie.reasons import ROBOTS_UNREACHABLE, TOO_SHORT, kind_of
-from collie.relatives import (
+from collie.mining.executor import Executor, LocalExecutor
+from collie.mining.relatives import (
     judge_with_sites,
     learn_relatives,
     pages_to_restore,
     suspect_sites,
 )
-from collie.report import LoopReport
-from collie.robots import MemoryRobotsStore
+from collie.mining.search import QueryOutcome, SearchBudget, loop_queries, search_queries
+from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
+from collie.reasons import ROBOTS_UNREACHABLE, TOO_SHORT, kind_of
 from collie.search import Backend
-from collie.searching import QueryOutcome, SearchBudget, loop_queries, search_queries
+from collie.search.queries import query_domains
 from collie.store import Store
 from collie.store.rewrite import short_pages
 from collie.urls import canonical_url
-from collie.workspace import Workspace
+from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.pipeline")
 

@@ -27,10 +27,10 @@ from collie import __version__
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import SettingsFileMissing, WorkspaceError
 from collie.languages import Language, get_language
-from collie.seedfiles import SeedDocument, SeedPlan
 from collie.store.base import now_iso
 from collie.store.migrations import migrate
 from collie.store.search import QueryCache
+from collie.workspace.seedfiles import SeedDocument, SeedPlan
 
 CONFIG_FILE = "collie.toml"
 DB_FILE = "collie.db"

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from collie.classify import (
+from collie.decide.classify import (
     SITE_MIN_LETTERS,
     PageRules,
     is_learnt,
@@ -32,7 +32,6 @@ from collie.classify import (
     relative_site,
     target_site,
 )
-from collie.examine import examine_cached
 from collie.langid.contrast import (
     MIN_CONTRAST_LETTERS,
     Contrast,
@@ -50,10 +49,11 @@ from collie.langid.learn import (
     workspace_model_path,
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
+from collie.mining.examine import examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
 from collie.store import Store
 from collie.store.rewrite import page_suspects
-from collie.workspace import Workspace
+from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.relatives")
 

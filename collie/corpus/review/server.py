@@ -14,8 +14,8 @@ import json
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Protocol
 
-from collie.report import language_label
-from collie.review import LABELS
+from collie.corpus.report import language_label
+from collie.corpus.review import LABELS
 
 MAX_BODY = 4096
 

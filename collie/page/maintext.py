@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 
-from collie.boilerplate import MENU_TEXT, Line
 from collie.errors import dependency_error
+from collie.page.boilerplate import MENU_TEXT, Line
 
 log = logging.getLogger("collie.maintext")
 

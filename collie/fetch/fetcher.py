@@ -37,9 +37,8 @@ import requests
 import urllib3
 
 from collie.config import user_agent_header
-from collie.hostgate import HostGate
-from collie.reasons import ROBOTS_UNREACHABLE
-from collie.robots import (
+from collie.fetch.hostgate import HostGate
+from collie.fetch.robots import (
     PARSE_LIMIT,
     RETRY_WAIT,
     TTL,
@@ -49,6 +48,7 @@ from collie.robots import (
     RobotsRecord,
     RobotsStore,
 )
+from collie.reasons import ROBOTS_UNREACHABLE
 from collie.search.base import Clock, parse_retry_after
 from collie.urls import canonical_url
 

@@ -20,15 +20,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.bodycache import compress_body, read_body
-from collie.classify import PageRules, decide
-from collie.fetch import FetchConfig, Fetcher, FetchResult, origin_of
-from collie.fetchpool import fetch_all
+from collie.decide.classify import PageRules, decide
+from collie.fetch.bodycache import compress_body, read_body
+from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult, origin_of
+from collie.fetch.pool import fetch_all
+from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.models import CachedPage, Examined, PageOutcome, QueuedPage
-from collie.process import process
+from collie.page.process import process
 from collie.reasons import CACHE_MISSING
-from collie.robots import MemoryRobotsStore, RobotsRecord
 
 MISSING = CACHE_MISSING  # a recorded body gone from cache/
 log = logging.getLogger("collie.examine")

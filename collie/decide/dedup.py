@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from collie.reasons import NEAR_DUPLICATE
-from collie.seeds import tokenize
+from collie.search.seeds import tokenize
 
 BITS = 64
 NGRAM = 5

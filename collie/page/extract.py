@@ -35,9 +35,9 @@ from urllib.parse import urljoin, urlsplit
 
 import html2text
 
-from collie.boilerplate import LINK_CLOSE, LINK_OPEN, LINK_RUN, apply_rules
-from collie.encoding import normalise_text
-from collie.maintext import MIN_MAIN_CHARS, main_content, with_long_lines, without_menu_text
+from collie.page.boilerplate import LINK_CLOSE, LINK_OPEN, LINK_RUN, apply_rules
+from collie.page.encoding import normalise_text
+from collie.page.maintext import MIN_MAIN_CHARS, main_content, with_long_lines, without_menu_text
 from collie.urls import canonical_url
 
 # Elements removed with their content. Raw-text ones run to the end of the page when

@@ -16,16 +16,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.classify import PageRules, decide_short
-from collie.crawl import short_page_vote
-from collie.dedup import Deduplicator, stored_sketch
-from collie.examine import MISSING, examine_cached
-from collie.executor import Executor
+from collie.crawl.links import short_page_vote
+from collie.decide.classify import PageRules, decide_short
+from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
+from collie.mining.examine import MISSING, examine_cached
+from collie.mining.executor import Executor
+from collie.mining.loop import RunEvents
 from collie.models import CachedPage, Examined
-from collie.pipeline import RunEvents
 from collie.store.rewrite import Rewriter
-from collie.workspace import Workspace
+from collie.workspace.folder import Workspace
 
 SHARD_PAGES = 200  # pages of a task at least, when there are enough
 

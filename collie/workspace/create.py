@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import check_value, lookup, render_toml
-from collie.encoding import decode_text_file
 from collie.errors import (
     ConfigError,
     InputError,
@@ -32,8 +31,8 @@ from collie.langid.learn import (
     train_workspace_model,
 )
 from collie.languages import Language, resolve_language
-from collie.seedfiles import SeedInput, SeedPlan, plan_seed_documents, wronglang_input
-from collie.workspace import (
+from collie.page.encoding import decode_text_file
+from collie.workspace.folder import (
     CONFIG_FILE,
     DB_FILE,
     SEED_WORDS_FILE,
@@ -46,6 +45,7 @@ from collie.workspace import (
     settings_missing,
     write_settings_file,
 )
+from collie.workspace.seedfiles import SeedInput, SeedPlan, plan_seed_documents, wronglang_input
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from collie.dedup import exact_key, paragraph_sketch, simhash_text
+from collie.decide.dedup import exact_key, paragraph_sketch, simhash_text
 from collie.langid.model import UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
 from collie.reasons import LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
-from collie.seeds import count_words
+from collie.search.seeds import count_words
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
 

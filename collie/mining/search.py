@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from collie.errors import CollieError, InputError
-from collie.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
-from collie.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
+from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
+from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.store import Store
-from collie.workspace import Workspace
+from collie.workspace.folder import Workspace
 
 
 class BudgetExhausted(CollieError):

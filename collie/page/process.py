@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from collie import boilerplate, extract
-from collie.encoding import decode_html
-from collie.extract import extract_html
-from collie.fetch import GENERIC_TYPES, HTML_TYPES, FetchResult, looks_like_html
+from collie.fetch.fetcher import GENERIC_TYPES, HTML_TYPES, FetchResult, looks_like_html
+from collie.page import boilerplate, extract
+from collie.page.encoding import decode_html
+from collie.page.extract import extract_html
 
 _BINARY_MAGIC = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
 

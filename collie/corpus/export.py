@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from collie.dedup import paragraph_key
-from collie.seeds import count_words
+from collie.decide.dedup import paragraph_key
+from collie.search.seeds import count_words
 
 FORMATS = ("txt", "jsonl", "dir")
 

@@ -1,0 +1,1 @@
+"""The corpus: export, report, review."""

@@ -1,0 +1,1 @@
+"""Crawling out: links and sites (links), sitemaps and feeds (listings)."""

@@ -1,0 +1,1 @@
+"""The loop: where the stages meet the workspace."""

@@ -1,0 +1,1 @@
+"""The workspace folder: finding, creating, locking it, its settings and seed documents."""
