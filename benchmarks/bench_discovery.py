@@ -27,8 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from collie.mininet.build import BuildOptions
 from collie.mininet.demo import ensure_world, run_demo
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import Scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

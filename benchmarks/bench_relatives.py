@@ -31,8 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from collie.mininet.build import BuildOptions
 from collie.mininet.demo import demo_options, ensure_world, hidden_for, run_demo
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import MAINLY, Scores, read_jsonl, score
 from collie.mininet.worldfile import StoredWorld
 from collie.udhr import cache_dir

@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from collie.mininet.build import BuildOptions
 from collie.mininet.demo import DemoResult, ensure_world, hidden_for, run_demo
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import Scores, read_jsonl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -26,8 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from collie.mininet.build import BuildOptions
 from collie.mininet.demo import ensure_world, run_demo
+from collie.mininet.records import BuildOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_relatives import news_world

@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from collie.mininet.build import BuildOptions
 from collie.mininet.demo import ensure_world, run_demo
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import Scores
 
 ROWS = [

@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from collie.mininet.build import BuildOptions, build
+from collie.mininet.build import build
+from collie.mininet.records import BuildOptions, Truth
 from collie.mininet.score import MAINLY, SOME, score
 from collie.mininet.server import MiniWebServer, Response
-from collie.mininet.worldfile import StoredWorld, Truth
+from collie.mininet.worldfile import StoredWorld
 
 from .clihelp import run_collie
 

@@ -21,8 +21,9 @@ from collie.cli.outputs import refuse_own_files
 from collie.corpus.export import ExportCount, Repeats, export_texts
 from collie.errors import InputError, UsageProblem
 from collie.languages import resolve_language
-from collie.mininet.build import BuildOptions, build
+from collie.mininet.build import build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import format_scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile

@@ -15,190 +15,22 @@ from __future__ import annotations
 import html
 import random
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from collie.errors import UsageProblem
+from collie.mininet.languages import LEGACY, RELATIVES, TLDS
 from collie.mininet.pages import TEMPLATES
 from collie.mininet.reach import mark_reachable
+from collie.mininet.records import BuildOptions, Trap, World
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
 from collie.mininet.texts import LanguageText, ParagraphPool, load_texts, split_seed
-from collie.mininet.worldfile import Trap, write_world
+from collie.mininet.worldfile import write_world
 
-BIG = (
-    "eng",
-    "afr",
-    "fra",
-    "por",
-    "spa",
-    "deu",
-    "nld",
-    "ita",
-    "rus",
-    "arb",
-    "cmn",
-    "hin",
-    "jpn",
-    "kor",
-    "tur",
-    "pol",
-    "ces",
-    "vie",
-    "ind",
-    "swh",
-    "hau",
-    "yor",
-    "ibo",
-    "amh",
-    "som",
-    "sna",
-    "nya",
-    "kin",
-    "lug",
-    "lin",
-    "wol",
-    "ell",
-    "ukr",
-    "bul",
-    "heb",
-    "tha",
-)
-RELATIVES = {
-    "zul": ("xho", "nbl", "ssw"),
-    "xho": ("zul", "nbl", "ssw"),
-    "nbl": ("zul", "xho", "ssw"),
-    "ssw": ("zul", "xho", "nbl"),
-    "sot": ("tsn", "nso"),
-    "tsn": ("sot", "nso"),
-    "nso": ("sot", "tsn"),
-    "swh": ("swb", "zdj"),
-    "kin": ("run",),
-    "run": ("kin",),
-}
-NEIGHBOURS = {
-    "zul": ("nso", "sot", "tsn", "tso", "ven"),
-    "xho": ("sot", "tsn", "afr"),
-    "swh": ("kik", "luo", "lug", "kin"),
-}
-TLDS = {
-    "zul": ("co.za", "org.za", "co.za", "com"),
-    "xho": ("co.za", "org.za"),
-    "nbl": ("co.za",),
-    "ssw": ("co.sz", "org.sz", "co.za"),
-    "sot": ("co.ls", "co.za"),
-    "tsn": ("co.bw", "co.za"),
-    "nso": ("co.za",),
-    "tso": ("co.za", "co.mz"),
-    "ven": ("co.za",),
-    "afr": ("co.za",),
-    "eng": ("com", "org", "co.uk", "net", "com"),
-    "swh": ("co.ke", "co.tz", "or.tz"),
-    "fra": ("fr", "com"),
-    "deu": ("de",),
-    "nld": ("nl",),
-    "por": ("pt", "co.mz"),
-    "spa": ("es", "com.mx"),
-    "ita": ("it",),
-    "rus": ("ru",),
-    "jpn": ("jp",),
-    "kor": ("kr",),
-    "cmn": ("cn",),
-    "pol": ("pl",),
-    "ces": ("cz",),
-    "tur": ("com.tr",),
-    "ukr": ("ua",),
-    "bul": ("bg",),
-    "ell": ("gr",),
-    "heb": ("co.il",),
-    "tha": ("co.th",),
-    "vie": ("vn",),
-    "ind": ("co.id",),
-    "hin": ("in",),
-    "hau": ("com.ng",),
-    "yor": ("com.ng",),
-    "ibo": ("com.ng",),
-    "amh": ("et",),
-    "som": ("so",),
-    "sna": ("co.zw",),
-    "nya": ("mw",),
-    "kin": ("rw",),
-    "lug": ("ug", "co.ug"),
-    "lin": ("cd",),
-    "wol": ("sn",),
-}
-LEGACY = {  # a language's pre-Unicode encoding: (Python codec, the label pages declare)
-    "fra": ("cp1252", "windows-1252"),
-    "spa": ("cp1252", "iso-8859-1"),
-    "deu": ("cp1252", "iso-8859-1"),
-    "ita": ("iso8859-15", "iso-8859-15"),
-    "pol": ("iso8859-2", "iso-8859-2"),
-    "ces": ("cp1250", "windows-1250"),
-    "rus": ("cp1251", "windows-1251"),
-    "ukr": ("koi8-u", "koi8-u"),
-    "bul": ("cp1251", "windows-1251"),
-    "jpn": ("shift_jis", "shift_jis"),
-    "cmn": ("gb18030", "gb2312"),
-    "kor": ("euc-kr", "euc-kr"),
-    "ell": ("iso8859-7", "iso-8859-7"),
-    "heb": ("cp1255", "windows-1255"),
-    "tur": ("cp1254", "windows-1254"),
-    "arb": ("cp1256", "windows-1256"),
-    "afr": ("cp1252", "windows-1252"),
-}
 DECLARED = ("meta", "http", "both", "http-equiv", "none", "wrong-http")
 STEMS = ("daily", "news", "voice", "times", "online", "portal", "media", "press", "hub", "info")
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9"
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """What `collie mininet build` takes."""
-
-    target: str = "zul"  # ISO 639-3
-    langs: tuple[str, ...] = ()  # the other languages; default: relatives, neighbours, BIG
-    sites: int = 300
-    seed: int = 1
-    docs: Mapping[str, Path] = field(default_factory=dict)  # code -> folder of .txt files
-    relative_share: float = 0.12  # of the sites, in the target's close relatives
-    seed_every: int = 4  # every n-th paragraph of the target's text is a seed document
-    seed_head: int = 0  # > 0: the seed documents are the target text's first words instead
-
-    def key(self) -> str:
-        """The options as a file-name part (the docs folders by name)."""
-        docs = "".join(f"-{c}={p.name}" for c, p in sorted(self.docs.items()))
-        langs = f"-{'.'.join(self.langs)}" if self.langs else ""
-        return (
-            f"{self.target}-{self.sites}-{self.seed}-r{self.relative_share:g}-"
-            f"s{self.seed_head or self.seed_every}{langs}{docs}"
-        )
-
-    def other_languages(self) -> list[str]:
-        if self.langs:
-            return [c for c in dict.fromkeys(self.langs) if c != self.target]
-        found = [*RELATIVES.get(self.target, ()), *NEIGHBOURS.get(self.target, ()), *BIG]
-        return [c for c in dict.fromkeys(found) if c != self.target]
-
-
-@dataclass
-class World:
-    """Everything the file will hold."""
-
-    options: BuildOptions
-    texts: dict[str, LanguageText]
-    seed_docs: list[str]
-    pages: dict[str, WorldPage] = field(default_factory=dict)
-    traps: list[Trap] = field(default_factory=list)
-    robots: dict[str, str] = field(default_factory=dict)  # host -> robots.txt ("" = 500)
-    homes: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)  # kind -> n -> url
-    hidden_count: int = 0
-
-    @property
-    def relatives(self) -> list[str]:
-        """The target's close relatives among the world's languages."""
-        return [c for c in RELATIVES.get(self.options.target, ()) if c in self.texts]
 
 
 def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]]:

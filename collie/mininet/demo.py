@@ -26,13 +26,24 @@ from pathlib import Path
 from typing import TextIO
 
 from collie.errors import CollieError, WorkspaceError
-from collie.mininet.build import RELATIVES, BuildOptions, build
+from collie.mininet.build import build
+from collie.mininet.languages import RELATIVES
+from collie.mininet.records import BuildOptions
 from collie.mininet.score import Scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.udhr import cache_dir
 
-GENERATOR = ("build.py", "sites.py", "texts.py", "pages.py", "worldfile.py", "reach.py")
+GENERATOR = (
+    "build.py",
+    "records.py",
+    "languages.py",
+    "sites.py",
+    "texts.py",
+    "pages.py",
+    "worldfile.py",
+    "reach.py",
+)
 DEMO_SETTINGS = ("search.rate_limit=0", "queries.count=20", "search.results=20", "run.seed=7")
 LEARN_RELATIVE_SHARE = 1 / 3  # of the learn-the-target world's sites, in close relatives
 LEARN_SEED_EVERY = 2  # every second paragraph of the target's UDHR text is a seed document

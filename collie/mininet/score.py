@@ -25,7 +25,8 @@ from typing import Any
 from collie.errors import InputError
 from collie.mininet.pages import tokens
 from collie.mininet.reach import REACH, is_disallowed
-from collie.mininet.worldfile import Truth, WorldFile
+from collie.mininet.records import Truth
+from collie.mininet.worldfile import WorldFile
 
 MAINLY = 0.5
 SOME = 0.05

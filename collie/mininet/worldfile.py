@@ -16,17 +16,14 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from collie.errors import InputError
 from collie.mininet.messages import Behaviour, Response, normalise_host
 from collie.mininet.reach import REACH
+from collie.mininet.records import Trap, Truth, World
 from collie.mininet.search import RESULTS_PER_PAGE, SearchHit, SearchPage, tokenise
-
-if TYPE_CHECKING:
-    from collie.mininet.build import World
 
 FORMAT = "collie-mininet-world/2"  # 2: reachable says how
 SCHEMA = """
@@ -45,43 +42,6 @@ CREATE VIRTUAL TABLE search USING fts5(url UNINDEXED, title, body,
     tokenize = 'unicode61 remove_diacritics 0');
 """
 _SITE = re.compile(r"\bsite:(\S+?)\)?(?=\s|$)", re.I)
-
-
-@dataclass(frozen=True)
-class Trap:
-    """An endless URL space: `prefix` + a number, each page linking to the next."""
-
-    site: str
-    prefix: str
-    body: bytes
-    headers: list[tuple[str, str]]
-    lang: str
-    main_text: str
-
-    def page(self, number: int) -> tuple[bytes, str]:
-        """(body, main text) of page `number`."""
-        n, nxt = str(number).encode(), str(number + 1).encode()
-        text = self.main_text.replace("@@N@@", str(number)).replace("@@NEXT@@", str(number + 1))
-        return self.body.replace(b"@@N@@", n).replace(b"@@NEXT@@", nxt), text
-
-
-@dataclass(frozen=True)
-class Truth:
-    """What the world knows of one URL."""
-
-    url: str
-    site: str
-    status: int
-    kind: str  # page, redirect, error, binary, robots, trap
-    encoding: str  # the codec of the body
-    lang: str
-    shares: dict[str, float]
-    main_text: str
-    dup_group: str
-    indexed: bool
-    disallowed: bool
-    reachable: bool
-    reach: str = ""  # how (mininet.reach.REACH); "" = not reachable
 
 
 def _json(value: Any) -> str:
