@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from collie.errors import UsageProblem
 from collie.mininet.languages import LEGACY, RELATIVES, TLDS
-from collie.mininet.pages import TEMPLATES
+from collie.mininet.layouts import TEMPLATES
 from collie.mininet.reach import mark_reachable
 from collie.mininet.records import BuildOptions, Trap, World
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug

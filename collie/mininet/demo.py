@@ -41,6 +41,7 @@ GENERATOR = (
     "sites.py",
     "texts.py",
     "pages.py",
+    "layouts.py",
     "worldfile.py",
     "reach.py",
 )

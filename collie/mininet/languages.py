@@ -1,4 +1,4 @@
-"""The closed world's languages: the big languages every world holds, each target's close
+"""The closed world's languages: the big languages a world holds by default, each target's
 relatives and neighbours, the country domains their sites are named under and the
 legacy encodings their pages may be written in."""
 

@@ -16,7 +16,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from collie.mininet.pages import MENU_EN, Site, render_page
+from collie.mininet.layouts import Site
+from collie.mininet.pages import MENU_EN, render_page
 from collie.mininet.texts import ParagraphPool
 
 Block = tuple[str, str]  # (language code, paragraph)
