@@ -186,7 +186,7 @@ def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None
     with app.open() as ws:
         seeds = {
             loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
-            for loop in ws.loops()
+            for loop in ws.records.loops()
         }
         data = views.report_data(ws, seeds)
     if html_path is not None:

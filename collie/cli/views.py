@@ -68,7 +68,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     counts = exported_counts(ws)
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
-    for row in ws.seed_summary():
+    for row in ws.records.seed_summary():
         if row.role == "target":
             target = {"count": row.documents, "words": row.words, "chars": row.chars}
         else:
@@ -98,7 +98,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
                 "finished_at": loop.finished_at,
                 **counts.get(loop.number, {}),
             }
-            for loop in ws.loops()
+            for loop in ws.records.loops()
         ],
     }
 
