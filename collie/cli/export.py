@@ -17,7 +17,7 @@ from collie.corpus.export import FORMATS, Repeats, umask_mode, write_export
 from collie.corpus.report import html_report, summary_lines
 from collie.errors import InputError
 from collie.mining.search import seed_list_for
-from collie.store import Store
+from collie.store import CorpusStore
 
 
 @click.command(context_settings=CONTEXT)
@@ -107,7 +107,7 @@ def export(
     if out != "-":
         check_output(Path(out), force, folder=fmt == "dir")
     with app.open() as ws:
-        store = Store(ws)
+        store = CorpusStore(ws.conn)
         repeats = None
         if not suspects:
             repeats = Repeats(ws.settings["extract.site_repeats"], unique_paragraphs)

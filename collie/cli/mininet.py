@@ -27,7 +27,7 @@ from collie.mininet.score import format_scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.page.maintext import check_installed
-from collie.store import Store
+from collie.store import CorpusStore
 
 WORLD = click.Path(dir_okay=False, exists=True, path_type=Path)
 
@@ -254,7 +254,7 @@ def score_command(
     else:
         with app.open() as ws:
             target = ws.language.code
-            rows = list(Store(ws).export_rows())
+            rows = list(CorpusStore(ws.conn).export_rows())
             repeats = Repeats(ws.settings["extract.site_repeats"])  # as `collie export` does
             repeats.learn(rows)
             written = export_texts(rows, target, "all", ExportCount(), repeats)

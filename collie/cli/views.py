@@ -16,7 +16,7 @@ from collie.corpus.report import WIDTH, loop_lines
 from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.search.seeds import SeedList, safetynet_languages
-from collie.store import Store
+from collie.store import CorpusStore
 from collie.workspace.folder import Workspace
 from collie.workspace.seedfiles import SeedPlan
 
@@ -107,7 +107,7 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     """Store.loop_counts with the documents and words an export writes: a document whose
     every paragraph is its site's boilerplate (extract.site_repeats) is left out of both,
     and counted apart as `boilerplate_only`."""
-    store = Store(ws)
+    store = CorpusStore(ws.conn)
     counts = store.loop_counts()
     repeats = Repeats(ws.settings["extract.site_repeats"])
     repeats.learn(store.export_rows())
@@ -318,7 +318,7 @@ def safetynet_lines(data: dict[str, dict[str, Any]]) -> list[str]:
 def report_data(ws: Workspace, seeds: dict[int, list[str]]) -> dict[str, Any]:
     """What `collie report` shows: status per loop, languages, best sites and queries,
     and each loop's seed words (given: computed by the pipeline)."""
-    store = Store(ws)
+    store = CorpusStore(ws.conn)
     status = status_data(ws)
     return {
         "language": status["language"],
