@@ -77,7 +77,7 @@ def test_unexpected_error_is_one_line_with_a_hint(capsys, workspace: Path, monke
     def boom(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(cli_module.text, "status_data", boom)
+    monkeypatch.setattr(cli_module.corpus_status, "status_data", boom)
     result = run_collie(capsys, "status")
     assert result.code == 1
     assert result.err.splitlines() == [
@@ -92,7 +92,7 @@ def test_ctrl_c_exits_130(capsys, workspace: Path, monkeypatch) -> None:
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_module.text, "status_data", interrupted)
+    monkeypatch.setattr(cli_module.corpus_status, "status_data", interrupted)
     result = run_collie(capsys, "status")
     assert result.code == 130 and "interrupted" in result.err
 

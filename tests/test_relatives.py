@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from collie.cli.views import status_data, status_lines
+from collie.cli.views import status_lines
+from collie.corpus.status import status_data
 from collie.decide.classify import PageRules, decide, judge_with_site
 from collie.langid import corpus
 from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against

@@ -34,6 +34,7 @@ from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
 from collie.config import lookup
+from collie.corpus import status as corpus_status
 from collie.errors import (
     CollieError,
     ConfigError,
@@ -255,7 +256,7 @@ def status(app: App, as_json: bool) -> None:
       collie status --json
     """
     with app.open() as ws:
-        data = text.status_data(ws)
+        data = corpus_status.status_data(ws)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
