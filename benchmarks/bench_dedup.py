@@ -44,9 +44,9 @@ from collie.decide.dedup import (
 from collie.models import DocumentRow
 from collie.search.seeds import tokenize
 from collie.store import Store
+from collie.store.database import connect
 from collie.store.migrations import migrate
 from collie.udhr import load_declarations
-from collie.workspace.folder import connect
 
 
 def word_shingle_hash(text: str) -> int:

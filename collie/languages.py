@@ -128,10 +128,6 @@ def get_language(code: str) -> Language:
     return all_languages()[code]
 
 
-def get_country(code: str) -> Country:
-    return _countries()[code.upper()]
-
-
 def members(macro: Language) -> list[Language]:
     """The active individual languages of a macrolanguage."""
     return [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from collie import cli as cli_module
-from collie.cli import views
+from collie.corpus import status as corpus_status
 
 from .clihelp import run_collie
 
@@ -78,7 +78,7 @@ def test_unexpected_error_is_one_line_with_a_hint(capsys, workspace: Path, monke
     def boom(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(views, "status_data", boom)
+    monkeypatch.setattr(corpus_status, "status_data", boom)
     result = run_collie(capsys, "status")
     assert result.code == 1
     assert result.err.splitlines() == [
@@ -93,7 +93,7 @@ def test_ctrl_c_exits_130(capsys, workspace: Path, monkeypatch) -> None:
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(views, "status_data", interrupted)
+    monkeypatch.setattr(corpus_status, "status_data", interrupted)
     result = run_collie(capsys, "status")
     assert result.code == 130 and "interrupted" in result.err
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from collie.cli.views import status_data, status_lines
+from collie.cli.views import status_lines
+from collie.corpus.status import status_data
 from collie.decide.classify import PageRules, decide, judge_with_site
 from collie.langid import corpus
 from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against
@@ -18,7 +19,7 @@ from collie.langid.model import LangModel
 from collie.mining.loop import record_outcomes
 from collie.mining.relatives import judge_corpus
 from collie.models import PageOutcome, QueueEntry
-from collie.store import Store
+from collie.store import CorpusStore, ReviewStore, Store
 from collie.workspace.folder import open_workspace
 
 from .clihelp import run_collie
@@ -102,24 +103,24 @@ def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
     workspace: Path, capsys, monkeypatch
 ) -> None:
     with open_workspace(workspace, os.environ, {}) as ws:
-        store = Store(ws)
+        store, reads, reviews = Store(ws), CorpusStore(ws.conn), ReviewStore(ws.conn)
         _record_site(store, "relatives.example", ["kept", "suspect", "suspect", "kept"])
         mine, near = store.site_letters("relatives.example")
         assert near == 3 * mine  # two pages half near, two pages all near
-        assert len(list(store.export_rows())) == 2
+        assert len(list(reads.export_rows())) == 2
         assert store.suspect_site("relatives.example", mine / (mine + near)) == 2
         assert store.site_counts("relatives.example")[2] == "relative-suspected:site 0.25"
-        assert list(store.export_rows()) == []
-        rows = list(store.suspect_rows())
+        assert list(reads.export_rows()) == []
+        rows = list(reads.suspect_rows())
         assert [r["level"] for r in rows] == ["site", "page", "page", "site"]
-        assert store.draw_review_sample(10, 1) == 0  # no corpus document left to sample
-        first = store.next_review()
+        assert reviews.draw_review_sample(10, 1) == 0  # no corpus document left to sample
+        first = reviews.next_review()
         assert first is not None and first["document"]["suspect"] is True
         assert first["total"] == 4 and first["judged"] == 0
-        assert store.judge(first["document"]["doc_id"], "none", "tester")
+        assert reviews.judge(first["document"]["doc_id"], "none", "tester")
         label = store.conn.execute("SELECT label FROM suspects WHERE label IS NOT NULL").fetchone()
         assert label[0] == "relative"
-        assert store.undo_judgement() == first["document"]["doc_id"]
+        assert reviews.undo_judgement() == first["document"]["doc_id"]
         lines = "\n".join(status_lines(status_data(ws)))
     assert "relative-suspected: 4 pages set aside" in lines
     monkeypatch.chdir(workspace)
@@ -223,15 +224,15 @@ def test_a_page_suspected_alone_on_a_target_site_is_judged_with_its_site() -> No
 
 def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> None:
     with open_workspace(workspace, os.environ, {}) as ws:
-        store = Store(ws)
+        store, reads = Store(ws), CorpusStore(ws.conn)
         _record_site(store, "relatives.example", ["kept"] * 3)
-        assert len(list(store.export_rows())) == 3
+        assert len(list(reads.export_rows())) == 3
         # a model that has learnt the relatives: their text is now nearest `mis`
         pages, sites = judge_corpus(store, _Nearest([("und", 0.9, "mis")] * 6), RULES)  # type: ignore[arg-type]
         assert (pages, sites) == (3, 0)  # three pages fail on their own (too few letters
-        assert list(store.export_rows()) == []  # for a site verdict)
+        assert list(reads.export_rows()) == []  # for a site verdict)
         assert store.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
-        rows = list(store.suspect_rows())
+        rows = list(reads.suspect_rows())
         assert {r["level"] for r in rows} == {"page"} and len(rows) == 3
         # restoring them: a page whose document another one duplicates stays a suspect
         ids = [r[0] for r in store.conn.execute("SELECT page_id, id FROM documents ORDER BY id")]
@@ -239,4 +240,4 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
         store.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
                            (first.fetchone()[0], ids[1]))  # fmt: skip
         assert store.forget_suspects(ids) == ids[1:]
-        assert [r["id"] for r in store.suspect_rows()] == ids[:1]
+        assert [r["id"] for r in reads.suspect_rows()] == ids[:1]

@@ -95,9 +95,9 @@ def test_seeds_explain_on_a_udhr_workspace(udhr_workspace: Path, capsys) -> None
 
 
 def test_queries_dry_run_is_reproducible_and_fresh(udhr_workspace: Path, capsys) -> None:
-    first = run_collie(capsys, "-w", str(udhr_workspace), "queries", "--dry-run", "--json")
+    first = run_collie(capsys, "-w", str(udhr_workspace), "queries", "--json")
     assert first.code == 0, first.err
-    again = run_collie(capsys, "-w", str(udhr_workspace), "queries", "--dry-run", "--json")
+    again = run_collie(capsys, "-w", str(udhr_workspace), "queries", "--json")
     planned = json.loads(first.out)
     assert planned == json.loads(again.out)
     assert len(planned) == 400

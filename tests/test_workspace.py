@@ -302,7 +302,7 @@ def test_failed_init_removes_what_it_created(
     def broken(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(ws_module, "_write_database", broken)
+    monkeypatch.setattr(ws_module, "create_database", broken)
     result = run_collie(
         capsys, "init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(luo_doc)
     )
@@ -351,8 +351,8 @@ def test_a_url_reached_by_a_redirect_is_not_queued_again(tmp_path: Path) -> None
 
     from collie.models import QueueEntry
     from collie.store import Store
+    from collie.store.database import connect
     from collie.store.migrations import migrate
-    from collie.workspace.folder import connect
 
     conn = connect(tmp_path / "collie.db")
     migrate(conn)

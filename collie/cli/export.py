@@ -10,14 +10,12 @@ from pathlib import Path
 
 import click
 
-from collie.cli import views
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import check_output, force_option
-from collie.corpus.export import FORMATS, Repeats, umask_mode, write_export
+from collie.corpus.export import FORMATS, ExportChoice, export_corpus, umask_mode
 from collie.corpus.report import html_report, summary_lines
+from collie.corpus.status import report_data
 from collie.errors import InputError
-from collie.mining.search import seed_list_for
-from collie.store import Store
 
 
 @click.command(context_settings=CONTEXT)
@@ -106,15 +104,10 @@ def export(
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
     if out != "-":
         check_output(Path(out), force, folder=fmt == "dir")
+    choice = ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
     with app.open() as ws:
-        store = Store(ws)
-        repeats = None
-        if not suspects:
-            repeats = Repeats(ws.settings["extract.site_repeats"], unique_paragraphs)
-            repeats.learn(store.export_rows())  # a site's boilerplate: over all its documents
-        rows = store.suspect_rows(loop) if suspects else store.export_rows(loop, source, min_share)
         try:
-            count = write_export(rows, out, fmt, ws.language.code, segments, repeats, force)
+            count = export_corpus(ws, out, choice, force)
         except FileExistsError:
             raise InputError(
                 f"{out} already exists; nothing was written.",
@@ -184,11 +177,7 @@ def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None
     if html_path is not None:
         check_output(html_path, force)
     with app.open() as ws:
-        seeds = {
-            loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
-            for loop in ws.loops()
-        }
-        data = views.report_data(ws, seeds)
+        data = report_data(ws)
     if html_path is not None:
         _write_atomically(html_path, html_report(data))
         if not app.quiet:

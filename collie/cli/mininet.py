@@ -18,7 +18,7 @@ from collie.cli.options import (
     note,
 )
 from collie.cli.outputs import refuse_own_files
-from collie.corpus.export import ExportCount, Repeats, export_texts
+from collie.corpus.export import exported_documents
 from collie.errors import InputError, UsageProblem
 from collie.languages import resolve_language
 from collie.mininet.build import build
@@ -28,7 +28,6 @@ from collie.mininet.score import format_scores, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.page.maintext import check_installed
-from collie.store import Store
 
 WORLD = click.Path(dir_okay=False, exists=True, path_type=Path)
 
@@ -254,12 +253,7 @@ def score_command(
         docs = read_jsonl(corpus)
     else:
         with app.open() as ws:
-            target = ws.language.code
-            rows = list(Store(ws).export_rows())
-            repeats = Repeats(ws.settings["extract.site_repeats"])  # as `collie export` does
-            repeats.learn(rows)
-            written = export_texts(rows, target, "all", ExportCount(), repeats)
-            docs = [{**row, "text": text} for row, text in written]
+            docs = exported_documents(ws)  # as `collie export` writes them
             delay = ws.settings["fetch.delay"] if delay is None else delay
     result = score(stored, docs, read_jsonl(log) if log else None, delay)
     if as_json:

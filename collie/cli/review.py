@@ -11,7 +11,7 @@ from collie.cli.options import CONTEXT, App, common_options, listen_problem, not
 from collie.corpus.review import precision
 from collie.corpus.review.server import ReviewServer
 from collie.errors import UsageProblem
-from collie.store import Store
+from collie.store import ReviewStore
 
 
 @click.command(context_settings=CONTEXT)
@@ -58,7 +58,7 @@ def review(
       collie review --results
     """
     with app.open() as ws:
-        store = Store(ws)
+        store = ReviewStore(ws.conn)
         if results:
             _print_results(store.review_labels(), as_json)
             return

@@ -44,11 +44,6 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
 
 
 @click.command(context_settings=CONTEXT)
-@click.option(
-    "--dry-run",
-    is_flag=True,
-    help="Only show the queries (the only mode: `collie run` sends them).",
-)
 @click.option("--loop", "loop", type=click.IntRange(1), help="Loop number (default: the next).")
 @click.option(
     "--tld",
@@ -61,13 +56,14 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
 @search_options
 @common_options
 @click.pass_obj
-def queries(app: App, dry_run: bool, loop: int | None, as_json: bool) -> None:
+def queries(app: App, loop: int | None, as_json: bool) -> None:
     """Show the queries the next loop would send: random combinations of seed words,
-    none sent before from this workspace, the same for the same workspace state.
+    none sent before from this workspace, the same for the same workspace state. Nothing
+    is sent: `collie run` sends them.
 
     \b
     Example:
-      collie queries --dry-run --tld auto
+      collie queries --tld auto
     """
     with app.open() as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")

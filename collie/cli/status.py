@@ -11,6 +11,7 @@ import click
 from collie.cli import views as text
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.config import lookup
+from collie.corpus import status as corpus_status
 from collie.errors import ConfigError, UsageProblem
 from collie.workspace.folder import read_settings
 
@@ -27,7 +28,7 @@ def status(app: App, as_json: bool) -> None:
       collie status --json
     """
     with app.open() as ws:
-        data = text.status_data(ws)
+        data = corpus_status.status_data(ws)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:

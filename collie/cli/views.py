@@ -1,7 +1,8 @@
 """What the informational commands print: plain data for --json, and lines of text.
 
-Functions here take workspace objects or plain data and return dicts or lists of lines;
-they never print and never write.
+Functions here take plain data (the workspace's status and report data come from
+collie.corpus.status) and return dicts or lists of lines; they never print and never
+write, and never open the workspace.
 """
 
 from __future__ import annotations
@@ -11,13 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.corpus.export import Repeats, tally_by_loop
 from collie.corpus.report import WIDTH, loop_lines
 from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.search.seeds import SeedList, safetynet_languages
-from collie.store import Store
-from collie.workspace.folder import Workspace
 from collie.workspace.seedfiles import SeedPlan
 
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
@@ -61,65 +59,6 @@ def init_lines(root: Path, language: Language, plan: SeedPlan, words: list[str])
     if words:
         summary += f"; {_plural(len(words), 'seed word')}"
     return [*lines, summary + "."]
-
-
-def status_data(ws: Workspace) -> dict[str, Any]:
-    lang = ws.language
-    counts = exported_counts(ws)
-    target = {"count": 0, "words": 0, "chars": 0}
-    wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
-    for row in ws.seed_summary():
-        if row.role == "target":
-            target = {"count": row.documents, "words": row.words, "chars": row.chars}
-        else:
-            wrong["count"] += row.documents
-            wrong["words"] += row.words
-            wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
-    return {
-        "workspace": str(ws.root),
-        "language": lang.code,
-        "language_name": lang.display_name,
-        "settings": {
-            v.key: {"value": v.value, "source": v.source} for v in ws.settings.non_defaults()
-        },
-        "seed_documents": target,
-        "wronglang_documents": wrong,
-        "seed_words": len(ws.manual_seed_words()),
-        "search": {
-            "backend": ws.settings["search.backend"],
-            "queries": ws.queries.query_counts(),
-            "requests_sent": ws.queries.requests_sent(),
-            "result_urls": ws.queries.result_url_count(),
-        },
-        "loops": [
-            {
-                "number": loop.number,
-                "started_at": loop.started_at,
-                "finished_at": loop.finished_at,
-                **counts.get(loop.number, {}),
-            }
-            for loop in ws.loops()
-        ],
-    }
-
-
-def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
-    """Store.loop_counts with the documents and words an export writes: a document whose
-    every paragraph is its site's boilerplate (extract.site_repeats) is left out of both,
-    and counted apart as `boilerplate_only`."""
-    store = Store(ws)
-    counts = store.loop_counts()
-    repeats = Repeats(ws.settings["extract.site_repeats"])
-    repeats.learn(store.export_rows())
-    written = tally_by_loop(store.export_rows(), ws.language.code, repeats)
-    for loop, count in counts.items():
-        stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
-        tally = written.get(loop, {})
-        docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
-        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values())
-        count["documents"] = docs
-        count["words"] = tally.get("words", 0)
-    return counts
 
 
 def status_lines(data: dict[str, Any]) -> list[str]:
@@ -313,33 +252,3 @@ def safetynet_lines(data: dict[str, dict[str, Any]]) -> list[str]:
         name = known[code].display_name if code in known else code
         lines.append(f"{code}  {name:<32} {v['words']:>4} words  {v['sources']}")
     return lines
-
-
-def report_data(ws: Workspace, seeds: dict[int, list[str]]) -> dict[str, Any]:
-    """What `collie report` shows: status per loop, languages, best sites and queries,
-    and each loop's seed words (given: computed by the pipeline)."""
-    store = Store(ws)
-    status = status_data(ws)
-    return {
-        "language": status["language"],
-        "language_name": status["language_name"],
-        "loops": status["loops"],
-        "languages": store.language_counts(),
-        "sites": store.site_yields(),
-        "queries": store.query_yields(),
-        "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
-        "lengths": store.document_lengths(),
-        "seeds": seeds,
-    }
-
-
-def seed_yields(yields: dict[str, tuple[int, int]], count: int = 10) -> dict[str, list[Any]]:
-    """The seed words whose queries brought target documents most often (of 2+ queries)
-    and those whose queries brought none most often: [word, queries with a target
-    document, queries] each."""
-    rows = [(word, hits, hits + misses) for word, (hits, misses) in yields.items()]
-    best = sorted(
-        (r for r in rows if r[1] and r[2] >= 2), key=lambda r: (-r[1] / r[2], -r[2], r[0])
-    )
-    worst = sorted((r for r in rows if not r[1]), key=lambda r: (-r[2], r[0]))
-    return {"best": [list(r) for r in best[:count]], "worst": [list(r) for r in worst[:count]]}

@@ -1,6 +1,9 @@
-"""Writing the corpus: plain text, JSON lines, or a directory of text files.
+"""Exporting the corpus: plain text, JSON lines, or a directory of text files.
 
-Rows come from the workspace (`Store.export_rows`); this module shapes and writes them.
+`export_corpus` is the use case (`collie export`): rows from the workspace
+(`CorpusStore.export_rows`, or the suspects), each site's boilerplate learnt over the
+whole corpus, shaped and written; `exported_documents` is the same corpus with its texts
+in memory (`collie mininet score`).
 Every format is written to a temporary file (or directory) beside the target and renamed
 into place only when complete, so an interrupted export leaves no partial file behind
 and never clobbers an earlier export with half of a new one.
@@ -23,6 +26,8 @@ from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
 from collie.search.seeds import count_words
+from collie.store import CorpusStore
+from collie.workspace.folder import Workspace
 
 FORMATS = ("txt", "jsonl", "dir")
 
@@ -36,6 +41,19 @@ class ExportCount:
     repeated: int = 0  # paragraphs found earlier in the corpus (exact, after normalising)
     repeated_words: int = 0
     repeats_removed: bool = False
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    """Which documents an export writes, and how (the options of `collie export`)."""
+
+    fmt: str = "txt"  # one of FORMATS
+    min_share: float = 0.0
+    segments: str = "all"  # "target": only the paragraphs identified as the target
+    loop: int | None = None
+    source: str | None = None  # "search" or "crawl"
+    suspects: bool = False  # the relative-suspected pages instead of the corpus
+    unique_paragraphs: bool = False
 
 
 @dataclass
@@ -80,6 +98,36 @@ class Repeats:
             self.seen.add(key)
             kept.append(paragraph)
         return {**row, "paragraphs": kept}
+
+
+def corpus_repeats(ws: Workspace, unique: bool = False) -> Repeats:
+    """The paragraphs an export of the workspace leaves out: each site's boilerplate
+    (extract.site_repeats), learnt over all its documents; with `unique`, repeats too."""
+    repeats = Repeats(ws.settings["extract.site_repeats"], unique)
+    repeats.learn(CorpusStore(ws.conn).export_rows())
+    return repeats
+
+
+def export_corpus(
+    ws: Workspace, out: str, choice: ExportChoice, replace: bool = False
+) -> ExportCount:
+    """Write the workspace's corpus (or, with `choice.suspects`, its relative-suspected
+    pages) to `out` ("-": stdout) as `write_export` does; return what was written."""
+    store = CorpusStore(ws.conn)
+    if choice.suspects:
+        rows, repeats = store.suspect_rows(choice.loop), None
+    else:
+        repeats = corpus_repeats(ws, choice.unique_paragraphs)
+        rows = store.export_rows(choice.loop, choice.source, choice.min_share)
+    return write_export(rows, out, choice.fmt, ws.language.code, choice.segments, repeats, replace)
+
+
+def exported_documents(ws: Workspace) -> list[dict[str, Any]]:
+    """The documents a default export writes, each an export row with its `text` as
+    written (the site's boilerplate left out)."""
+    rows = CorpusStore(ws.conn).export_rows()
+    written = export_texts(rows, ws.language.code, "all", ExportCount(), corpus_repeats(ws))
+    return [{**row, "text": text} for row, text in written]
 
 
 def document_text(row: dict[str, Any], target: str, segments: str) -> str:

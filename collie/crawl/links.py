@@ -67,8 +67,6 @@ _EXTENSION = re.compile(r"\.(?:s?html?|php\d?|aspx?|jsp|cgi)$", re.I)
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")
 _PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
 
-LAYERS = ("primary", "secondary", "reserve")
-
 
 @lru_cache(maxsize=1)
 def _public_suffixes() -> PublicSuffixList:

@@ -59,7 +59,6 @@ class LearnedLanguage:
     recall: float  # share of held-back target paragraphs identified as the target
     tested: int  # held-back target paragraphs (those with >= min_chars letters)
     confusions: list[tuple[str, int]] = field(default_factory=list)  # what they were taken for
-    wronglang_as_target: dict[str, float] = field(default_factory=dict)  # code -> share
 
 
 def split_paragraphs(text: str, max_chars: int = MAX_PARAGRAPH) -> list[str]:

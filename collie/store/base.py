@@ -1,16 +1,15 @@
-"""The store's handle on an open workspace: its connection and cache/; bodies in cache/;
-how a 64-bit fingerprint is stored."""
+"""The store's handle on an open workspace database: its connection and cache/ (taken
+from any object that has them, the workspace's handle among them: the store never
+imports the workspace); bodies in cache/; how a 64-bit fingerprint is stored."""
 
 from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from collie.fetch.bodycache import CompressedBody, compress_body, write_body
-
-if TYPE_CHECKING:  # workspace.py opens the database through store/migrations.py
-    from collie.workspace.folder import Workspace
 
 _SIGN = 1 << 63
 
@@ -35,10 +34,21 @@ def now_iso_precise() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
 
+class OpenDatabase(Protocol):
+    """An open workspace database: its connection and the folder holding cache/
+    (collie.workspace.folder.Workspace is one)."""
+
+    @property
+    def conn(self) -> sqlite3.Connection: ...
+
+    @property
+    def root(self) -> Path: ...
+
+
 class StoreBase:
     """Reads and writes of the mining tables of one open workspace (the base of the chain)."""
 
-    def __init__(self, ws: Workspace, max_distance: int = 3) -> None:
+    def __init__(self, ws: OpenDatabase, max_distance: int = 3) -> None:
         self.conn: sqlite3.Connection = ws.conn
         self.cache = ws.root / "cache"
         self.max_distance = max_distance

@@ -1,39 +1,21 @@
-"""What later loops and the user read: texts for the seed lists, the export rows, the
-suspects, yields and per-loop counts."""
+"""What the corpus's use cases read (collie.corpus: export, status, report): the export
+rows, the suspects, languages, lengths, yields and per-loop counts. Reads only."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from collie.store.base import StoreBase, from_sqlite
+from collie.store.base import from_sqlite
 
 
-class CorpusStore(StoreBase):
-    """The corpus and the counts."""
+class CorpusStore:
+    """The corpus and the counts, on one open connection."""
 
-    # -- what later loops learn from ------------------------------------------------------
-    def document_texts(self, kind: str, before_loop: int) -> list[str]:
-        """Texts of the documents of a kind harvested before a loop (target: not the
-        near-duplicates)."""
-        rows = self.conn.execute(
-            "SELECT d.text FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = ? "
-            "AND d.duplicate_of IS NULL AND d.loop < ? AND p.status IN ('kept', 'wronglang') "
-            "ORDER BY d.id",
-            (kind, before_loop),
-        )
-        return [r[0] for r in rows]
-
-    def suspect_texts(self, before_loop: int) -> list[str]:
-        """Texts of the relative-suspected pages of the loops before `before_loop`
-        (the seed list's wrong-language text: their words are the relatives')."""
-        rows = self.conn.execute(
-            "SELECT text FROM suspects WHERE loop < ? AND COALESCE(label, '') != 'target' "
-            "ORDER BY page_id",
-            (before_loop,),
-        )
-        return [r[0] for r in rows]
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
     def export_rows(
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0

@@ -1,5 +1,6 @@
 """Recording fetched pages: a batch's outcomes, documents and suspects; the original
-documents a new one is compared with (the comparison is the caller's: collie.dedup)."""
+documents a new one is compared with (the comparison is the caller's: collie.dedup);
+the texts later loops learn their seed words from."""
 
 from __future__ import annotations
 
@@ -157,3 +158,25 @@ class PageStore(FrontierStore):
             (key,),
         ).fetchone()
         return int(row[0]) if row[0] is not None else None
+
+    # -- what later loops learn from ------------------------------------------------------
+    def document_texts(self, kind: str, before_loop: int) -> list[str]:
+        """Texts of the documents of a kind harvested before a loop (target: not the
+        near-duplicates)."""
+        rows = self.conn.execute(
+            "SELECT d.text FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = ? "
+            "AND d.duplicate_of IS NULL AND d.loop < ? AND p.status IN ('kept', 'wronglang') "
+            "ORDER BY d.id",
+            (kind, before_loop),
+        )
+        return [r[0] for r in rows]
+
+    def suspect_texts(self, before_loop: int) -> list[str]:
+        """Texts of the relative-suspected pages of the loops before `before_loop`
+        (the seed list's wrong-language text: their words are the relatives')."""
+        rows = self.conn.execute(
+            "SELECT text FROM suspects WHERE loop < ? AND COALESCE(label, '') != 'target' "
+            "ORDER BY page_id",
+            (before_loop,),
+        )
+        return [r[0] for r in rows]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from typing import Any
 
-from collie.store.base import StoreBase, now_iso_precise
+from collie.store.base import now_iso_precise
 
 
 def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
@@ -17,8 +18,11 @@ def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
     return doc
 
 
-class ReviewStore(StoreBase):
-    """Reviews."""
+class ReviewStore:
+    """Reviews, on one open connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
     # -- reviews (collie review) -----------------------------------------------------------
     def review_sample_size(self) -> int:

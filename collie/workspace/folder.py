@@ -5,16 +5,16 @@
     seed/         the user's documents, as UTF-8 text (docs/, wronglang/CODE/, seed-words.txt)
     cache/ models/ exports/ logs/
 
-This module finds, creates, opens and locks workspaces and keeps the settings and the seed
-documents; every other table is read and written by store/. `init` validates and reads all
-input before it writes anything, writes `collie.toml` (the marker other commands look
-for) last and atomically, and removes only what it created if it fails.
+This module finds, creates, opens and locks workspaces and keeps the settings and the
+seed documents' files; every table is read and written by store/ (the database itself:
+store/database.py). `init` validates and reads all input before it writes anything,
+writes `collie.toml` (the marker other commands look for) last and atomically, and
+removes only what it created if it fails.
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import shutil
 import sqlite3
@@ -23,12 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collie import __version__
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import SettingsFileMissing, WorkspaceError
 from collie.languages import Language, get_language
-from collie.store.base import now_iso
-from collie.store.migrations import migrate
+from collie.store.database import WorkspaceRecords, create_database, open_database, read_init_facts
 from collie.store.search import QueryCache
 from collie.workspace.seedfiles import SeedDocument, SeedPlan
 
@@ -98,35 +96,6 @@ def find_workspace(explicit: Path | None, environ: Mapping[str, str], cwd: Path)
     )
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30.0)
-    conn.row_factory = sqlite3.Row
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")  # the first read: fails on a non-database
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")
-    except sqlite3.DatabaseError:
-        conn.close()
-        raise
-    return conn
-
-
-@dataclass(frozen=True)
-class SeedSummary:
-    role: str
-    lang: str | None
-    documents: int
-    words: int
-    chars: int
-
-
-@dataclass(frozen=True)
-class LoopRow:
-    number: int
-    started_at: str
-    finished_at: str | None
-
-
 @dataclass
 class Workspace:
     """An open workspace: its root, effective settings and database connection."""
@@ -143,18 +112,13 @@ class Workspace:
     def path(self, relative: str) -> Path:
         return self.root / relative
 
-    def seed_summary(self) -> list[SeedSummary]:
-        rows = self.conn.execute(
-            "SELECT role, lang, COUNT(*), SUM(words), SUM(chars) FROM seed_documents "
-            "GROUP BY role, lang ORDER BY role DESC, lang"
-        ).fetchall()
-        return [SeedSummary(r[0], r[1], r[2], r[3] or 0, r[4] or 0) for r in rows]
+    @property
+    def records(self) -> WorkspaceRecords:
+        """What init recorded and the loops' history (store/database.py)."""
+        return WorkspaceRecords(self.conn)
 
     def seed_documents(self, role: str | None = None) -> list[sqlite3.Row]:
-        query = "SELECT * FROM seed_documents"
-        if role:
-            return self.conn.execute(query + " WHERE role = ? ORDER BY id", (role,)).fetchall()
-        return self.conn.execute(query + " ORDER BY id").fetchall()
+        return self.records.seed_documents(role)
 
     def seed_texts(self, role: str) -> list[str]:
         """The texts of the seed documents of one role ("target" or "wronglang")."""
@@ -163,8 +127,7 @@ class Workspace:
         ]
 
     def completed_loops(self) -> int:
-        row = self.conn.execute("SELECT COUNT(*) FROM loops WHERE finished_at IS NOT NULL")
-        return int(row.fetchone()[0])
+        return self.records.completed_loops()
 
     def manual_seed_words(self) -> list[str]:
         name = self.settings["seeds.manual"]
@@ -178,18 +141,10 @@ class Workspace:
             )
         return read_word_list(path.read_text(encoding="utf-8"))
 
-    def loops(self) -> list[LoopRow]:
-        rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
-        return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
-
     @property
     def queries(self) -> QueryCache:
         """The search cache (store/search.py)."""
         return QueryCache(self.conn)
-
-    def info(self) -> dict[str, str]:
-        rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
-        return {r[0]: r[1] for r in rows}
 
     def close(self) -> None:
         self.conn.close()
@@ -285,22 +240,7 @@ def open_workspace(
             "Restore collie.db from a backup; or move this folder aside and create a new "
             "workspace with `collie init` (the seed/ and cache/ folders can be reused).",
         )
-    conn: sqlite3.Connection | None = None
-    try:
-        conn = connect(db)
-        applied = migrate(conn)
-    except sqlite3.DatabaseError as exc:
-        if conn is not None:
-            conn.close()
-        raise WorkspaceError(
-            f"{db} is not a usable SQLite database: {exc}.",
-            "Restore collie.db from a backup, or create a new workspace with `collie init` "
-            "in another folder.",
-        ) from exc
-    except BaseException:
-        if conn is not None:
-            conn.close()
-        raise
+    conn, applied = open_database(db)
     return Workspace(root, settings, conn, applied)
 
 
@@ -343,7 +283,7 @@ def create_workspace(
         created += [root / "seed" / name for name in ("docs", "wronglang", "seed-words.txt")]
         _write_seed_files(root, plan.documents, seed_words)
         created.append(root / DB_FILE)
-        _write_database(root / DB_FILE, chosen, plan.documents)
+        create_database(root / DB_FILE, chosen, plan.documents)
         write_settings_file(root, render_toml(chosen))
     except BaseException:
         for path in reversed(created):
@@ -371,23 +311,7 @@ class StoredFacts:
 
 def read_stored_facts(root: Path) -> StoredFacts:
     """Read what collie.db and seed/ know (for `collie init --recover`); changes nothing."""
-    db = root / DB_FILE
-    conn: sqlite3.Connection | None = None
-    try:
-        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-        info = dict(conn.execute("SELECT key, value FROM workspace_info").fetchall())
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        last = QueryCache(conn).last_query() if "queries" in names else None
-    except sqlite3.DatabaseError as exc:
-        raise WorkspaceError(
-            f"{db} is not a usable SQLite database: {exc}; the settings cannot be recovered "
-            "from it.",
-            "Restore collie.db from a backup, or create a new workspace with `collie init` "
-            "in another folder (seed/ and cache/ can be reused).",
-        ) from exc
-    finally:
-        if conn is not None:
-            conn.close()
+    info, last = read_init_facts(root / DB_FILE)
     return StoredFacts(info, last, (root / SEED_WORDS_FILE).is_file())
 
 
@@ -398,46 +322,6 @@ def _write_seed_files(root: Path, documents: list[SeedDocument], seed_words: lis
         target.write_text(doc.text, encoding="utf-8")
     if seed_words:
         (root / SEED_WORDS_FILE).write_text("\n".join(seed_words) + "\n", encoding="utf-8")
-
-
-def _write_database(path: Path, chosen: Mapping[str, Any], docs: list[SeedDocument]) -> None:
-    conn = connect(path)
-    try:
-        migrate(conn)
-        stamp = now_iso()
-        with conn:
-            conn.executemany(
-                "INSERT INTO workspace_info (key, value) VALUES (?, ?)",
-                [
-                    ("created_at", stamp),
-                    ("created_with", f"collie {__version__}"),
-                    ("language", str(chosen["language.code"])),
-                    ("settings", json.dumps(dict(chosen), sort_keys=True)),
-                ],
-            )
-            conn.executemany(
-                "INSERT INTO seed_documents (role, lang, path, source, sha256, encoding, "
-                "encoding_method, encoding_confidence, chars, words, added_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        d.role,
-                        d.lang,
-                        d.path,
-                        d.source,
-                        d.sha256,
-                        d.encoding,
-                        d.method,
-                        d.confidence,
-                        len(d.text),
-                        d.words,
-                        stamp,
-                    )
-                    for d in docs
-                ],
-            )
-    finally:
-        conn.close()
 
 
 def _sqlite_sidecars(db: Path) -> list[Path]:

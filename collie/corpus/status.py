@@ -1,0 +1,110 @@
+"""The workspace's status and report as plain data (dicts, ready for JSON): what
+`collie status` and `collie report` show, for any caller. The command line formats them
+(collie/cli/views.py, collie/corpus/report.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from collie.corpus.export import corpus_repeats, tally_by_loop
+from collie.mining.search import seed_list_for
+from collie.store import CorpusStore
+from collie.workspace.folder import Workspace
+
+
+def status_data(ws: Workspace) -> dict[str, Any]:
+    """What `collie status` shows: the language, the settings that differ from the
+    defaults, the seed documents, the search and each loop's counts."""
+    lang = ws.language
+    counts = exported_counts(ws)
+    target = {"count": 0, "words": 0, "chars": 0}
+    wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
+    for row in ws.records.seed_summary():
+        if row.role == "target":
+            target = {"count": row.documents, "words": row.words, "chars": row.chars}
+        else:
+            wrong["count"] += row.documents
+            wrong["words"] += row.words
+            wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
+    return {
+        "workspace": str(ws.root),
+        "language": lang.code,
+        "language_name": lang.display_name,
+        "settings": {
+            v.key: {"value": v.value, "source": v.source} for v in ws.settings.non_defaults()
+        },
+        "seed_documents": target,
+        "wronglang_documents": wrong,
+        "seed_words": len(ws.manual_seed_words()),
+        "search": {
+            "backend": ws.settings["search.backend"],
+            "queries": ws.queries.query_counts(),
+            "requests_sent": ws.queries.requests_sent(),
+            "result_urls": ws.queries.result_url_count(),
+        },
+        "loops": [
+            {
+                "number": loop.number,
+                "started_at": loop.started_at,
+                "finished_at": loop.finished_at,
+                **counts.get(loop.number, {}),
+            }
+            for loop in ws.records.loops()
+        ],
+    }
+
+
+def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
+    """CorpusStore.loop_counts with the documents and words an export writes: a
+    document whose every paragraph is its site's boilerplate (extract.site_repeats) is
+    left out of both, and counted apart as `boilerplate_only`."""
+    store = CorpusStore(ws.conn)
+    counts = store.loop_counts()
+    written = tally_by_loop(store.export_rows(), ws.language.code, corpus_repeats(ws))
+    for loop, count in counts.items():
+        stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
+        tally = written.get(loop, {})
+        docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
+        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values())
+        count["documents"] = docs
+        count["words"] = tally.get("words", 0)
+    return counts
+
+
+def loop_seed_words(ws: Workspace) -> dict[int, list[str]]:
+    """Each recorded loop's seed words, as the search stage computes them."""
+    return {
+        loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
+        for loop in ws.records.loops()
+    }
+
+
+def report_data(ws: Workspace) -> dict[str, Any]:
+    """What `collie report` shows: status per loop, languages, best sites and queries,
+    and each loop's seed words."""
+    seeds = loop_seed_words(ws)
+    store = CorpusStore(ws.conn)
+    status = status_data(ws)
+    return {
+        "language": status["language"],
+        "language_name": status["language_name"],
+        "loops": status["loops"],
+        "languages": store.language_counts(),
+        "sites": store.site_yields(),
+        "queries": store.query_yields(),
+        "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
+        "lengths": store.document_lengths(),
+        "seeds": seeds,
+    }
+
+
+def seed_yields(yields: dict[str, tuple[int, int]], count: int = 10) -> dict[str, list[Any]]:
+    """The seed words whose queries brought target documents most often (of 2+ queries)
+    and those whose queries brought none most often: [word, queries with a target
+    document, queries] each."""
+    rows = [(word, hits, hits + misses) for word, (hits, misses) in yields.items()]
+    best = sorted(
+        (r for r in rows if r[1] and r[2] >= 2), key=lambda r: (-r[1] / r[2], -r[2], r[0])
+    )
+    worst = sorted((r for r in rows if not r[1]), key=lambda r: (-r[2], r[0]))
+    return {"best": [list(r) for r in best[:count]], "worst": [list(r) for r in worst[:count]]}

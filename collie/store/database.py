@@ -1,0 +1,197 @@
+"""The workspace database itself: connecting, opening (pending migrations applied),
+creating it at init, and what init recorded there (workspace_info, seed_documents) and
+the loops table's history.
+
+The workspace (collie.workspace) keeps the folder, the lock and the settings; every
+table is read and written here and in the other store modules. Nothing here imports
+the workspace: it passes paths and the connection.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from collie import __version__
+from collie.errors import WorkspaceError
+from collie.store.base import now_iso
+from collie.store.migrations import migrate
+from collie.store.search import QueryCache
+
+
+@dataclass(frozen=True)
+class SeedSummary:
+    role: str
+    lang: str | None
+    documents: int
+    words: int
+    chars: int
+
+
+@dataclass(frozen=True)
+class LoopRow:
+    number: int
+    started_at: str
+    finished_at: str | None
+
+
+class SeedFile(Protocol):
+    """What init records of a seed document (collie.workspace.seedfiles.SeedDocument)."""
+
+    # read-only (properties), as a frozen dataclass's fields are
+    @property
+    def role(self) -> str: ...
+    @property
+    def lang(self) -> str | None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def sha256(self) -> str: ...
+    @property
+    def encoding(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def words(self) -> int: ...
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection to a workspace database: rows by name, WAL, foreign keys on."""
+    conn = sqlite3.connect(path, timeout=30.0)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")  # the first read: fails on a non-database
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
+    return conn
+
+
+def open_database(db: Path) -> tuple[sqlite3.Connection, list[str]]:
+    """Connect to an existing workspace database and apply pending migrations; return
+    the connection and the migrations applied."""
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = connect(db)
+        applied = migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        if conn is not None:
+            conn.close()
+        raise WorkspaceError(
+            f"{db} is not a usable SQLite database: {exc}.",
+            "Restore collie.db from a backup, or create a new workspace with `collie init` "
+            "in another folder.",
+        ) from exc
+    except BaseException:
+        if conn is not None:
+            conn.close()
+        raise
+    return conn, applied
+
+
+def create_database(path: Path, chosen: Mapping[str, Any], docs: Iterable[SeedFile]) -> None:
+    """A new workspace database: the schema, workspace_info (language, the settings
+    chosen at init) and the seed documents' rows, in one transaction."""
+    conn = connect(path)
+    try:
+        migrate(conn)
+        stamp = now_iso()
+        with conn:
+            conn.executemany(
+                "INSERT INTO workspace_info (key, value) VALUES (?, ?)",
+                [
+                    ("created_at", stamp),
+                    ("created_with", f"collie {__version__}"),
+                    ("language", str(chosen["language.code"])),
+                    ("settings", json.dumps(dict(chosen), sort_keys=True)),
+                ],
+            )
+            conn.executemany(
+                "INSERT INTO seed_documents (role, lang, path, source, sha256, encoding, "
+                "encoding_method, encoding_confidence, chars, words, added_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        d.role,
+                        d.lang,
+                        d.path,
+                        d.source,
+                        d.sha256,
+                        d.encoding,
+                        d.method,
+                        d.confidence,
+                        len(d.text),
+                        d.words,
+                        stamp,
+                    )
+                    for d in docs
+                ],
+            )
+    finally:
+        conn.close()
+
+
+def read_init_facts(db: Path) -> tuple[dict[str, str], tuple[str, str, dict[str, Any]] | None]:
+    """(workspace_info, the last query's backend, text and parameters) of a database
+    opened read-only (for `collie init --recover`); changes nothing."""
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        info = dict(conn.execute("SELECT key, value FROM workspace_info").fetchall())
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        last = QueryCache(conn).last_query() if "queries" in names else None
+    except sqlite3.DatabaseError as exc:
+        raise WorkspaceError(
+            f"{db} is not a usable SQLite database: {exc}; the settings cannot be recovered "
+            "from it.",
+            "Restore collie.db from a backup, or create a new workspace with `collie init` "
+            "in another folder (seed/ and cache/ can be reused).",
+        ) from exc
+    finally:
+        if conn is not None:
+            conn.close()
+    return info, last
+
+
+class WorkspaceRecords:
+    """What init recorded and the loops' history, on one open connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def seed_summary(self) -> list[SeedSummary]:
+        rows = self.conn.execute(
+            "SELECT role, lang, COUNT(*), SUM(words), SUM(chars) FROM seed_documents "
+            "GROUP BY role, lang ORDER BY role DESC, lang"
+        ).fetchall()
+        return [SeedSummary(r[0], r[1], r[2], r[3] or 0, r[4] or 0) for r in rows]
+
+    def seed_documents(self, role: str | None = None) -> list[sqlite3.Row]:
+        query = "SELECT * FROM seed_documents"
+        if role:
+            return self.conn.execute(query + " WHERE role = ? ORDER BY id", (role,)).fetchall()
+        return self.conn.execute(query + " ORDER BY id").fetchall()
+
+    def completed_loops(self) -> int:
+        row = self.conn.execute("SELECT COUNT(*) FROM loops WHERE finished_at IS NOT NULL")
+        return int(row.fetchone()[0])
+
+    def loops(self) -> list[LoopRow]:
+        rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
+        return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
+
+    def info(self) -> dict[str, str]:
+        rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
+        return {r[0]: r[1] for r in rows}
