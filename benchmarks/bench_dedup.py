@@ -42,9 +42,9 @@ from collie.decide.dedup import (
     simhash_text,
 )
 from collie.models import DocumentRow
-from collie.search.seeds import tokenize
 from collie.store import Store
 from collie.store.migrations import migrate
+from collie.text import tokenize
 from collie.udhr import load_declarations
 from collie.workspace.folder import connect
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
-from collie.search.seeds import count_words
+from collie.text import count_words
 
 FORMATS = ("txt", "jsonl", "dir")
 

@@ -1,7 +1,7 @@
 """Exact and near-duplicate detection: a hash of normalised text, and a 64-bit simhash.
 
 Features are character 5-grams of the text's tokens (runs of letters and combining
-marks, lower-cased, NFC, see `collie.seeds.tokenize`) joined by single spaces, weighted
+marks, lower-cased, NFC, see `collie.text.tokenize`) joined by single spaces, weighted
 by their count. Unlike the simhash package's default regex, combining marks are kept.
 Chosen by measurement (benchmarks/bench_dedup.py, 120 UDHR languages, 12-paragraph
 texts): one changed word stays within distance 3 for 98% of texts with 5-grams vs 65%
@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from collie.reasons import NEAR_DUPLICATE
-from collie.search.seeds import tokenize
+from collie.text import tokenize
 
 BITS = 64
 NGRAM = 5
