@@ -36,12 +36,11 @@ from collie.decide.dedup import (
     BlockIndex,
     Deduplicator,
     ParagraphIndex,
-    ParagraphSketch,
     hamming,
     paragraph_sketch,
     simhash_text,
 )
-from collie.models import DocumentRow
+from collie.models import DocumentRow, ParagraphSketch
 from collie.store import Store
 from collie.store.migrations import migrate
 from collie.text import tokenize

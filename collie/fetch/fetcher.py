@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import random
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -48,26 +47,21 @@ from collie.fetch.robots import (
     RobotsRecord,
     RobotsStore,
 )
+from collie.http import (
+    GENERIC_TYPES,
+    HTML_TYPES,
+    RETRY_STATUSES,
+    Clock,
+    RetryPolicy,
+    looks_like_html,
+    parse_retry_after,
+)
+from collie.models import FetchResult
 from collie.reasons import ROBOTS_UNREACHABLE
-from collie.search.base import Clock, parse_retry_after
 from collie.urls import canonical_url
 
 log = logging.getLogger("collie.fetch")
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-# Content types that say nothing: the body decides (sniffed).
-GENERIC_TYPES = frozenset(
-    {
-        "",
-        "application/octet-stream",
-        "binary/octet-stream",
-        "application/unknown",
-        "unknown/unknown",
-        "text/plain",
-        "application/x-unknown-content-type",
-    }
-)
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A 500 is usually the page's own bug, not the server's mood: tried again once, where
 # 429, 502, 503 and 504 (overload, gateways) get every retry.
 ONCE_FOR_500 = 1
@@ -75,48 +69,6 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
 CHUNK = 64 * 1024
 SNIFF_BYTES = 1024
-# WHATWG MIME sniffing: what an HTML document may start with (after whitespace).
-_HTML_STARTS = tuple(
-    b"<" + tag
-    for tag in (
-        b"!doctype html",
-        b"html",
-        b"head",
-        b"script",
-        b"iframe",
-        b"h1",
-        b"div",
-        b"font",
-        b"table",
-        b"a",
-        b"style",
-        b"title",
-        b"b",
-        b"body",
-        b"br",
-        b"p",
-        b"!--",
-        b"meta",
-        b"?xml",
-    )
-)
-
-
-@dataclass(frozen=True)
-class FetchResult:
-    """What fetching one URL gave: a response to process, or a drop with its reason."""
-
-    url: str  # as requested
-    final_url: str  # after redirects (== url without any)
-    status: int | None  # HTTP status of the final response; None when there was none
-    headers: dict[str, str] = field(default_factory=dict)  # final response, lower-case names
-    body: bytes = b""  # at most fetch.max_bytes
-    truncated: bool = False  # the body was cut at fetch.max_bytes
-    redirects: tuple[str, ...] = ()  # every hop's URL, in order
-    outcome: str = "fetched"  # "fetched" or "dropped"
-    reason: str | None = None  # drop reason: "robots", "not-html:application/pdf", "http-404"...
-    fetched_at: float = 0.0  # wall-clock time of the final request (time.time())
-    elapsed: float = 0.0  # seconds spent on this URL, waiting included
 
 
 @dataclass(frozen=True)
@@ -153,6 +105,10 @@ class FetchConfig:
     @property
     def user_agent_header(self) -> str:
         return user_agent_header(self.user_agent, self.contact_url)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.retries, self.backoff)
 
 
 @dataclass
@@ -193,19 +149,6 @@ def _is_private_literal(host: str) -> bool:
         or address.is_reserved
         or address.is_multicast
     )
-
-
-def looks_like_html(head: bytes) -> bool:
-    """Sniff the first bytes of a body whose Content-Type says nothing useful."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = head.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
-    text = head.removeprefix(b"\xef\xbb\xbf").lstrip().lower()
-    for start in _HTML_STARTS:
-        if text.startswith(start):
-            rest = text[len(start) : len(start) + 1]
-            if start in (b"<!--", b"<?xml") or rest in (b"", b" ", b">", b"\t", b"\n", b"\r"):
-                return start != b"<?xml" or b"<html" in text
-    return False
 
 
 def _body_chunks(resp: requests.Response) -> Iterator[bytes]:
@@ -405,16 +348,17 @@ class Fetcher:
         stays held by the gate: the caller reads the body and releases it."""
         host = host_key(url)
         timeout = (self.config.connect_timeout, self.config.read_timeout)
-        reason = "error"
-        for attempt in range(self.config.retries + 1):
+        policy, reason = self.config.retry_policy, "error"
+        for attempt in range(policy.retries + 1):
+            failed = attempt + 1  # failed tries, should this one fail
             self.gate.acquire(host)
             fetched_at = self.clock.wall()
             try:
                 resp = self._session().get(url, stream=True, allow_redirects=False, timeout=timeout)
             except requests.Timeout:
-                reason, hold = "timeout", self._backoff(attempt)
+                reason, hold = "timeout", policy.backoff_wait(failed)
             except requests.ConnectionError:
-                reason, hold = "connection-error", self._backoff(attempt)
+                reason, hold = "connection-error", policy.backoff_wait(failed)
             except requests.RequestException as exc:  # invalid URL and the like: permanent
                 self.gate.release(host)
                 return _Answer(None, f"bad-url:{type(exc).__name__}")
@@ -425,19 +369,20 @@ class Fetcher:
                 if resp.status_code in (429, 503):
                     wait = parse_retry_after(resp.headers.get("Retry-After"))
                 if (
-                    attempt == self.config.retries
+                    policy.gives_up(failed)
                     or (wait is not None and wait > self.config.max_crawl_delay)
-                    or (resp.status_code == 500 and attempt >= ONCE_FOR_500)
+                    or (resp.status_code == 500 and failed > ONCE_FOR_500)
                 ):
                     return _Answer(resp, None, fetched_at)  # recorded as http-STATUS
                 resp.close()
-                reason, hold = f"http-{resp.status_code}", wait or self._backoff(attempt)
+                # A Retry-After of 0 still backs off.
+                reason, hold = (
+                    f"http-{resp.status_code}",
+                    policy.wait_before_retry(failed, wait or None),
+                )
             log.info("%s: %s, retrying in %.1f s", url, reason, hold)
             self.gate.release(host, hold)
         return _Answer(None, reason)
-
-    def _backoff(self, attempt: int) -> float:
-        return float(self.config.backoff * 2**attempt * (1 + random.random() / 2))
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_for(self, url: str) -> RobotsRecord:

@@ -7,7 +7,8 @@ import datetime as dt
 import sqlite3
 from typing import TYPE_CHECKING
 
-from collie.fetch.bodycache import CompressedBody, compress_body, write_body
+from collie.fetch.bodycache import compress_body, write_body
+from collie.models import CompressedBody
 
 if TYPE_CHECKING:  # workspace.py opens the database through store/migrations.py
     from collie.workspace.folder import Workspace
