@@ -35,7 +35,8 @@ from urllib.parse import urljoin, urlsplit
 
 import html2text
 
-from collie.page.boilerplate import LINK_CLOSE, LINK_OPEN, LINK_RUN, apply_rules
+from collie.page.boilerplate import LINK_RUN, apply_rules
+from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN
 from collie.page.encoding import normalise_text
 from collie.page.maintext import MIN_MAIN_CHARS, main_content, with_long_lines, without_menu_text
 from collie.urls import canonical_url
