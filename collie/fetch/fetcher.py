@@ -18,7 +18,8 @@ and jitter, `fetch.retries` times (a 500 once). Redirects are followed by hand, 
 checked against robots.txt. Requests honour HTTP_PROXY/HTTPS_PROXY/NO_PROXY.
 
 The fetcher returns data and never touches the workspace database; robots.txt records
-go to a `RobotsStore` it is given (in memory by default).
+go to a `RobotsStore` it is given (in memory by default). Reading an answer's body
+within the limits, and the answer as a `FetchResult`, is response.py's.
 """
 
 from __future__ import annotations
@@ -26,17 +27,16 @@ from __future__ import annotations
 import ipaddress
 import logging
 import threading
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import requests
-import urllib3
 
 from collie.config import user_agent_header
 from collie.fetch.hostgate import HostGate
+from collie.fetch.response import read_body, read_response
 from collie.fetch.robots import (
     PARSE_LIMIT,
     RETRY_WAIT,
@@ -48,12 +48,9 @@ from collie.fetch.robots import (
     RobotsStore,
 )
 from collie.http import (
-    GENERIC_TYPES,
-    HTML_TYPES,
     RETRY_STATUSES,
     Clock,
     RetryPolicy,
-    looks_like_html,
     parse_retry_after,
 )
 from collie.models import FetchResult
@@ -67,8 +64,6 @@ log = logging.getLogger("collie.fetch")
 ONCE_FOR_500 = 1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
-CHUNK = 64 * 1024
-SNIFF_BYTES = 1024
 
 
 @dataclass(frozen=True)
@@ -149,13 +144,6 @@ def _is_private_literal(host: str) -> bool:
         or address.is_reserved
         or address.is_multicast
     )
-
-
-def _body_chunks(resp: requests.Response) -> Iterator[bytes]:
-    """The body as it arrives (decoded): pieces of at most CHUNK bytes, without waiting
-    for a piece to fill up, so a trickling body meets its deadline."""
-    while chunk := resp.raw.read1(CHUNK, decode_content=True):
-        yield chunk
 
 
 class Fetcher:
@@ -248,67 +236,19 @@ class Fetcher:
                 if accept is None:
                     with self._lock:
                         self.answered.add(canonical_url(current))
-                return self._finish(url, current, hops, resp, answer.fetched_at, accept)
+                return read_response(
+                    resp,
+                    url,
+                    current,
+                    hops,
+                    answer.fetched_at,
+                    accept=accept,
+                    max_bytes=self.config.max_bytes,
+                    read_timeout=self.config.read_timeout,
+                )
             finally:
                 resp.close()
                 self.gate.release(host)
-
-    def _finish(
-        self,
-        url: str,
-        final: str,
-        hops: list[str],
-        resp: requests.Response,
-        fetched_at: float,
-        accept: frozenset[str] | None = None,
-    ) -> FetchResult:
-        """The answer as a result: an HTML page (sniffed when its type is generic), or
-        with `accept`, a listing of one of those types, taken as it is."""
-        status = resp.status_code
-        headers = {k.lower(): v for k, v in resp.headers.items()}
-        base = FetchResult(
-            url, final, status, headers, redirects=tuple(hops), fetched_at=fetched_at
-        )
-        if status >= 300:
-            return replace(base, outcome="dropped", reason=f"http-{status}")
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if accept is not None and ctype and ctype not in accept:
-            return replace(base, outcome="dropped", reason=f"not-listing:{ctype}")
-        if accept is None and ctype not in HTML_TYPES and ctype not in GENERIC_TYPES:
-            return replace(base, outcome="dropped", reason=f"not-html:{ctype}")
-        sniff = accept is None and ctype not in HTML_TYPES
-        body, truncated, problem = self._read_body(resp, sniff, self.config.max_bytes)
-        if problem:
-            reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
-            return replace(base, outcome="dropped", reason=reason)
-        return replace(base, body=body, truncated=truncated)
-
-    def _read_body(
-        self, resp: requests.Response, sniff: bool, limit: int
-    ) -> tuple[bytes, bool, str | None]:
-        """(body, truncated, problem): at most `limit` bytes, within read_timeout in all."""
-        deadline = time.monotonic() + self.config.read_timeout
-        chunks, size = list[bytes](), 0
-        try:
-            for chunk in _body_chunks(resp):
-                chunks.append(chunk)
-                size += len(chunk)
-                if sniff and size >= min(SNIFF_BYTES, limit):
-                    if not looks_like_html(b"".join(chunks)[:SNIFF_BYTES]):
-                        return b"", False, "not-html"
-                    sniff = False
-                if size >= limit:
-                    return b"".join(chunks)[:limit], True, None
-                if time.monotonic() > deadline:
-                    return b"", False, "timeout"
-        except (requests.Timeout, urllib3.exceptions.TimeoutError):
-            return b"", False, "timeout"
-        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError):
-            return b"", False, "incomplete-body"
-        body = b"".join(chunks)
-        if sniff and not looks_like_html(body[:SNIFF_BYTES]):
-            return b"", False, "not-html"
-        return body, False, None
 
     def _dropped(
         self, url: str, final: str, reason: str, hops: list[str], status: int | None = None
@@ -443,7 +383,7 @@ class Fetcher:
                     continue
                 body = b""
                 if 200 <= resp.status_code < 300:
-                    body, _, problem = self._read_body(resp, False, PARSE_LIMIT)
+                    body, _, problem = read_body(resp, False, PARSE_LIMIT, self.config.read_timeout)
                     if problem:
                         return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
                 return RobotsRecord.from_answer(origin, resp.status_code, body, answer.fetched_at)
