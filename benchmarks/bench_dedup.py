@@ -36,16 +36,15 @@ from collie.decide.dedup import (
     BlockIndex,
     Deduplicator,
     ParagraphIndex,
-    ParagraphSketch,
     hamming,
     paragraph_sketch,
     simhash_text,
 )
-from collie.models import DocumentRow
-from collie.search.seeds import tokenize
+from collie.models import DocumentRow, ParagraphSketch
 from collie.store import Store
 from collie.store.database import connect
 from collie.store.migrations import migrate
+from collie.text import tokenize
 from collie.udhr import load_declarations
 
 

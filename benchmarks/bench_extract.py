@@ -32,7 +32,7 @@ from pathlib import Path
 
 import html2text
 
-from collie.fetch.fetcher import FetchResult
+from collie.models import FetchResult
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
 from collie.page.process import clear_caches, process

@@ -37,9 +37,9 @@ from collections.abc import Callable
 import chardet
 import html2text
 
-from collie.fetch.fetcher import FetchResult
 from collie.mininet.pages import LabelledPage, build_corpus
 from collie.mininet.pages import token_f1 as f1
+from collie.models import FetchResult
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
 from collie.page.process import clear_caches, process

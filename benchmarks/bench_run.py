@@ -19,11 +19,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult
+from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import FetchPool
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
 from collie.mining import loop as pipeline
+from collie.models import FetchResult
 from collie.page.process import process
 from collie.search import make_backend
 from collie.udhr import load_declarations

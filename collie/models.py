@@ -1,16 +1,12 @@
 """The records passed between the stages of a run and the store: a queued URL, a page
-taken from the frontier, what became of it (its document, or its suspicion of being a
-close relative's), a loop's state. Plain data: no database, no decisions."""
+taken from the frontier, what fetching it gave, what became of it (its document, or its
+suspicion of being a close relative's), a loop's state, a body to keep. Plain data: no
+database, no decisions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
-
-from collie.fetch.bodycache import CompressedBody
-
-if TYPE_CHECKING:
-    from collie.decide.dedup import ParagraphSketch
+from typing import Literal
 
 # A page's status: queued (in the frontier), kept (a target document of the corpus),
 # duplicate (a target document repeating an earlier one), wronglang (text in another
@@ -40,6 +36,44 @@ class QueuedPage:
     loop: int
     source: str
     depth: int
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What fetching one URL gave: a response to process, or a drop with its reason."""
+
+    url: str  # as requested
+    final_url: str  # after redirects (== url without any)
+    status: int | None  # HTTP status of the final response; None when there was none
+    headers: dict[str, str] = field(default_factory=dict)  # final response, lower-case names
+    body: bytes = b""  # at most fetch.max_bytes
+    truncated: bool = False  # the body was cut at fetch.max_bytes
+    redirects: tuple[str, ...] = ()  # every hop's URL, in order
+    outcome: str = "fetched"  # "fetched" or "dropped"
+    reason: str | None = None  # drop reason: "robots", "not-html:application/pdf", "http-404"...
+    fetched_at: float = 0.0  # wall-clock time of the final request (time.time())
+    elapsed: float = 0.0  # seconds spent on this URL, waiting included
+
+
+@dataclass(frozen=True)
+class ParagraphSketch:
+    """The long paragraphs of a document: every key (for lookups), the few smallest
+    (collie.decide.dedup.SKETCH of them, what an index keeps) and their total length in
+    characters."""
+
+    keys: frozenset[int]
+    sketch: tuple[int, ...]
+    chars: int
+
+    def to_text(self) -> str:
+        """The stored form: "chars:key,key,..." (hex keys, the sketch only)."""
+        return f"{self.chars}:" + ",".join(f"{k:x}" for k in self.sketch)
+
+    @classmethod
+    def from_text(cls, text: str) -> ParagraphSketch:
+        chars, _, keys = text.partition(":")
+        sketch = tuple(int(k, 16) for k in keys.split(",") if k)
+        return cls(frozenset(sketch), sketch, int(chars or 0))
 
 
 @dataclass
@@ -101,6 +135,12 @@ class LoopState:
     number: int
     searched: bool
     finished: bool
+
+
+@dataclass(frozen=True)
+class CompressedBody:
+    sha1: str  # of the raw body
+    data: bytes  # gzip, level 6, no timestamp: the same body gives the same file
 
 
 @dataclass

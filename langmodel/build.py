@@ -31,7 +31,7 @@ from collie.langid.corpus import (  # noqa: E402
     udhr_training_articles,
     udhr_training_texts,
 )
-from collie.langid.model import save_model  # noqa: E402
+from collie.langid.modelfile import save_model  # noqa: E402
 from collie.langid.train import train_model, train_stacked  # noqa: E402
 from collie.languages import resolve_language  # noqa: E402
 

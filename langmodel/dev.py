@@ -36,7 +36,8 @@ import numpy as np  # noqa: E402
 
 from collie.langid.corpus import udhr_training_articles  # noqa: E402
 from collie.langid.evaluate import heldout_snippets  # noqa: E402
-from collie.langid.model import LangModel, read_model, save_model  # noqa: E402
+from collie.langid.model import LangModel  # noqa: E402
+from collie.langid.modelfile import read_model, save_model  # noqa: E402
 from collie.langid.train import train_stacked  # noqa: E402
 
 DEV_ARTICLES = (5, 10, 15, 20)

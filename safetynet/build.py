@@ -70,7 +70,8 @@ sys.path.insert(0, str(ROOT))
 from collie import udhr  # noqa: E402
 from collie.errors import LanguageNotFound  # noqa: E402
 from collie.languages import resolve_language  # noqa: E402
-from collie.search.seeds import SAFETYNET_FILE, related_languages, tokenize  # noqa: E402
+from collie.search.seeds import SAFETYNET_FILE, related_languages  # noqa: E402
+from collie.text import tokenize  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / SAFETYNET_FILE
 DEFAULT_TOP = 200

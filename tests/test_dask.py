@@ -106,7 +106,7 @@ def test_cluster_workers_are_processes(cluster) -> None:
 def test_worker_waits_for_the_pacing_handed_over(closed_web) -> None:
     from collie.decide.classify import PageRules
     from collie.fetch.fetcher import FetchConfig
-    from collie.langid.model import load_model
+    from collie.langid.modelfile import load_model
     from collie.mining.examine import SiteBatch, WorkerContext, fetch_and_examine
     from collie.models import QueuedPage
 

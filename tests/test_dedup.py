@@ -183,7 +183,8 @@ def test_one_shared_paragraph_is_a_quotation_not_a_copy() -> None:
 
 
 def test_sketches_round_trip_through_the_store_text() -> None:
-    from collie.decide.dedup import ParagraphSketch, paragraph_sketch, stored_sketch
+    from collie.decide.dedup import paragraph_sketch, stored_sketch
+    from collie.models import ParagraphSketch
 
     sketch = paragraph_sketch(ARTICLE)
     assert len(sketch.keys) == 5 and len(sketch.sketch) == 4

@@ -9,16 +9,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from collie.page import encoding
-from collie.page.encoding import (
-    Decoded,
-    codec_for_label,
-    decode_html,
-    decode_mostly_utf8,
-    display_name,
-    find_meta_charset,
-    visible_bytes,
-)
+from collie.page import charset, encoding
+from collie.page.charset import codec_for_label, display_name, find_meta_charset, visible_bytes
+from collie.page.encoding import Decoded, decode_html, decode_mostly_utf8
 
 # Realistic text per encoding (UDHR article 1 and 2, long enough for chardet).
 TEXTS = {
@@ -139,9 +132,9 @@ def test_undeclared_latin_legacy_text_is_kept_when_it_reads_as_text(codec: str, 
 )
 def test_misdecoded_text_does_not_read_as_text(codec: str, misread_as: str) -> None:
     kind = {"cp1251": "cyrillic", "koi8-r": "cyrillic", "cp1252": "latin"}.get(codec, "central")
-    assert encoding.looks_like_text(TEXTS[kind])
+    assert charset.looks_like_text(TEXTS[kind])
     misread = TEXTS[kind].encode(codec).decode(misread_as, errors="replace")
-    assert not encoding.looks_like_text(misread)
+    assert not charset.looks_like_text(misread)
 
 
 def test_unsure_chardet_without_readable_text_is_uncertain() -> None:
@@ -308,7 +301,7 @@ def test_declared_single_byte_round_trip(data: st.DataObject) -> None:
     # by design a body that is valid UTF-8 with non-ASCII bytes is read as UTF-8, and a
     # windows-1252 declaration over mostly non-ASCII letters is checked by chardet
     assume(body.isascii() or encoding._decode(body, "utf-8") is None)
-    assume(codec not in ("cp1252", "iso8859-15") or not encoding._looks_misread(body))
+    assume(codec not in ("cp1252", "iso8859-15") or not charset.looks_misread(body))
     decoded = decode_html(body, f"text/html; charset={codec}")
     assert decoded.text == nfc(page(text))
 

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collie.fetch.fetcher import FetchResult
 from collie.mininet.layouts import TEMPLATES
 from collie.mininet.pages import DECLARATIONS, build_corpus, build_page, token_f1
-from collie.page.boilerplate import LINK_CLOSE, LINK_OPEN, RULES, Line, apply_rules, parse_line
+from collie.models import FetchResult
+from collie.page.boilerplate import apply_rules, parse_line
+from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN, RULES, Line
 from collie.page.extract import extract_html, find_links
 from collie.page.process import Page, check_html, process
 from collie.udhr import load_declarations

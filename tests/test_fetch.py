@@ -14,10 +14,12 @@ from collections.abc import Callable
 import pytest
 
 from collie.config import SETTINGS_BY_KEY
-from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult, looks_like_html
+from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import fetch_all
 from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
+from collie.http import looks_like_html
 from collie.mininet.server import MiniWebServer, Request, Response, World
+from collie.models import FetchResult
 
 PAGE = "<!DOCTYPE html><html><head><title>t</title></head><body><p>Ber ahinya!</p></body></html>"
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from collie.config import load_settings
+from collie.http import parse_retry_after
 from collie.mininet.server import MiniWebServer, Request, Response, World
 from collie.mining.search import SearchBudget, search_one, search_queries
 from collie.search import HttpSettings, SearchError, SearchFatal, make_backend
-from collie.search.base import parse_retry_after
 from collie.search.brave import Brave
 from collie.search.google import Google
 from collie.search.searxng import SearXNG

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from collie.page.encoding import decode_text_file
-from collie.search.seeds import count_words, tokenize
+from collie.text import count_words, tokenize
 
 TEXT = st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=200)
 
@@ -57,7 +57,7 @@ def test_decomposed_input_is_one_token() -> None:
 
 @given(st.text(max_size=300))
 def test_fast_token_path_agrees_with_the_full_pattern(text: str) -> None:
-    from collie.search.seeds import _token_pattern
+    from collie.text import _token_pattern
 
     table = str.maketrans({"\u2019": "'", "\u02bc": "'", "\u2018": "'", "\u02bb": "'"})
     normal = unicodedata.normalize("NFC", text).translate(table).lower()

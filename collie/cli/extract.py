@@ -11,7 +11,8 @@ import click
 
 from collie.cli.options import CONTEXT, App, common_options, note, set_flag
 from collie.errors import CollieError, InputError
-from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.models import FetchResult
 from collie.page.maintext import check_installed
 from collie.page.process import Page, process
 from collie.workspace.folder import read_settings

@@ -23,7 +23,8 @@ from collie.langid.learn import (
     split_paragraphs,
     workspace_model_path,
 )
-from collie.langid.model import OTHER, LangModel, read_model, save_model, summarise_languages
+from collie.langid.model import OTHER, LangModel, summarise_languages
+from collie.langid.modelfile import read_model, save_model
 from collie.languages import resolve_language
 from collie.page.encoding import decode_text_file
 from collie.workspace.folder import read_settings

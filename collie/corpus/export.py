@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
-from collie.search.seeds import count_words
 from collie.store import CorpusStore
+from collie.text import count_words
 from collie.workspace.folder import Workspace
 
 FORMATS = ("txt", "jsonl", "dir")

@@ -21,7 +21,7 @@ from collie.decide.dedup import exact_key, paragraph_sketch, simhash_text
 from collie.langid.model import UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
 from collie.reasons import LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
-from collie.search.seeds import count_words
+from collie.text import count_words
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
 

@@ -1,7 +1,7 @@
 """Exact and near-duplicate detection: a hash of normalised text, and a 64-bit simhash.
 
 Features are character 5-grams of the text's tokens (runs of letters and combining
-marks, lower-cased, NFC, see `collie.seeds.tokenize`) joined by single spaces, weighted
+marks, lower-cased, NFC, see `collie.text.tokenize`) joined by single spaces, weighted
 by their count. Unlike the simhash package's default regex, combining marks are kept.
 Chosen by measurement (benchmarks/bench_dedup.py, 120 UDHR languages, 12-paragraph
 texts): one changed word stays within distance 3 for 98% of texts with 5-grams vs 65%
@@ -49,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
+from collie.models import ParagraphSketch
 from collie.reasons import NEAR_DUPLICATE
-from collie.search.seeds import tokenize
+from collie.text import tokenize
 
 BITS = 64
 NGRAM = 5
@@ -157,26 +158,6 @@ PARAGRAPH_MIN_CHARS = 80  # shorter paragraphs (bylines, captions, menus) are no
 SKETCH = 4  # paragraph keys kept per document
 MIN_MATCHED = 2  # sketch keys a copy shares with its original (one: a quotation)
 CONTAINED = 0.5  # share of an original's sketch, and of the new text, that must match
-
-
-@dataclass(frozen=True)
-class ParagraphSketch:
-    """The long paragraphs of a document: every key (for lookups), the SKETCH smallest
-    (what an index keeps) and their total length in characters."""
-
-    keys: frozenset[int]
-    sketch: tuple[int, ...]
-    chars: int
-
-    def to_text(self) -> str:
-        """The stored form: "chars:key,key,..." (hex keys, the sketch only)."""
-        return f"{self.chars}:" + ",".join(f"{k:x}" for k in self.sketch)
-
-    @classmethod
-    def from_text(cls, text: str) -> ParagraphSketch:
-        chars, _, keys = text.partition(":")
-        sketch = tuple(int(k, 16) for k in keys.split(",") if k)
-        return cls(frozenset(sketch), sketch, int(chars or 0))
 
 
 def paragraph_key(text: str) -> int:

@@ -11,14 +11,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
-
-@dataclass(frozen=True)
-class CompressedBody:
-    sha1: str  # of the raw body
-    data: bytes  # gzip, level 6, no timestamp: the same body gives the same file
+from collie.models import CompressedBody
 
 
 def compress_body(body: bytes) -> CompressedBody:

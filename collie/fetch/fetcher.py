@@ -18,26 +18,25 @@ and jitter, `fetch.retries` times (a 500 once). Redirects are followed by hand, 
 checked against robots.txt. Requests honour HTTP_PROXY/HTTPS_PROXY/NO_PROXY.
 
 The fetcher returns data and never touches the workspace database; robots.txt records
-go to a `RobotsStore` it is given (in memory by default).
+go to a `RobotsStore` it is given (in memory by default). Reading an answer's body
+within the limits, and the answer as a `FetchResult`, is response.py's.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import logging
-import random
 import threading
-import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import requests
-import urllib3
 
 from collie.config import user_agent_header
 from collie.fetch.hostgate import HostGate
+from collie.fetch.response import read_body, read_response
 from collie.fetch.robots import (
     PARSE_LIMIT,
     RETRY_WAIT,
@@ -48,75 +47,23 @@ from collie.fetch.robots import (
     RobotsRecord,
     RobotsStore,
 )
+from collie.http import (
+    RETRY_STATUSES,
+    Clock,
+    RetryPolicy,
+    parse_retry_after,
+)
+from collie.models import FetchResult
 from collie.reasons import ROBOTS_UNREACHABLE
-from collie.search.base import Clock, parse_retry_after
 from collie.urls import canonical_url
 
 log = logging.getLogger("collie.fetch")
 
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-# Content types that say nothing: the body decides (sniffed).
-GENERIC_TYPES = frozenset(
-    {
-        "",
-        "application/octet-stream",
-        "binary/octet-stream",
-        "application/unknown",
-        "unknown/unknown",
-        "text/plain",
-        "application/x-unknown-content-type",
-    }
-)
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A 500 is usually the page's own bug, not the server's mood: tried again once, where
 # 429, 502, 503 and 504 (overload, gateways) get every retry.
 ONCE_FOR_500 = 1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ROBOTS_REDIRECTS = 5  # RFC 9309: follow at least five
-CHUNK = 64 * 1024
-SNIFF_BYTES = 1024
-# WHATWG MIME sniffing: what an HTML document may start with (after whitespace).
-_HTML_STARTS = tuple(
-    b"<" + tag
-    for tag in (
-        b"!doctype html",
-        b"html",
-        b"head",
-        b"script",
-        b"iframe",
-        b"h1",
-        b"div",
-        b"font",
-        b"table",
-        b"a",
-        b"style",
-        b"title",
-        b"b",
-        b"body",
-        b"br",
-        b"p",
-        b"!--",
-        b"meta",
-        b"?xml",
-    )
-)
-
-
-@dataclass(frozen=True)
-class FetchResult:
-    """What fetching one URL gave: a response to process, or a drop with its reason."""
-
-    url: str  # as requested
-    final_url: str  # after redirects (== url without any)
-    status: int | None  # HTTP status of the final response; None when there was none
-    headers: dict[str, str] = field(default_factory=dict)  # final response, lower-case names
-    body: bytes = b""  # at most fetch.max_bytes
-    truncated: bool = False  # the body was cut at fetch.max_bytes
-    redirects: tuple[str, ...] = ()  # every hop's URL, in order
-    outcome: str = "fetched"  # "fetched" or "dropped"
-    reason: str | None = None  # drop reason: "robots", "not-html:application/pdf", "http-404"...
-    fetched_at: float = 0.0  # wall-clock time of the final request (time.time())
-    elapsed: float = 0.0  # seconds spent on this URL, waiting included
 
 
 @dataclass(frozen=True)
@@ -153,6 +100,10 @@ class FetchConfig:
     @property
     def user_agent_header(self) -> str:
         return user_agent_header(self.user_agent, self.contact_url)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.retries, self.backoff)
 
 
 @dataclass
@@ -193,26 +144,6 @@ def _is_private_literal(host: str) -> bool:
         or address.is_reserved
         or address.is_multicast
     )
-
-
-def looks_like_html(head: bytes) -> bool:
-    """Sniff the first bytes of a body whose Content-Type says nothing useful."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = head.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
-    text = head.removeprefix(b"\xef\xbb\xbf").lstrip().lower()
-    for start in _HTML_STARTS:
-        if text.startswith(start):
-            rest = text[len(start) : len(start) + 1]
-            if start in (b"<!--", b"<?xml") or rest in (b"", b" ", b">", b"\t", b"\n", b"\r"):
-                return start != b"<?xml" or b"<html" in text
-    return False
-
-
-def _body_chunks(resp: requests.Response) -> Iterator[bytes]:
-    """The body as it arrives (decoded): pieces of at most CHUNK bytes, without waiting
-    for a piece to fill up, so a trickling body meets its deadline."""
-    while chunk := resp.raw.read1(CHUNK, decode_content=True):
-        yield chunk
 
 
 class Fetcher:
@@ -305,67 +236,19 @@ class Fetcher:
                 if accept is None:
                     with self._lock:
                         self.answered.add(canonical_url(current))
-                return self._finish(url, current, hops, resp, answer.fetched_at, accept)
+                return read_response(
+                    resp,
+                    url,
+                    current,
+                    hops,
+                    answer.fetched_at,
+                    accept=accept,
+                    max_bytes=self.config.max_bytes,
+                    read_timeout=self.config.read_timeout,
+                )
             finally:
                 resp.close()
                 self.gate.release(host)
-
-    def _finish(
-        self,
-        url: str,
-        final: str,
-        hops: list[str],
-        resp: requests.Response,
-        fetched_at: float,
-        accept: frozenset[str] | None = None,
-    ) -> FetchResult:
-        """The answer as a result: an HTML page (sniffed when its type is generic), or
-        with `accept`, a listing of one of those types, taken as it is."""
-        status = resp.status_code
-        headers = {k.lower(): v for k, v in resp.headers.items()}
-        base = FetchResult(
-            url, final, status, headers, redirects=tuple(hops), fetched_at=fetched_at
-        )
-        if status >= 300:
-            return replace(base, outcome="dropped", reason=f"http-{status}")
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if accept is not None and ctype and ctype not in accept:
-            return replace(base, outcome="dropped", reason=f"not-listing:{ctype}")
-        if accept is None and ctype not in HTML_TYPES and ctype not in GENERIC_TYPES:
-            return replace(base, outcome="dropped", reason=f"not-html:{ctype}")
-        sniff = accept is None and ctype not in HTML_TYPES
-        body, truncated, problem = self._read_body(resp, sniff, self.config.max_bytes)
-        if problem:
-            reason = f"not-html:{ctype or 'unknown'}" if problem == "not-html" else problem
-            return replace(base, outcome="dropped", reason=reason)
-        return replace(base, body=body, truncated=truncated)
-
-    def _read_body(
-        self, resp: requests.Response, sniff: bool, limit: int
-    ) -> tuple[bytes, bool, str | None]:
-        """(body, truncated, problem): at most `limit` bytes, within read_timeout in all."""
-        deadline = time.monotonic() + self.config.read_timeout
-        chunks, size = list[bytes](), 0
-        try:
-            for chunk in _body_chunks(resp):
-                chunks.append(chunk)
-                size += len(chunk)
-                if sniff and size >= min(SNIFF_BYTES, limit):
-                    if not looks_like_html(b"".join(chunks)[:SNIFF_BYTES]):
-                        return b"", False, "not-html"
-                    sniff = False
-                if size >= limit:
-                    return b"".join(chunks)[:limit], True, None
-                if time.monotonic() > deadline:
-                    return b"", False, "timeout"
-        except (requests.Timeout, urllib3.exceptions.TimeoutError):
-            return b"", False, "timeout"
-        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError):
-            return b"", False, "incomplete-body"
-        body = b"".join(chunks)
-        if sniff and not looks_like_html(body[:SNIFF_BYTES]):
-            return b"", False, "not-html"
-        return body, False, None
 
     def _dropped(
         self, url: str, final: str, reason: str, hops: list[str], status: int | None = None
@@ -405,16 +288,17 @@ class Fetcher:
         stays held by the gate: the caller reads the body and releases it."""
         host = host_key(url)
         timeout = (self.config.connect_timeout, self.config.read_timeout)
-        reason = "error"
-        for attempt in range(self.config.retries + 1):
+        policy, reason = self.config.retry_policy, "error"
+        for attempt in range(policy.retries + 1):
+            failed = attempt + 1  # failed tries, should this one fail
             self.gate.acquire(host)
             fetched_at = self.clock.wall()
             try:
                 resp = self._session().get(url, stream=True, allow_redirects=False, timeout=timeout)
             except requests.Timeout:
-                reason, hold = "timeout", self._backoff(attempt)
+                reason, hold = "timeout", policy.backoff_wait(failed)
             except requests.ConnectionError:
-                reason, hold = "connection-error", self._backoff(attempt)
+                reason, hold = "connection-error", policy.backoff_wait(failed)
             except requests.RequestException as exc:  # invalid URL and the like: permanent
                 self.gate.release(host)
                 return _Answer(None, f"bad-url:{type(exc).__name__}")
@@ -425,19 +309,20 @@ class Fetcher:
                 if resp.status_code in (429, 503):
                     wait = parse_retry_after(resp.headers.get("Retry-After"))
                 if (
-                    attempt == self.config.retries
+                    policy.gives_up(failed)
                     or (wait is not None and wait > self.config.max_crawl_delay)
-                    or (resp.status_code == 500 and attempt >= ONCE_FOR_500)
+                    or (resp.status_code == 500 and failed > ONCE_FOR_500)
                 ):
                     return _Answer(resp, None, fetched_at)  # recorded as http-STATUS
                 resp.close()
-                reason, hold = f"http-{resp.status_code}", wait or self._backoff(attempt)
+                # A Retry-After of 0 still backs off.
+                reason, hold = (
+                    f"http-{resp.status_code}",
+                    policy.wait_before_retry(failed, wait or None),
+                )
             log.info("%s: %s, retrying in %.1f s", url, reason, hold)
             self.gate.release(host, hold)
         return _Answer(None, reason)
-
-    def _backoff(self, attempt: int) -> float:
-        return float(self.config.backoff * 2**attempt * (1 + random.random() / 2))
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_for(self, url: str) -> RobotsRecord:
@@ -498,7 +383,7 @@ class Fetcher:
                     continue
                 body = b""
                 if 200 <= resp.status_code < 300:
-                    body, _, problem = self._read_body(resp, False, PARSE_LIMIT)
+                    body, _, problem = read_body(resp, False, PARSE_LIMIT, self.config.read_timeout)
                     if problem:
                         return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
                 return RobotsRecord.from_answer(origin, resp.status_code, body, answer.fetched_at)

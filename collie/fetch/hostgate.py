@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from collie.search.base import Clock
+from collie.http import Clock
 
 
 @dataclass

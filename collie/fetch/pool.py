@@ -27,7 +27,8 @@ from collections import deque
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
-from collie.fetch.fetcher import Fetcher, FetchResult, host_key, origin_of
+from collie.fetch.fetcher import Fetcher, host_key, origin_of
+from collie.models import FetchResult
 from collie.reasons import ROBOTS_UNREACHABLE
 
 IDLE_WAIT = 0.5  # seconds a worker waits for new work before looking again

@@ -8,16 +8,8 @@ model.identify("Abantu bonke bazalwa bekhululekile")   # ("zul", 0.99...)
 
 from __future__ import annotations
 
-from collie.langid.model import (
-    OTHER,
-    UNDETERMINED,
-    LangModel,
-    LanguageSummary,
-    load_model,
-    read_model,
-    save_model,
-    summarise_languages,
-)
+from collie.langid.model import OTHER, UNDETERMINED, LangModel, LanguageSummary, summarise_languages
+from collie.langid.modelfile import load_model, read_model, save_model
 
 __all__ = [
     "OTHER",

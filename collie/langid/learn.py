@@ -27,14 +27,8 @@ import numpy as np
 
 from collie.errors import InputError
 from collie.langid.features import letter_counts
-from collie.langid.model import (
-    OTHER,
-    LangModel,
-    load_model,
-    read_model,
-    save_model,
-    summarise_languages,
-)
+from collie.langid.model import OTHER, LangModel, summarise_languages
+from collie.langid.modelfile import load_model, read_model, save_model
 from collie.langid.novelty import fit_novelty
 from collie.langid.train import add_language, remove_languages
 

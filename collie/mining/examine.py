@@ -22,11 +22,11 @@ from pathlib import Path
 
 from collie.decide.classify import PageRules, decide
 from collie.fetch.bodycache import compress_body, read_body
-from collie.fetch.fetcher import FetchConfig, Fetcher, FetchResult, origin_of
+from collie.fetch.fetcher import FetchConfig, Fetcher, origin_of
 from collie.fetch.pool import fetch_all
 from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
-from collie.models import CachedPage, Examined, PageOutcome, QueuedPage
+from collie.models import CachedPage, Examined, FetchResult, PageOutcome, QueuedPage
 from collie.page.process import process
 from collie.reasons import CACHE_MISSING
 

@@ -33,14 +33,8 @@ from collie.decide.classify import (
     PageRules,
     decide_short,
 )
-from collie.decide.dedup import (
-    Deduplicator,
-    ParagraphSketch,
-    fingerprints,
-    mark_duplicate,
-    stored_sketch,
-)
-from collie.fetch.fetcher import Fetcher, FetchResult, origin_of
+from collie.decide.dedup import Deduplicator, fingerprints, mark_duplicate, stored_sketch
+from collie.fetch.fetcher import Fetcher, origin_of
 from collie.fetch.pool import FetchPool, HeldBack
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
@@ -63,7 +57,14 @@ from collie.mining.relatives import (
     suspect_sites,
 )
 from collie.mining.search import QueryOutcome, SearchBudget, loop_queries, search_queries
-from collie.models import Examined, PageOutcome, QueuedPage, QueueEntry
+from collie.models import (
+    Examined,
+    FetchResult,
+    PageOutcome,
+    ParagraphSketch,
+    QueuedPage,
+    QueueEntry,
+)
 from collie.reasons import ROBOTS_UNREACHABLE, TOO_SHORT, kind_of
 from collie.search import Backend
 from collie.search.queries import query_domains

@@ -48,7 +48,8 @@ from collie.langid.learn import (
     split_paragraphs,
     workspace_model_path,
 )
-from collie.langid.model import OTHER, UNDETERMINED, LangModel, save_model
+from collie.langid.model import OTHER, UNDETERMINED, LangModel
+from collie.langid.modelfile import save_model
 from collie.mining.examine import examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
 from collie.store import Store

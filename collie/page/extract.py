@@ -6,7 +6,7 @@ With extract.main = "trafilatura" (the default), the main content is found on th
 under MIN_MAIN_CHARS, and gives back the long lines it missed. The pre-cleaning's
 `extract_html` works in three steps:
 
-1. Pre-cleaning with regular expressions (fast, standard library): scripts, styles,
+1. Pre-cleaning with regular expressions (preclean.py): scripts, styles,
    comments, forms and their controls, images and embedded objects are removed, then
    navigation markup: <nav>, <aside>, <header>/<footer> outside <article>/<main>, and
    elements whose class, id or role names a menu, sidebar, cookie notice, share bar,
@@ -33,83 +33,21 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
-import html2text
-
-from collie.page.boilerplate import LINK_CLOSE, LINK_OPEN, LINK_RUN, apply_rules
+from collie.page.boilerplate import LINK_RUN, apply_rules
+from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN
 from collie.page.encoding import normalise_text
 from collie.page.maintext import MIN_MAIN_CHARS, main_content, with_long_lines, without_menu_text
+from collie.page.preclean import clean_inline, clean_markup, remove_junk, to_markdown
 from collie.urls import canonical_url
 
-# Elements removed with their content. Raw-text ones run to the end of the page when
-# never closed (as in browsers); for the others only the unclosed start tag goes.
-_RAW_TEXT = {"script", "style", "noscript", "template", "title", "textarea", "xmp"}
-_JUNK_START = re.compile(
-    r"<(?:(!--)|(!\[CDATA\[)|(script|style|noscript|template|svg|iframe|object|canvas|head|"
-    r"title|textarea|xmp)\b|(![a-zA-Z]|\?))",  # 4: <!DOCTYPE ...>, <?xml ...?>
-    re.I,
-)
-# Every pattern is bounded ({0,2048}...): many unclosed tags or quotes never make a
-# search quadratic. A '>' inside a quoted attribute value ends the tag early (rare).
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]{0,64})([^>]{0,2048})>")
+# Bounded patterns ({0,2048}...), as in preclean.py: never a quadratic search.
 _HTML_START_TAG = re.compile(r"<html\b[^>]{0,2048}>", re.I)
 _LANG = re.compile(r"""\b(?:xml:)?lang\s*=\s*["']?\s*([A-Za-z0-9_-]{0,64})""", re.I)
 _BASE = re.compile(r"<base\b[^>]{0,2048}>", re.I)
 _ALT = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]{0,500})"|'([^']{0,500})')""", re.I)
 _ANCHOR_TAG = re.compile(r"<(/?)a(?:\s[^>]{0,2048})?>", re.I)  # an <a> start or end tag
 _HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
-_ANY_TAG = re.compile(r"<[^>]{0,2048}>")
 _WHITESPACE = re.compile(r"\s+")
-
-# Elements removed whole, by name. header/footer only outside <article>/<main>.
-_NAV_ELEMENTS = {"nav", "aside", "menu", "dialog", "select", "textarea", "button", "form"}
-_PAGE_FRAME = {"header", "footer"}
-_NEVER_REMOVED = {"html", "body", "main", "article"}
-NAV_ATTRIBUTE = re.compile(
-    r"""\b(?:class|id)\s*=\s*["']?[^"'>]*?(?<![a-z0-9])(?<!has-)(?<!with-)(?<!no-)(?:"""
-    r"nav|navbar|navigation|menu|menubar|menus|submenu|breadcrumbs?|sidebar|side-bar|widgets?|"
-    r"cookies?|cookie-?banner|consent|gdpr|share|sharing|sharedaddy|social|socials|"
-    r"advert|adverts|advertisement|ads|adsense|ad-slot|sponsored|promo|popup|modal|newsletter|"
-    r"subscribe|related|recommended|pagination|pager|toolbar|topbar|login|signup|searchform|"
-    r"search-form|skip-link|skiplinks?|tagcloud|tag-cloud|sr-only|screen-reader-text|"
-    r"visually-hidden|hidden|print-only|editsection|mw-editsection|(?P<frame>header|footer|masthead|site-header|site-footer)"
-    r""")(?![a-z0-9])|\brole\s*=\s*["']?(?:navigation|banner|contentinfo|complementary|search|"""
-    r"""menu|menubar|dialog|alert)\b|\baria-hidden\s*=\s*["']?true|\bhidden(?:\s|=|$)|"""
-    r"display\s*:\s*none|visibility\s*:\s*hidden",
-    re.I,
-)
-_BLOCKS = {"h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "blockquote"}
-_BLOCKS |= {"pre", "br", "hr"}
-_AS_DIV = {
-    "table",
-    "thead",
-    "tbody",
-    "tfoot",
-    "tr",
-    "td",
-    "th",
-    "caption",
-    "section",
-    "article",
-    "main",
-    "figure",
-    "figcaption",
-    "address",
-    "header",
-    "footer",
-    "details",
-    "summary",
-    "center",
-    "fieldset",
-    "legend",
-    "dl",
-    "dt",
-    "dd",
-    "body",
-}
-_BREAKS = _AS_DIV | {"p", "div"}  # all become one paragraph break
-_LINK_BLOCKS = {"li", "p", "div", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"}
-_WORDY = re.compile(r"[^\W_]")
-_MAX_SHARE = 0.4  # an attribute-matched element this big (share of the page) is a wrapper
 
 
 @dataclass(frozen=True)
@@ -133,14 +71,6 @@ def _attribute(match: re.Match[str] | None) -> str | None:
         return None
     value = next((g for g in match.groups() if g is not None), "")
     return (html.unescape(value) if "&" in value else value).strip()
-
-
-def _clean_inline(fragment: str) -> str:
-    if "<" in fragment:
-        fragment = _ANY_TAG.sub(" ", fragment)
-    if "&" in fragment:
-        fragment = html.unescape(fragment)
-    return " ".join(fragment.split())
 
 
 # Hrefs whose absolute form is already canonical: no dot segments, escapes or queries.
@@ -222,216 +152,11 @@ def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
             continue
         end = tags[i + 1].start() if i + 1 < len(tags) else min(len(page), tag.end() + 2000)
         inner = page[tag.end() : end]
-        anchor = _clean_inline(inner) or (_attribute(_ALT.search(tag[0] + inner[:500])) or "")
+        anchor = clean_inline(inner) or (_attribute(_ALT.search(tag[0] + inner[:500])) or "")
         if (url, anchor) not in seen:
             seen.add((url, anchor))
             links.append((url, anchor))
     return links
-
-
-# --- pre-cleaning ----------------------------------------------------------------------------
-
-
-def _is_removable(name: str, attrs: str, in_content: bool) -> bool:
-    if name in _NEVER_REMOVED:
-        return False
-    if name in _NAV_ELEMENTS:
-        return True
-    if name in _PAGE_FRAME:
-        return not in_content
-    if not attrs or attrs.isspace():
-        return False
-    match = NAV_ATTRIBUTE.search(attrs)
-    if match is None:
-        return False
-    return not (in_content and match.group("frame"))
-
-
-def _simple_tag(name: str, closing: bool) -> str:
-    """What a tag becomes for html2text: a block without attributes, a <div>, a link
-    marker, or nothing (inline and unknown tags)."""
-    if name == "a":
-        return LINK_CLOSE if closing else LINK_OPEN
-    if name in _BREAKS:
-        return "<p>"  # html2text breaks paragraphs alike at <p>, </p>, <div>, </div>
-    return (f"</{name}>" if closing else f"<{name}>") if name in _BLOCKS else ""
-
-
-def _escape_stray(text: str) -> str:
-    """A '<' that starts no tag is text: escaped, html.parser need not retry it."""
-    return text.replace("<", "&lt;") if "<" in text else text
-
-
-def clean_markup(page: str, link_runs: list[list[str]] | None = None) -> str:
-    """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
-    simplify the remaining tags (`_simple_tag`), in one walk over the tags.
-
-    With `link_runs`, blocks holding nothing but one short link (menu items, headline
-    lists) are not handed to html2text: each run of them becomes one marker line
-    (LINK_RUN, its index in `link_runs`, LINK_RUN) and their anchor texts go to
-    `link_runs`, for `apply_rules` to report them as dropped `link-only` lines.
-    """
-    tags = list(_TAG.finditer(page))
-    names = [t[2].lower() for t in tags]
-    closing = [t[1] == "/" for t in tags]
-    walk = _TagWalk(page, tags, names, closing, link_runs)
-    if "main" in names:
-        mains = [i for i, n in enumerate(names) if n == "main" and not closing[i]]
-        end = walk.end_of(mains[0]) if len(mains) == 1 else None
-        if end is not None:
-            return walk.clean(tags[mains[0]].start(), tags[end].end(), True)
-    return walk.clean(0, len(page), False)
-
-
-@dataclass
-class _TagWalk:
-    page: str
-    tags: list[re.Match[str]]
-    names: list[str]
-    closing: list[bool]
-    link_runs: list[list[str]] | None = None
-
-    def link_block(self, i: int, last: int) -> tuple[int, int, str] | None:
-        """(next tag index, next position, anchor) when element i is <x><a>short</a></x>
-        with nothing but punctuation around the link."""
-        names, closing, tags = self.names, self.closing, self.tags
-        if i + 3 >= len(names) or names[i + 1] != "a" or closing[i + 1]:
-            return None
-        if names[i + 2] != "a" or not closing[i + 2] or names[i + 3] != names[i]:
-            return None
-        after = tags[i + 3]
-        if after.end() > last:
-            return None
-        page = self.page
-        gaps = page[tags[i].end() : tags[i + 1].start()] + page[tags[i + 2].end() : after.start()]
-        if _WORDY.search(gaps):
-            return None
-        anchor = _clean_inline(page[tags[i + 1].end() : tags[i + 2].start()])
-        if not _WORDY.search(anchor) or len(anchor.split()) >= 15:
-            return None
-        if closing[i + 3]:
-            return i + 4, after.end(), anchor
-        return i + 3, after.start(), anchor  # an unclosed <li> followed by the next one
-
-    def collapse_link(self, kept: list[str], found: tuple[int, int, str]) -> None:
-        """Add a link-only block to the current run of them, or start a run."""
-        assert self.link_runs is not None
-        anchor = found[2]
-        if len(kept) >= 2 and kept[-1] == "<p>" and kept[-2].startswith(LINK_RUN):
-            self.link_runs[-1].append(anchor)
-            return
-        self.link_runs.append([anchor])
-        kept += ("<p>", f"{LINK_RUN}{len(self.link_runs) - 1}{LINK_RUN}", "<p>")
-
-    def end_of(self, i: int) -> int | None:
-        """Index of the end tag of start tag i (same-name tags counted), if any."""
-        name, depth, names, closing = self.names[i], 1, self.names, self.closing
-        for k in range(i + 1, len(names)):
-            if names[k] == name:
-                depth += -1 if closing[k] else 1
-                if depth == 0:
-                    return k
-        return None
-
-    def removed_until(self, i: int, in_content: bool, limit: float) -> int | None:
-        """Index of the end tag when element i is boilerplate to remove whole."""
-        name, tag = self.names[i], self.tags[i]
-        if self.closing[i] or not _is_removable(name, tag.group(3), in_content):
-            return None
-        j = self.end_of(i)
-        if j is None:
-            return None
-        by_name = name in _NAV_ELEMENTS or name in _PAGE_FRAME
-        # a <form> holding a large part of the page is an ASP.NET-style wrapper
-        if (by_name and name != "form") or self.tags[j].end() - tag.start() <= limit:
-            return j
-        return None
-
-    def clean(self, first: int, last: int, in_main: bool) -> str:
-        """Cleaned page[first:last] (the whole page, or its one <main>)."""
-        kept: list[str] = []
-        position, content_depth, limit = first, 0, _MAX_SHARE * (last - first)
-        i, count = 0, len(self.tags)
-        while i < count:
-            tag = self.tags[i]
-            if tag.start() < first or tag.end() > last:
-                i += 1
-                continue
-            name = self.names[i]
-            if name in ("article", "main"):
-                content_depth += -1 if self.closing[i] else 1
-            text = self.page[position : tag.start()]
-            if self.link_runs is not None and name in _LINK_BLOCKS and not self.closing[i]:
-                found = self.link_block(i, last)
-                if found is not None:
-                    if not text.isspace():
-                        kept.append(_escape_stray(text))
-                    self.collapse_link(kept, found)
-                    i, position = found[0], found[1]
-                    continue
-            j = self.removed_until(i, in_main or content_depth > 0, limit)
-            if j is not None:
-                kept += (text, " ")
-                position, i = self.tags[j].end(), j + 1
-                continue
-            simple = _simple_tag(name, self.closing[i])
-            if text and not (simple.startswith("<") and text.isspace()):  # spaces before a block:
-                kept.append(_escape_stray(text))  # one html2text event less, same Markdown
-            if simple != "<p>" or not kept or kept[-1] != "<p>":  # runs of breaks: one break
-                kept.append(simple)
-            position, i = tag.end(), i + 1
-        kept.append(_escape_stray(self.page[position:last]))
-        return "".join(kept)
-
-
-def to_markdown(page: str) -> str:
-    """html2text over simplified markup: no wrapping, no links, images or emphasis."""
-    converter = html2text.HTML2Text()
-    converter.body_width = 0
-    converter.unicode_snob = True
-    converter.ignore_links = True
-    converter.ignore_images = True
-    converter.ignore_emphasis = True
-    converter.ignore_tables = True
-    try:
-        return converter.handle(page)
-    except Exception:  # html2text on broken markup: the page is data, not a crash
-        return _clean_inline(page)
-
-
-@functools.lru_cache(maxsize=32)
-def _closer(text: str) -> re.Pattern[str]:
-    return re.compile(re.escape(text), re.I)
-
-
-def remove_junk(page: str) -> str:
-    """Remove comments, CDATA, declarations, scripts, styles, the <head>, SVG, iframes...
-    with their content. Linear in the page: one literal search per removed piece, never
-    a backtracking pattern over unclosed elements."""
-    kept, position = [], 0
-    missing: set[str] = set()  # closers not found after some point: not found later either
-    while (match := _JUNK_START.search(page, position)) is not None:
-        kept.append(page[position : match.start()])
-        comment, cdata, name, declaration = match.groups()
-        if declaration:
-            tag_end = page.find(">", match.end())
-            position = len(page) if tag_end < 0 else tag_end + 1
-            continue
-        closer = "-->" if comment else "]]>" if cdata else f"</{name.lower()}"
-        found = None if closer in missing else _closer(closer).search(page, match.end())
-        if found is None:
-            missing.add(closer)
-            if not (comment or cdata or name.lower() in _RAW_TEXT):
-                tag_end = page.find(">", match.end())  # an unclosed <head>: drop the tag only
-                position = len(page) if tag_end < 0 else tag_end + 1
-                continue
-            position = len(page)
-        else:
-            tag_end = page.find(">", found.end() - 1)
-            position = len(page) if tag_end < 0 else tag_end + 1
-        kept.append(" ")
-    kept.append(page[position:])
-    return "".join(kept)
 
 
 def _title(page: str) -> str:
@@ -439,7 +164,7 @@ def _title(page: str) -> str:
     start = lower.find("<title")
     opened = lower.find(">", start) if start >= 0 else -1
     end = lower.find("</title", opened) if opened >= 0 else -1
-    return _clean_inline(page[opened + 1 : end]) if end >= 0 else ""
+    return clean_inline(page[opened + 1 : end]) if end >= 0 else ""
 
 
 def _lang(page: str) -> str:

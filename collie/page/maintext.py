@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from collie.errors import dependency_error
-from collie.page.boilerplate import MENU_TEXT, Line
+from collie.page.boilerplate_rules import MENU_TEXT, Line
 
 log = logging.getLogger("collie.maintext")
 

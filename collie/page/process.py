@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from collie.fetch.fetcher import GENERIC_TYPES, HTML_TYPES, FetchResult, looks_like_html
+from collie.http import GENERIC_TYPES, HTML_TYPES, looks_like_html
+from collie.models import FetchResult
 from collie.page import boilerplate, extract
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html

@@ -14,9 +14,9 @@ from typing import Any
 
 from collie.config import user_agent_header
 from collie.errors import ConfigError
+from collie.http import Clock
 from collie.search.base import (
     Backend,
-    Clock,
     HttpSettings,
     SearchError,
     SearchFatal,
@@ -32,7 +32,6 @@ BACKENDS: dict[str, type[Backend]] = {"brave": Brave, "searxng": SearXNG, "googl
 __all__ = [
     "BACKENDS",
     "Backend",
-    "Clock",
     "HttpSettings",
     "SearchError",
     "SearchFatal",

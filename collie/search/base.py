@@ -2,19 +2,15 @@
 
 A backend turns `search(query, count, offset)` into one HTTP GET and the JSON answer into
 `SearchResult`s. This module does the rest: a per-backend rate limit, retries of 429 and
-5xx answers (Retry-After honoured, else exponential backoff with jitter), timeouts, and
-keeping API keys out of every message and log line. The clock is injectable so tests can
-check waiting without waiting.
+5xx answers (collie.http's retry policy: Retry-After honoured, else exponential backoff
+with jitter), timeouts, and keeping API keys out of every message and log line.
 """
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
-import random
 import socket
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -25,10 +21,10 @@ from urllib3.exceptions import NameResolutionError
 
 from collie import __version__
 from collie.errors import CollieError
+from collie.http import RETRY_STATUSES, Clock, RetryPolicy, parse_retry_after
 
 log = logging.getLogger("collie.search")
 
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_WAIT = 600.0  # a backend asking for a longer pause is treated as down for this run
 
 
@@ -53,21 +49,6 @@ class SearchError(CollieError):
 
 class SearchFatal(SearchError):
     """The backend cannot be used as configured (key, quota, settings): stop searching."""
-
-
-class Clock:
-    """Monotonic time and sleeping; tests substitute a fake."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
-
-    def wall(self) -> float:
-        """Wall-clock time (time.time()), for what is stored and compared across runs."""
-        return time.time()
 
 
 class Redactor(logging.Filter):
@@ -99,20 +80,6 @@ def install_log_redaction(redactor: Redactor) -> None:
             logger.addFilter(redactor)
 
 
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
-
-
 @dataclass
 class HttpSettings:
     timeout: float = 20.0
@@ -120,6 +87,10 @@ class HttpSettings:
     rate_limit: float = 1.0  # requests per second; 0 = no limit
     backoff: float = 1.0  # first backoff step in seconds
     user_agent: str = f"collie/{__version__}"  # fetch.user_agent (+ fetch.contact_url)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.retries, self.backoff)
 
 
 @dataclass
@@ -228,7 +199,7 @@ class Backend:
         self._last_request = self.clock.now()
 
     def _get_json(self, params: dict[str, Any], headers: Mapping[str, str]) -> Any:
-        attempt = 0
+        policy, failed = self.http.retry_policy, 0
         while True:
             self._pace()
             try:
@@ -248,16 +219,15 @@ class Backend:
                     raise self._error(response)
                 problem = f"HTTP {response.status_code}"
                 wait = parse_retry_after(response.headers.get("Retry-After"))
-            attempt += 1
-            if attempt > self.http.retries:
+            failed += 1
+            if policy.gives_up(failed):
                 raise SearchError(
                     self.redact(
                         f"{self.name}: {problem}, still failing after {self.http.retries} retries."
                     ),
                     self.give_up_hint(problem),
                 )
-            if wait is None:
-                wait = self.http.backoff * 2 ** (attempt - 1) * (1 + random.random() / 2)
+            wait = policy.wait_before_retry(failed, wait)
             if wait > MAX_WAIT:
                 raise SearchFatal(
                     f"{self.name} asks to wait {wait:.0f} s before the next query.",
@@ -268,7 +238,7 @@ class Backend:
                 self.name,
                 self.redact(problem),
                 wait,
-                attempt,
+                failed,
                 self.http.retries,
             )
             self.clock.sleep(wait)

@@ -9,7 +9,8 @@ import sqlite3
 from pathlib import Path
 from typing import Protocol
 
-from collie.fetch.bodycache import CompressedBody, compress_body, write_body
+from collie.fetch.bodycache import compress_body, write_body
+from collie.models import CompressedBody
 
 _SIGN = 1 << 63
 

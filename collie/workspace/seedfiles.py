@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from collie.errors import InputError
 from collie.languages import resolve_language
 from collie.page.encoding import decode_text_file
-from collie.search.seeds import count_words
+from collie.text import count_words
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 _ROLE_TEXT = {"target": "target text (--docs)", "wronglang": "wrong-language text (--wronglang)"}
