@@ -266,8 +266,7 @@ def test_run_json_lists_each_loop() -> None:
     from collections import Counter
 
     from collie.cli.run import report_json
-    from collie.corpus.report import LoopReport
-    from collie.mining.loop import RunReport
+    from collie.mining.records import LoopReport, RunReport
 
     loop = LoopReport(1, Counter(sent=4), 9, Counter(kept=5, dropped=1), Counter(robots=1))
     loop.unreachable, loop.held = Counter({"http-503": 2}), 3  # robots.txt not fetched
