@@ -31,7 +31,8 @@ from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import fetch_all
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
-from collie.mining import loop as pipeline
+from collie.mining.loop import run
+from collie.mining.records import RunLimits
 from collie.models import QueueEntry
 from collie.search import make_backend
 from collie.store import Store
@@ -101,9 +102,9 @@ def run_stage(targets: list[str], tmp: Path, search_url: str) -> tuple[float, in
     store.mark_searched(loop.number)
     model = load_model()
     fetcher = Fetcher(FetchConfig.from_settings(ws.settings))
-    limits = pipeline.RunLimits(loops=1, crawl_depth=0)
+    limits = RunLimits(loops=1, crawl_depth=0)
     started = time.perf_counter()
-    pipeline.run(ws, make_backend(ws.settings, os.environ), fetcher, model, limits)
+    run(ws, make_backend(ws.settings, os.environ), fetcher, model, limits)
     seconds = time.perf_counter() - started
     recorded = int(ws.conn.execute(
         "SELECT COUNT(*) FROM pages WHERE http_status = 200 AND body_sha1 IS NOT NULL"

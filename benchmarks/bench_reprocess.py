@@ -30,8 +30,8 @@ from pathlib import Path
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
 from collie.mining.executor import DaskExecutor, LocalExecutor, start_cluster
-from collie.mining.loop import record_outcomes
 from collie.mining.reprocess import reprocess
+from collie.mining.settle import record_outcomes
 from collie.models import FetchResult, PageOutcome, QueueEntry
 from collie.page.process import clear_caches
 from collie.store import Store

@@ -23,7 +23,8 @@ from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import FetchPool
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
-from collie.mining import loop as pipeline
+from collie.mining.loop import run
+from collie.mining.records import RunLimits
 from collie.models import FetchResult
 from collie.page.process import process
 from collie.search import make_backend
@@ -98,9 +99,9 @@ def main() -> None:
 
         FetchPool.take = timed_take  # type: ignore[method-assign]
         backend.search = timed_search  # type: ignore[method-assign,assignment]
-        limits = pipeline.RunLimits(loops=2, crawl_depth=3)
+        limits = RunLimits(loops=2, crawl_depth=3)
         started = time.perf_counter()
-        report = pipeline.run(ws, backend, fetcher, model, limits)
+        report = run(ws, backend, fetcher, model, limits)
         total = time.perf_counter() - started
         fetched = sum(sum(loop.pages.values()) for loop in report.loops)
         kept = sum(loop.pages["kept"] for loop in report.loops)

@@ -16,8 +16,8 @@ from collie.langid import corpus
 from collie.langid.contrast import CONTRAST_SHARE, contrast_of, draw, learn_against
 from collie.langid.learn import base_model, learn_language
 from collie.langid.model import LangModel
-from collie.mining.loop import record_outcomes
 from collie.mining.relatives import judge_corpus
+from collie.mining.settle import record_outcomes
 from collie.models import PageOutcome, QueueEntry
 from collie.store import CorpusStore, ReviewStore, Store
 from collie.workspace.folder import open_workspace

@@ -266,8 +266,7 @@ def test_run_json_lists_each_loop() -> None:
     from collections import Counter
 
     from collie.cli.run import report_json
-    from collie.corpus.report import LoopReport
-    from collie.mining.loop import RunReport
+    from collie.mining.records import LoopReport, RunReport
 
     loop = LoopReport(1, Counter(sent=4), 9, Counter(kept=5, dropped=1), Counter(robots=1))
     loop.unreachable, loop.held = Counter({"http-503": 2}), 3  # robots.txt not fetched
@@ -383,6 +382,40 @@ def test_discovery_through_other_sites_links_and_sitemaps(
     linked = loop["linked_sites"]  # B (and its pages crawled out) and E
     assert (linked["sites"], linked["documents"]) == (2, 1) and linked["pages"] >= 2
     assert "through other sites' links: 2 sites" in run_collie(capsys, "report").out
+
+
+def test_batches_on_an_executor_discover_as_the_stream_does(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
+) -> None:
+    """The batch scheduler (an executor's: each task a fresh fetcher, the pacing and
+    robots.txt records handed over, as on Dask workers; here the tasks run in this
+    process) reads sitemaps and enters other sites through links like the local stream."""
+    from collie.cli.options import workspace_model
+    from collie.fetch.fetcher import FetchConfig, Fetcher
+    from collie.mining.executor import LocalExecutor
+    from collie.mining.loop import run
+    from collie.mining.records import RunLimits
+    from collie.search import make_backend
+    from collie.workspace.folder import open_workspace
+
+    class Elsewhere(LocalExecutor):
+        name = "elsewhere"  # not this process's fetcher: batches, as with --executor dask
+
+    _discovery_workspace(tmp_path, capsys, web, world, monkeypatch)
+    root = tmp_path / "ws"
+    with open_workspace(root, os.environ, {}) as ws:
+        backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
+        limits = RunLimits(1, ws.settings["crawl.depth"])
+        with Fetcher(FetchConfig.from_settings(ws.settings)) as fetcher:
+            report = run(ws, backend, fetcher, workspace_model(ws), limits, executor=Elsewhere())
+    assert report.stopped is None and len(report.loops) == 1
+    got = pages(root)
+    assert got["http://www.umngani.co.za/"][0] == "kept"  # through A's blogroll
+    assert got["http://www.ikhaya.co.za/old.html"][0] == "kept"  # through A's sitemap
+    assert got["http://www.friends.example.com/"][0] == "wronglang"  # entered, not kept
+    assert not any("/private/" in e.path for e in web.requests_for("www.izindaba.co.za"))
+    robots = [e for e in web.log if e.path == "/robots.txt"]
+    assert len(robots) == len({e.host for e in robots})  # handed over, never fetched twice
 
 
 def test_new_sites_per_loop_are_capped(

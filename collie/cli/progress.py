@@ -14,7 +14,7 @@ from typing import Any
 from tqdm import tqdm
 
 from collie.cli.options import note
-from collie.mining import loop as pipeline
+from collie.mining.records import RunEvents
 
 PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
 RUN_LOG = logging.getLogger("collie.runlog")  # the run's own lines, for logs/ only
@@ -48,7 +48,7 @@ def close_run_log(handler: logging.Handler) -> None:
     handler.close()
 
 
-class CliEvents(pipeline.RunEvents):
+class CliEvents(RunEvents):
     """Progress bars and count lines on stderr; the first Ctrl-C asks the run to stop
     once the work in hand is recorded, a second one stops at once."""
 

@@ -22,7 +22,8 @@ from collie.cli.options import (
 )
 from collie.cli.progress import CliEvents, close_run_log, open_run_log
 from collie.fetch.fetcher import FetchConfig, Fetcher
-from collie.mining import loop as pipeline
+from collie.mining.loop import run as run_loops
+from collie.mining.records import RunLimits, RunReport
 from collie.page.maintext import check_installed
 from collie.search import make_backend
 from collie.workspace.folder import RunLock
@@ -99,7 +100,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
     check_installed()
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
-        limits = pipeline.RunLimits(
+        limits = RunLimits(
             settings["run.loops"],
             settings["crawl.depth"],
             settings["run.max_pages"],
@@ -107,7 +108,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
         )
         done = ws.completed_loops()
         if done >= limits.loops:  # nothing to do: no model, no network
-            _print_report(app, pipeline.RunReport(already_done=True), limits.loops, as_json)
+            _print_report(app, RunReport(already_done=True), limits.loops, as_json)
             note(_nothing_to_do(done, limits.loops, settings.entry("run.loops").source))
             return
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
@@ -122,7 +123,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
                 Fetcher(FetchConfig.from_settings(settings)) as fetcher,
                 open_executor(app, settings) as executor,
             ):
-                report = pipeline.run(ws, backend, fetcher, model, limits, events, executor)
+                report = run_loops(ws, backend, fetcher, model, limits, events, executor)
         finally:
             signal.signal(signal.SIGINT, previous)
             events.close()
@@ -130,7 +131,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
     _print_report(app, report, limits.loops, as_json)
 
 
-def report_json(report: pipeline.RunReport) -> dict[str, Any]:
+def report_json(report: RunReport) -> dict[str, Any]:
     """What `collie run --json` prints."""
     return {
         "already_done": report.already_done,
@@ -162,7 +163,7 @@ def _nothing_to_do(done: int, loops: int, source: str) -> str:
     )
 
 
-def _print_report(app: App, report: pipeline.RunReport, loops: int, as_json: bool = False) -> None:
+def _print_report(app: App, report: RunReport, loops: int, as_json: bool = False) -> None:
     if as_json and report.stopped != "interrupted":
         click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     for loop in report.loops:  # the per-loop lines were written as each loop ended

@@ -14,13 +14,12 @@ import math
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from collie.errors import CollieError
 from collie.langid.model import OTHER, UNDETERMINED
 from collie.languages import get_language
-from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED
+from collie.reasons import NEAR_DUPLICATE
 
 BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
 # One colour, one meaning, across the page's plots.
@@ -56,57 +55,6 @@ def length_bins(words: Sequence[int]) -> list[tuple[str, int]]:
         n = sum(1 for w in words if w >= low and (high is None or w < high))
         bins.append((f"{low}-{high - 1} words" if high else f"{low}+ words", n))
     return bins
-
-
-@dataclass
-class LoopReport:
-    number: int
-    queries: Counter[str] = field(default_factory=Counter)  # sent, cached, failed, lost
-    search_urls: int = 0
-    pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
-    reasons: Counter[str] = field(default_factory=Counter)
-    languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
-    search_stopped: str | None = None
-    unreachable: Counter[str] = field(default_factory=Counter)  # robots.txt failed: cause -> hosts
-    held: int = 0  # pages held back by them (still queued)
-
-    def line(self) -> str:
-        """The line a run prints when a loop ends."""
-        pages = self.pages
-        reasons = ", ".join(
-            f"{r} {n}" for r, n in self.reasons.most_common(6) if r != NEAR_DUPLICATE
-        )
-        why = f" ({reasons})" if reasons else ""
-        return (
-            f"loop {self.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
-            f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
-            f"other languages, {pages['dropped']} dropped{why}" + self.unreachable_text()
-        )
-
-    def unreachable_text(self) -> str:
-        """What robots.txt that could not be fetched held back ("" when none did)."""
-        if not self.held:
-            return ""
-        causes = ", ".join(f"{c} {n}" for c, n in self.unreachable.most_common())
-        return (
-            f"; robots.txt could not be fetched from {sum(self.unreachable.values())} "
-            f"host(s) ({causes}): their {self.held} pages were not fetched and stay queued"
-        )
-
-    def nothing_found_line(self, target: str) -> str:
-        """What a loop that found no target document saw instead."""
-        seen = ", ".join(f"{code} {n}" for code, n in self.languages.most_common(8))
-        suspected = self.reasons[RELATIVE_SUSPECTED]
-        return (
-            f"loop {self.number}: no {target} document among {sum(self.pages.values())} "
-            f"pages fetched; their languages: {seen or 'none (no page had text)'}"
-            + (
-                f"; {suspected} pages look like a close relative of {target} "
-                "(`collie export --suspects`)"
-                if suspected
-                else ""
-            )
-        )
 
 
 def summary_lines(data: dict[str, Any]) -> list[str]:

@@ -1,7 +1,7 @@
 """The worker half of the fetch stage: one batch of a few sites' pages -> fetched,
 decoded, extracted, language-identified and fingerprinted pages, as plain data.
 
-pipeline.py cuts each frontier batch into host-partitioned `SiteBatch`es (every page of
+batches.py cuts each frontier batch into host-partitioned `SiteBatch`es (every page of
 a site in the same one) and hands them to an executor (executor.py): in this process, or
 on Dask workers. Politeness then holds inside each task with nothing shared between
 workers: a site's pages are fetched by one `Fetcher`, one request in flight per host,

@@ -41,7 +41,7 @@ EXTRA_HINT = "Install the extra: pip install 'collie[dask]' (dask[distributed], 
 
 
 class Executor(Protocol):
-    """What the pipeline needs of an executor (see the module docstring)."""
+    """What the loop needs of an executor (see the module docstring)."""
 
     name: str
 

@@ -22,7 +22,7 @@ from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
-from collie.mining.loop import RunEvents
+from collie.mining.records import RunEvents
 from collie.models import CachedPage, Examined
 from collie.store.rewrite import Rewriter
 from collie.workspace.folder import Workspace

@@ -14,7 +14,7 @@ committed as `pending`; the results and `done` follow in one transaction. So:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,33 +129,53 @@ def search_queries(
     max_failures: int,
     budget: SearchBudget | None = None,
     loop: int | None = None,
-    progress: Callable[[QueryOutcome], None] | None = None,
     max_empty: int = 0,
 ) -> SearchReport:
-    """The search stage: every (query, seed words) in turn, until done or stopped.
-
-    Stops early, with the reason in `stopped`, when the backend is unusable, a budget
-    is used up, `max_failures` queries fail in a row, or `max_empty` queries sent in a
-    row (0: no limit) came back without a single result; the caller's loop goes on.
-    """
+    """The search stage at once: every (query, seed words) in turn, until done or
+    stopped (`send_queries`)."""
     report = SearchReport()
+    for _ in send_queries(
+        ws, backend, queries, count, max_failures, report, budget, loop, max_empty
+    ):
+        pass
+    return report
+
+
+def send_queries(
+    ws: Workspace,
+    backend: Backend,
+    queries: Iterable[tuple[str, list[str] | None]],
+    count: int,
+    max_failures: int,
+    report: SearchReport,
+    budget: SearchBudget | None = None,
+    loop: int | None = None,
+    max_empty: int = 0,
+) -> Iterator[QueryOutcome]:
+    """The search stage, a query at a time: every (query, seed words) in turn, each
+    outcome added to `report` and yielded before the next query is sent (the caller
+    stops the stage by asking for no more).
+
+    Stops early, with the reason in `report.stopped`, when the backend is unusable, a
+    budget is used up, `max_failures` queries fail in a row, or `max_empty` queries sent
+    in a row (0: no limit) came back without a single result; the caller's loop goes on.
+    """
     failures = empty = 0
     for query, words in queries:
         try:
             outcome = search_one(ws, backend, query, count, 0, budget, loop, words)
         except (SearchFatal, BudgetExhausted) as exc:
             report.stopped = str(exc)
-            return report
+            return
         report.outcomes.append(outcome)
-        if progress is not None:
-            progress(outcome)
+        yield outcome
         failures = failures + 1 if outcome.status == "failed" else 0
         if failures >= max_failures:
             report.stopped = (
                 f"{backend.name} failed {failures} queries in a row (last: {outcome.error}); "
                 "the search stage stops here and the rest of the loop goes on."
             )
-            return report
+            return
         if outcome.status == "sent":
             empty = 0 if outcome.results else empty + 1
         if max_empty and empty >= max_empty:
@@ -166,8 +186,7 @@ def search_queries(
                 "instance without working engines answers every query empty); raise "
                 "search.max_empty if the language is that rare on it."
             )
-            return report
-    return report
+            return
 
 
 # -- what a loop sends ----------------------------------------------------------------

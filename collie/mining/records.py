@@ -1,0 +1,116 @@
+"""What a run reports: the per-run options (RunLimits), what each loop counted
+(LoopReport, the line a run prints as a loop ends), the run's report (RunReport), and
+what a run tells its caller as it goes (RunEvents). Plain records: the loop fills them,
+the command line and the corpus report read them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from collie.models import PageOutcome
+from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, kind_of
+
+
+@dataclass
+class RunLimits:
+    """Per-run options of `collie run` (flags over settings)."""
+
+    loops: int
+    crawl_depth: int
+    max_pages: int = 0  # pages fetched per loop; 0 = no limit
+    max_time: float = 0.0  # seconds per run; 0 = no limit
+
+
+@dataclass
+class LoopReport:
+    number: int
+    queries: Counter[str] = field(default_factory=Counter)  # sent, cached, failed, lost
+    search_urls: int = 0
+    pages: Counter[str] = field(default_factory=Counter)  # kept, duplicate, wronglang, dropped
+    reasons: Counter[str] = field(default_factory=Counter)
+    languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
+    search_stopped: str | None = None
+    unreachable: Counter[str] = field(default_factory=Counter)  # robots.txt failed: cause -> hosts
+    held: int = 0  # pages held back by them (still queued)
+
+    def line(self) -> str:
+        """The line a run prints when a loop ends."""
+        pages = self.pages
+        reasons = ", ".join(
+            f"{r} {n}" for r, n in self.reasons.most_common(6) if r != NEAR_DUPLICATE
+        )
+        why = f" ({reasons})" if reasons else ""
+        return (
+            f"loop {self.number}: {sum(pages.values())} pages fetched: {pages['kept']} "
+            f"target documents, {pages['duplicate']} near-duplicates, {pages['wronglang']} in "
+            f"other languages, {pages['dropped']} dropped{why}" + self.unreachable_text()
+        )
+
+    def unreachable_text(self) -> str:
+        """What robots.txt that could not be fetched held back ("" when none did)."""
+        if not self.held:
+            return ""
+        causes = ", ".join(f"{c} {n}" for c, n in self.unreachable.most_common())
+        return (
+            f"; robots.txt could not be fetched from {sum(self.unreachable.values())} "
+            f"host(s) ({causes}): their {self.held} pages were not fetched and stay queued"
+        )
+
+    def nothing_found_line(self, target: str) -> str:
+        """What a loop that found no target document saw instead."""
+        seen = ", ".join(f"{code} {n}" for code, n in self.languages.most_common(8))
+        suspected = self.reasons[RELATIVE_SUSPECTED]
+        return (
+            f"loop {self.number}: no {target} document among {sum(self.pages.values())} "
+            f"pages fetched; their languages: {seen or 'none (no page had text)'}"
+            + (
+                f"; {suspected} pages look like a close relative of {target} "
+                "(`collie export --suspects`)"
+                if suspected
+                else ""
+            )
+        )
+
+
+def count_outcomes(report: LoopReport, outcomes: Sequence[PageOutcome]) -> None:
+    """Count a batch's pages in the loop's report: by status, reason and language."""
+    for o in outcomes:
+        report.pages[o.status] += 1
+        if o.reason and o.status != "kept":
+            report.reasons[kind_of(o.reason)] += 1
+        if o.lang is not None:
+            report.languages[o.lang] += 1
+
+
+@dataclass
+class RunReport:
+    loops: list[LoopReport] = field(default_factory=list)
+    stopped: str | None = None  # a budget or time limit ended the run early
+    already_done: bool = False
+
+    @property
+    def offline(self) -> bool:
+        """The run stopped because no site answered: its last loop recorded no page and
+        held pages back for an unreachable robots.txt (`_held_back`)."""
+        last = self.loops[-1] if self.loops else None
+        return bool(self.stopped and last and last.held and not sum(last.pages.values()))
+
+
+class RunEvents:
+    """What a run tells its caller (progress bars, count lines); all optional."""
+
+    def stage(self, loop: int, name: str, total: int | None) -> None: ...
+
+    def advance(self, count: int = 1) -> None: ...
+
+    def line(self, text: str) -> None: ...
+
+    def status(self, text: str) -> None:
+        """What the stage in progress holds now (hosts in flight, the queue...)."""
+        return None
+
+    def should_stop(self) -> bool:
+        return False

@@ -1,0 +1,202 @@
+"""The local scheduler: a loop's fetching in this process, on the continuous fetch pool
+(collie/fetch/pool.py).
+
+The frontier's most promising pages of every site are handed to the pool a few per
+site; results are examined and settled (settle.py) as they come, a small transaction
+each time, so kill -9 loses only what is in flight (those pages are still queued). The
+sitemaps and feeds the spider asks for (spider.Listings) go through the same pool. The
+loop drives it: `take_query_results` between two queries of the search stage, `run`
+until the frontier is empty or the run must stop.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Hashable
+
+from collie.crawl.listings import LISTING_TYPES
+from collie.fetch.pool import FetchPool, HeldBack
+from collie.mining.examine import examine
+from collie.mining.miner import Miner
+from collie.mining.records import LoopReport
+from collie.mining.settle import settle_batch
+from collie.mining.spider import Listings, Wanted
+from collie.models import FetchResult, QueuedPage
+
+PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
+TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the frontier
+TOP_UP_EVERY = 0.2  # seconds between two reads of the frontier, at least
+DRY = 16  # fewer pages than this in the pool: the frontier is read at once
+SHOW_EVERY = 1.0  # seconds between two progress updates
+
+
+class Stream:
+    """A loop's fetch stage on the continuous scheduler (see the module docstring)."""
+
+    def __init__(self, miner: Miner, report: LoopReport) -> None:
+        settings = miner.ws.settings
+        self.miner, self.report = miner, report
+        workers = settings["fetch.workers"]
+        self.pool = FetchPool(miner.fetcher, workers, max_results=max(64, 2 * workers))
+        self.max_sites = max(1024, 16 * workers)  # sites with pages in the pool
+        self.claimed: dict[int, QueuedPage] = {}
+        self.per_site: Counter[str] = Counter()
+        self.started = 0  # pages handed to the pool in this stage
+        self.queries: tuple[int, int] | None = None  # (done, planned) while searching
+        self.targets = 0
+        self.frontier_changed = True
+        self.next_top_up = 0.0  # monotonic time before which the frontier is not read again
+        self.listings = Listings(miner)
+        self.listings_out = 0  # listings in the pool
+        self.held = HeldBack(miner.fetcher)  # pages whose robots.txt could not be fetched
+        self._fetch_listings(self.listings.ask_unread())
+        self._shown = 0.0
+        miner.events.stage(report.number, "fetch", None)
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        # On an exception (a second Ctrl-C) nothing more will be recorded: do not wait
+        # for the requests in flight (their pages stay queued for the next run).
+        self.pool.close(wait=exc_type is None)
+
+    def run(self) -> str | None:
+        """Fetch until the frontier is empty (None) or the run must stop (why)."""
+        miner = self.miner
+        while True:
+            if miner.events.should_stop():
+                self.finish()
+                return "interrupted"
+            if miner.out_of_time():
+                self.finish()
+                return miner.describe_time_limit()
+            self.service(TAKE_WAIT)
+            if self.claimed or self.listings_out:
+                continue
+            self.top_up()
+            if self.claimed:
+                continue
+            return None
+
+    def take_query_results(self, done: int, planned: int, new: int) -> None:
+        """Between two queries of the search stage: `new` URLs joined the frontier
+        (`done` of the `planned` queries are answered); feed the pool, settle what is in."""
+        self.queries = (done, planned)
+        self.frontier_changed |= bool(new)
+        self.service(0.0)
+
+    def finish(self) -> None:
+        """Start nothing new; record what the requests in flight bring."""
+        self.pool.close()
+        self._record(self.pool.take())
+
+    def held_back(self) -> tuple[int, dict[str, str]]:
+        """The pages held back for an unreachable robots.txt, and their origins' causes."""
+        return len(self.held), self.held.origins()
+
+    def top_up(self) -> None:
+        """Hand the pool the best queued pages of sites with room (PER_SITE each). The
+        frontier query costs more as the frontier grows (0.4 s at 200,000 queued pages),
+        so it runs at most every TOP_UP_EVERY seconds, or 5 times its last duration,
+        unless the pool is running dry."""
+        if not self.frontier_changed:
+            return
+        dry = len(self.claimed) < DRY
+        if not dry and time.monotonic() < self.next_top_up:
+            return
+        self.frontier_changed = False
+        began = time.monotonic()
+        self._top_up()
+        took = time.monotonic() - began
+        self.next_top_up = time.monotonic() + max(TOP_UP_EVERY, 5 * took)
+
+    def _top_up(self) -> None:
+        max_pages = self.miner.limits.max_pages
+        room = max_pages - self.started if max_pages else self.max_sites * PER_SITE
+        if room <= 0:
+            return
+        wanted = min(room, self.max_sites * PER_SITE)
+        limit = wanted + len(self.claimed) + len(self.held)
+        for page in self.miner.store.next_per_site(PER_SITE, limit):
+            if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
+                continue
+            if self.held.waiting(page.id):
+                continue
+            if room <= 0:
+                break
+            self.claimed[page.id] = page
+            self.per_site[page.site] += 1
+            self.pool.add(page.id, page.url)
+            self.started += 1
+            room -= 1
+
+    def service(self, wait: float) -> None:
+        """Keep the pool fed; examine and record the results that are in."""
+        self.top_up()
+        self._record(self.pool.take(wait))
+        self._show()
+
+    def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
+        lists = [(key, result) for key, result in taken if isinstance(key, tuple)]
+        taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
+        for key, result in lists:
+            self._read_listing(str(key[1]), result)
+        taken = self._hold(taken)
+        if not taken:
+            return
+        miner = self.miner
+        pages = [self.claimed.pop(int(key)) for key, _ in taken]  # type: ignore[call-overload]
+        for page in pages:
+            self.per_site[page.site] -= 1
+        examined = [
+            examine(page, result, miner.model, miner.rules)
+            for page, (_, result) in zip(pages, taken, strict=True)
+        ]
+        outcomes = settle_batch(miner, examined, self.report)
+        self.targets += sum(o.status == "kept" for o in outcomes)
+        self.frontier_changed = True
+        miner.events.advance(len(outcomes))
+        for page, outcome in zip(pages, outcomes, strict=True):
+            self._fetch_listings(self.listings.ask_for(page, outcome))
+
+    def _hold(
+        self, taken: list[tuple[Hashable, FetchResult]]
+    ) -> list[tuple[Hashable, FetchResult]]:
+        """Pages whose robots.txt could not be fetched are not recorded: they stay queued,
+        held back until their origin's retry time (HeldBack). Returns the others."""
+        others = []
+        for key, result in taken:
+            if not HeldBack.applies(result):
+                others.append((key, result))
+                continue
+            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
+            self.per_site[page.site] -= 1
+            self.held.hold(page.id, result)
+            self.frontier_changed = True
+        return others
+
+    def _fetch_listings(self, wanted: list[Wanted]) -> None:
+        for site, url in wanted:
+            self.listings_out += 1
+            self.pool.add(("listing", site, url), url, LISTING_TYPES)
+
+    def _read_listing(self, site: str, result: FetchResult) -> None:
+        self.listings_out -= 1
+        nested, added = self.listings.read(site, result, self.report.number)
+        self._fetch_listings(nested)
+        self.frontier_changed |= bool(added)
+
+    def _show(self) -> None:
+        now = time.monotonic()
+        if now - self._shown < SHOW_EVERY:
+            return
+        self._shown = now
+        state = self.pool.state()
+        searching = f"queries {self.queries[0]}/{self.queries[1]}, " if self.queries else ""
+        held = f", {len(self.held)} held (robots.txt unreachable)" if len(self.held) else ""
+        self.miner.events.status(
+            f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
+            f"{state.queued} waiting, {self.miner.store.queued_count()} queued{held}"
+        )
