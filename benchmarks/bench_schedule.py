@@ -11,7 +11,7 @@ the host x DELAY), robots.txt included, and a run's is the sum of its loops' (a 
 queries come from the corpus of the loop before). The figure is the fetch makespan
 (each loop's first to last request to a site, from the log, summed) over that bound, for:
 
-- collie: the continuous scheduler (fetchpool.py), fetching while the queries go out;
+- collie: the continuous scheduler (collie/fetch/pool.py), fetching while the queries go out;
 - baseline, measured in the same run: the batch scheduler (a batch of 4 x fetch.workers
   pages, cut into tasks of whole sites, each waits for its slowest site), which is what
   collie did before and what the Dask executor still does (`run.executor = dask` on a

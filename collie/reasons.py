@@ -38,7 +38,7 @@ REASONS: dict[str, str] = {
     "binary": "the body holds NUL bytes",
     "encoding-uncertain": "no charset declared and detection below encoding.min_confidence",
     "empty-text": "no text left after extraction and boilerplate removal",
-    # language and corpus decisions (classify.py, pipeline.py, relatives.py, store/)
+    # language and corpus decisions (decide/classify.py, mining/, store/)
     TOO_SHORT: "shorter than crawl.short_page_chars and too few linking pages voted",
     LANGUAGE_UNDETERMINED: "no language holds langid.min_share of the page's letters",
     RELATIVE_SUSPECTED: "looks like a close relative of the learnt target (detail: page or "

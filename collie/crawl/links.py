@@ -1,6 +1,6 @@
 """Crawling out of target-language sites: what a site is, which links look promising.
 
-Pure policy, no state: the loop (pipeline.py) keeps the frontier in the workspace and
+Pure policy, no state: the loop (collie/mining/) keeps the frontier in the workspace and
 asks these functions which links to queue and in what order.
 
 - `site_of`: a site is a registered domain (eTLD+1) by the Public Suffix List, bundled

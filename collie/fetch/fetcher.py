@@ -1,6 +1,6 @@
 """Polite HTTP: robots.txt, per-host pacing, limits, retries.
 
-`Fetcher.fetch(url)` fetches one URL; it is thread-safe, and fetchpool.py runs many at a
+`Fetcher.fetch(url)` fetches one URL; it is thread-safe, and pool.py runs many at a
 time (`fetch.workers`), every host with work kept busy up to its delay. Every URL gets a
 result: a response to process, or a drop with its reason (`robots`, `http-404`,
 `not-html:application/pdf`, `timeout`...). Nothing raises for a

@@ -126,7 +126,7 @@ def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) ->
 
 
 def _redo_duplicates(rewriter: Rewriter, compare_paragraphs: bool = True) -> int:
-    """Every target document against the earlier originals, in id order (collie.dedup:
+    """Every target document against the earlier originals, in id order (collie.decide.dedup:
     the same exact key, else a simhash within dedup.max_distance, else the paragraph
     sketch with dedup.paragraphs); returns how many are near-duplicates."""
     originals = Deduplicator(rewriter.max_distance, paragraphs=compare_paragraphs)

@@ -99,7 +99,7 @@ def record_outcomes(store: Store, outcomes: Sequence[PageOutcome]) -> None:
 
 def _write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator) -> None:
     """Write outcomes inside a batch, each target document first compared with the
-    originals (collie.dedup.mark_duplicate), an original joining them."""
+    originals (collie.decide.dedup.mark_duplicate), an original joining them."""
     for outcome in outcomes:
         doc = outcome.document
         if doc is not None:

@@ -1,5 +1,5 @@
 """Recording fetched pages: a batch's outcomes, documents and suspects; the original
-documents a new one is compared with (the comparison is the caller's: collie.dedup);
+documents a new one is compared with (the comparison is the caller's: collie.decide.dedup);
 the texts later loops learn their seed words from."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class PageStore(FrontierStore):
     def write(self, o: PageOutcome) -> int | None:
         """A page's outcome, its document, links, suspicion and site counts (inside
         `batch`); returns the document's id (None without one). The document's
-        fingerprints must be computed (collie.dedup.fingerprints)."""
+        fingerprints must be computed (collie.decide.dedup.fingerprints)."""
         doc_id = self._insert_document(o) if o.document is not None else None
         self.conn.execute(
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "

@@ -151,7 +151,7 @@ class Rewriter(PageStore):
 
     def set_duplicates(self, decisions: Sequence[tuple[int, int]]) -> None:
         """Mark documents as near-duplicates ((original id, duplicate id)) and their
-        pages `duplicate` (the decisions are reprocess's: collie.dedup)."""
+        pages `duplicate` (the decisions are reprocess's: collie.decide.dedup)."""
         self.conn.executemany("UPDATE documents SET duplicate_of = ? WHERE id = ?", decisions)
         self.conn.execute(
             "UPDATE pages SET status = 'duplicate', reason = 'near-duplicate:' || "
