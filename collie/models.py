@@ -153,6 +153,7 @@ class Examined:
     body: CompressedBody | None = None
     short_text: str | None = None  # set: the language is the driver's to decide
     short_paragraphs: list[str] = field(default_factory=list)
+    short_labels: list[tuple[str, str, float]] = field(default_factory=list)  # the model's own
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ LANGUAGE_UNDETERMINED = "language-undetermined"
 NEAR_DUPLICATE = "near-duplicate"
 RELATIVE_SUSPECTED = "relative-suspected"
 CACHE_MISSING = "cache-missing"
+LISTING = "listing"
+TEASER = "teaser"
 
 REASONS: dict[str, str] = {
     # fetching (fetch.py)
@@ -39,11 +41,16 @@ REASONS: dict[str, str] = {
     "encoding-uncertain": "no charset declared and detection below encoding.min_confidence",
     "empty-text": "no text left after extraction and boilerplate removal",
     # language and corpus decisions (decide/classify.py, mining/, store/)
-    TOO_SHORT: "shorter than crawl.short_page_chars and too few linking pages voted",
+    TOO_SHORT: "shorter than crawl.short_page_chars and too few linking pages voted (detail: "
+    "or their vote for the target is refused by the page's own text, langid.site_own_text)",
     LANGUAGE_UNDETERMINED: "no language holds langid.min_share of the page's letters",
     RELATIVE_SUSPECTED: "looks like a close relative of the learnt target (detail: page or "
     "site, and the share of its target-like text taken for the target)",
     NEAR_DUPLICATE: "repeats an earlier target document (detail: its id)",
+    LISTING: "a home, section, tag or archive page listing its site's articles (headlines, "
+    "their first words, read more): crawled, not a document (extract.listings)",
+    TEASER: "nothing of its own left once the truncated copies of its site's other documents "
+    "(teasers) are taken out (extract.teasers)",
     # reprocess
     CACHE_MISSING: "the page's raw body is gone from cache/ (reprocess cannot redo it)",
 }

@@ -222,6 +222,20 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     Setting(
+        "extract.listings",
+        True,
+        "Home, section, tag and archive pages listing a site's articles (headlines, their "
+        "first words, read more) are crawled for their links but are not documents "
+        "(reason listing); false keeps them as documents.",
+    ),
+    Setting(
+        "extract.teasers",
+        True,
+        "A paragraph that is a truncated copy of a paragraph of another document of the same "
+        "site (an article's opening cut off, an ellipsis, read more) is left out of the "
+        "corpus; a page left with nothing of its own is dropped (reason teaser).",
+    ),
+    Setting(
         "extract.boilerplate",
         "rules",
         "Boilerplate lines removed after extraction (copyright, share bars, link lists...).",
@@ -258,6 +272,13 @@ SETTINGS: tuple[Setting, ...] = (
         "document (0: no such check).",
         minimum=0,
         maximum=1,
+    ),
+    Setting(
+        "langid.site_own_text",
+        True,
+        "A page lifted by its site (judged with a target site, or a short page voted for by "
+        "the pages linking to it) must still hold target-language text of its own; false "
+        "lets the site decide alone (as collie 0.1 did).",
     ),
     Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),
     Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),

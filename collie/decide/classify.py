@@ -8,6 +8,13 @@ linking pages voted for (`decide_short`). A site's text taken together makes it 
 target's (`target_site`: its pages are judged with it, `judge_with_site`) or a
 relatives' site (`relative_site`). Pure functions of plain data: the worker (examine.py),
 the loop (pipeline), the relatives pass and reprocess all decide through them.
+
+A page lifted by its site still needs target-language text of its own
+(langid.site_own_text): the vote of the linking pages does not make a short page the
+target's when the model gives more of its letters to other languages (`vote_fits`), and
+a site judged the target's lifts a page only when SITE_OWN_LETTERS of its letters are
+the target's by the model itself (`holds_own_text`). A target document that lists its
+site's articles is a listing, not a document (extract.listings, `mark_listing`).
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from collie.decide.dedup import exact_key, paragraph_sketch, simhash_text
+from collie.decide.listing import is_listing
 from collie.langid.model import UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
-from collie.reasons import LANGUAGE_UNDETERMINED, RELATIVE_SUSPECTED, TOO_SHORT
+from collie.reasons import LANGUAGE_UNDETERMINED, LISTING, RELATIVE_SUSPECTED, TOO_SHORT
 from collie.text import count_words
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
@@ -38,6 +46,8 @@ class PageRules:
     short_page_chars: int = 200
     min_share: float = 0.2
     min_pass: float = 0.0  # > 0: the relative check of a target learnt from documents
+    listings: bool = True  # extract.listings
+    site_own_text: bool = True  # langid.site_own_text
 
     @classmethod
     def from_settings(
@@ -54,6 +64,8 @@ class PageRules:
             settings["crawl.short_page_chars"],
             settings["langid.min_share"],
             settings["langid.min_pass"] if learnt else 0.0,
+            settings["extract.listings"],
+            settings["langid.site_own_text"],
         )
 
 
@@ -64,13 +76,62 @@ def is_learnt(model: LangModel, code: str) -> bool:
 
 def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> None:
     """A short page takes the language its linking pages voted for; `too-short` when
-    too few voted."""
+    too few voted. With langid.site_own_text, a vote for the target is refused
+    (`too-short` too) when the page's own text says otherwise (`vote_fits`): a site's
+    short English "Contact us" page is not the target's because the site's pages link
+    to it."""
+    own = examined.short_labels
     if voted is None:
         examined.outcome.reason = TOO_SHORT
+    elif voted == rules.target and rules.site_own_text and not vote_fits(own, rules):
+        examined.outcome.reason = f"{TOO_SHORT}:not {rules.target} by its own text"
     else:
         text = examined.short_text or ""
         decide(examined.outcome, text, [(p, voted, 0.0) for p in examined.short_paragraphs], rules)
-    examined.short_text, examined.short_paragraphs = None, []
+    examined.short_text, examined.short_paragraphs, examined.short_labels = None, [], []
+
+
+SITE_OWN_LETTERS = 80  # of a page's own target text before its site may lift it
+
+
+def vote_fits(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:
+    """May the linking pages' vote make a short page the target's? Not when the model
+    gives more of its letters to other languages than to the target: a short page with
+    no target-language paragraph but some in another language never passes. A page
+    the model cannot tell at all (every paragraph `und`: Hayati's very short pages)
+    is the vote's to decide."""
+    mine = sum(_letters(text) for text, code, _ in labels if code == rules.target)
+    other = sum(_letters(text) for text, code, _ in labels if code not in (rules.target, "und"))
+    return mine >= other
+
+
+def holds_own_text(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:
+    """May a target site lift this page? Only when the model itself gives at least
+    SITE_OWN_LETTERS of its letters to the target.
+
+    The rule of langid.site_own_text, from the numbers of issue 30's Luo world: the
+    pages a target site let through with no Luo in them were short English pages
+    ("Contact us", 23 words, about 120 letters) of which the model gave between 0 and
+    37% to the target, at most about 45 letters; a target page whose paragraphs fail
+    the learnt target's tests by chance still has hundreds of letters taken for it."""
+    mine = sum(_letters(text) for text, code, _ in labels if code == rules.target)
+    return mine >= SITE_OWN_LETTERS
+
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+def mark_listing(
+    outcome: PageOutcome, url: str, paragraphs: Sequence[str], rules: PageRules
+) -> None:
+    """A target document that lists its site's articles (collie.decide.listing) is
+    dropped as `listing` (extract.listings); its language, share and links stay, so
+    the loop still crawls out of it."""
+    if not rules.listings or outcome.status != "kept" or outcome.document is None:
+        return
+    if is_listing(url, paragraphs, outcome.links):
+        outcome.status, outcome.reason, outcome.document = "dropped", LISTING, None
 
 
 def relative_page(mine: int, near: int, total: int, rules: PageRules) -> bool:
@@ -106,17 +167,25 @@ def judge_with_site(outcome: PageOutcome, rules: PageRules, model: LangModel) ->
     count as the target's (short pages, a few paragraphs failing by chance), and there
     is no page-level relative check. A relative's page there still fails
     langid.min_share once the model has learnt the relatives' text (`mis`, not the
-    target, is then nearest to it)."""
+    target, is then nearest to it). With langid.site_own_text the model must give
+    SITE_OWN_LETTERS of the page's letters to the target itself (`holds_own_text`),
+    else the page stays as it was: a site lifts a borderline page, not one with no
+    target text of its own."""
     suspect = outcome.suspect
     if suspect is None:
         return
     texts = [p[0] for p in suspect.paragraphs]
+    found = model.identify_nearest(texts)
+    own = [(text, code, prob) for text, (code, prob, _) in zip(texts, found, strict=True)]
+    if rules.site_own_text and not holds_own_text(own, rules):
+        return
     labels = [
         (text, nearest if code == UNDETERMINED and nearest == rules.target else code, prob)
-        for text, (code, prob, nearest) in zip(texts, model.identify_nearest(texts), strict=True)
+        for text, (code, prob, nearest) in zip(texts, found, strict=True)
     ]
     outcome.suspect, outcome.status, outcome.reason = None, "dropped", None
     decide(outcome, suspect.text, labels, replace(rules, min_pass=0.0))
+    mark_listing(outcome, outcome.final_url or "", texts, rules)
 
 
 def decide(

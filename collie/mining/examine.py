@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.decide.classify import PageRules, decide
+from collie.decide.classify import PageRules, decide, mark_listing
 from collie.fetch.bodycache import compress_body, read_body
 from collie.fetch.fetcher import FetchConfig, Fetcher, origin_of
 from collie.fetch.pool import fetch_all
@@ -127,7 +127,8 @@ def _content_type(page: CachedPage) -> str:
 def examine_page(
     queued: QueuedPage, result: FetchResult, model: LangModel, rules: PageRules
 ) -> Examined:
-    """Decode, extract, identify the language paragraph by paragraph, decide, fingerprint."""
+    """Decode, extract, identify the language paragraph by paragraph, decide (a listing
+    page is not a document: classify.mark_listing), fingerprint."""
     page = process(
         result.url,
         result,
@@ -156,13 +157,15 @@ def examine_page(
     outcome.content_type = result.headers.get("content-type")
     outcome.text_chars = len(page.text)
     outcome.links = page.links
-    if len(page.text) < rules.short_page_chars:
-        examined.short_text, examined.short_paragraphs = page.text, page.paragraphs
-        return examined
     found = model.identify_nearest(page.paragraphs)
     labels = [(p, code, prob) for p, (code, prob, _) in zip(page.paragraphs, found, strict=True)]
+    if len(page.text) < rules.short_page_chars:
+        examined.short_text, examined.short_paragraphs = page.text, page.paragraphs
+        examined.short_labels = labels  # the vote decides, with langid.site_own_text
+        return examined
     near = [code == UNDETERMINED and nearest in (rules.target, OTHER) for code, _, nearest in found]
     decide(outcome, page.text, labels, rules, near)
+    mark_listing(outcome, result.final_url or queued.url, page.paragraphs, rules)
     return examined
 
 

@@ -41,6 +41,7 @@ from collie.mining.search import (
 from collie.mining.settle import record_batch, save_robots
 from collie.mining.spider import decide_short_pages
 from collie.mining.stream import Stream
+from collie.mining.teasers import mark_teasers
 from collie.models import QueueEntry
 from collie.reasons import TOO_SHORT, kind_of
 from collie.search import Backend
@@ -107,6 +108,7 @@ def run(
             miner.relatives_passes, miner.new_sites = 0, None
             report.loops.append(loop_report)
             report.stopped = _mine_loop(miner, loop.searched, loop_report)
+            _mark_teasers(miner)
             events.line(loop_report.line())
             if loop_report.pages and not loop_report.pages["kept"]:
                 events.line(loop_report.nothing_found_line(miner.target))
@@ -115,6 +117,18 @@ def run(
     finally:
         save_robots(miner)
     return report
+
+
+def _mark_teasers(miner: Miner) -> None:
+    """The teaser pass (teasers.py) at the end of a loop, or of a run that stops: one
+    transaction; the near-duplicate lookups are built again when pages moved."""
+    settings = miner.ws.settings
+    with miner.store.batch():
+        done = mark_teasers(
+            miner.store, settings["extract.teasers"], settings["crawl.short_page_chars"]
+        )
+    if done.changed:
+        miner.originals = None  # pages left the corpus, or came back
 
 
 def _mine_loop(miner: Miner, searched: bool, report: LoopReport) -> str | None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from collie.decide.classify import (
     SITE_MIN_LETTERS,
+    SITE_OWN_LETTERS,
     PageRules,
     is_learnt,
     judge_with_site,
@@ -203,7 +204,9 @@ def relatives_sites(
 def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int, int]:
     """Label the corpus's paragraphs again with `model`, set aside the pages and sites
     that now look like relatives (classify.py's rules: a page on a target site is judged
-    with its site, by langid.min_share alone); (pages, sites) set aside."""
+    with its site, by langid.min_share alone, and with langid.site_own_text, when it
+    fails on its own, only if SITE_OWN_LETTERS of it are the target's); (pages, sites)
+    set aside."""
     pages = store.corpus_paragraphs()
     texts = [p[0] for _, _, _, paragraphs, _ in pages for p in paragraphs]
     labels = iter(model.identify_nearest(texts))
@@ -234,12 +237,12 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
     relabelled: list[tuple[int, list[Any], float]] = []
     suspected: list[tuple[int, SuspectRow]] = []
     for page_id, site, text, words, new, (mine, near, own, total) in judged:
+        alone = mine < rules.min_share * max(total, 1) or relative_page(mine, near, total, rules)
         if target_site(*site_letters[site], rules):  # judged with its site: judge_with_site
-            fails = mine + own < rules.min_share * max(total, 1)
+            lifted = alone and rules.site_own_text and mine < SITE_OWN_LETTERS
+            fails = mine + own < rules.min_share * max(total, 1) or lifted
         else:
-            fails = mine < rules.min_share * max(total, 1) or relative_page(
-                mine, near, total, rules
-            )
+            fails = alone
         if fails:
             share = mine / max(mine + near, 1)
             suspected.append((page_id, SuspectRow("page", share, text, new, words)))

@@ -1,4 +1,4 @@
-"""`collie reprocess`: extraction, language ID and near-duplicates again, over the raw
+"""`collie reprocess`: extraction, language ID, near-duplicates and teasers again, over the raw
 pages kept in cache/, without the network (after changing a setting, or the model).
 
 The cached pages are cut into shards by the first two hex digits of their body's SHA-1
@@ -23,6 +23,7 @@ from collie.langid.model import LangModel
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
 from collie.mining.records import RunEvents
+from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
 from collie.store.rewrite import Rewriter
 from collie.workspace.folder import Workspace
@@ -48,6 +49,7 @@ class ReprocessReport:
     changed: int = 0  # pages whose status changed
     documents: Counter[str] = field(default_factory=Counter)  # updated, added, removed, reviewed
     duplicates: int = 0
+    teasers: int = 0  # teaser paragraphs marked (extract.teasers)
 
 
 def shard_pages(
@@ -103,6 +105,10 @@ def reprocess(
             _rewrite(rewriter, one, report)
         rewriter.keep_site_suspects()
         report.duplicates = _redo_duplicates(rewriter, settings["dedup.paragraphs"])
+        teasers = mark_teasers(
+            rewriter, settings["extract.teasers"], settings["crawl.short_page_chars"]
+        )
+        report.teasers = teasers.paragraphs
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
     report.after = Counter(after.values())

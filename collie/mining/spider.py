@@ -1,9 +1,9 @@
 """The spider: what a loop crawls next from what it recorded, shared by both schedulers
 (stream.py in this process, batches.py on an executor's workers).
 
-- links: a batch's target documents' same-site links, to the crawl depth and the
-  site's page cap, and their links to sites not met yet (cross-site), scored by what
-  predicts their language (`plan_links`);
+- links: a batch's target documents' same-site links (and target-language listing
+  pages', `crawls_as`), to the crawl depth and the site's page cap, and their links to
+  sites not met yet (cross-site), scored by what predicts their language (`plan_links`);
 - listings: the sitemaps and feeds of sites that yield a target document (`Listings`:
   it says which URLs to fetch; the scheduler fetches them and hands the answers back);
 - site judgements: a batch judged with its sites before it is recorded, close
@@ -35,6 +35,7 @@ from collie.mining.examine import examine_cached
 from collie.mining.miner import Miner
 from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.models import Examined, FetchResult, PageOutcome, QueuedPage, QueueEntry
+from collie.reasons import LISTING, kind_of
 from collie.search.queries import query_domains
 from collie.store.rewrite import short_pages
 
@@ -59,9 +60,10 @@ def plan_links(
     for outcome in done:
         source = by_id[outcome.page_id]
         depth = source.depth + 1
-        if outcome.status == "kept":
+        status = crawls_as(outcome, miner.target)
+        if status == "kept":
             entries += _cross_site(miner, outcome, needles, domains, loop)
-        if outcome.status not in ("kept", "duplicate") or depth > miner.limits.crawl_depth:
+        if status not in ("kept", "duplicate") or depth > miner.limits.crawl_depth:
             continue
         if store.site_counts(source.site)[2] is not None:
             continue
@@ -70,7 +72,7 @@ def plan_links(
             url = crawl_url(link)
             if url is None or site_of(url) != source.site or room <= 0:
                 continue
-            if not follows_link(outcome.status, source.url, url):
+            if not follows_link(status, source.url, url):
                 continue
             if listings_read and is_listing(url):
                 continue  # a feed or sitemap: read as a listing (Listings), not as a page
@@ -83,6 +85,16 @@ def plan_links(
             )
             room -= 1
     return entries
+
+
+def crawls_as(outcome: PageOutcome, target: str) -> str:
+    """The status crawling out treats a page by: a listing page in the target language
+    (extract.listings: not a document, its links the way into the site) as a target
+    document."""
+    listing = outcome.reason is not None and kind_of(outcome.reason) == LISTING
+    if outcome.status == "dropped" and listing and outcome.lang == target:
+        return "kept"
+    return outcome.status
 
 
 def _cross_site(
@@ -183,7 +195,7 @@ class Listings:
 
     def ask_for(self, page: QueuedPage, outcome: PageOutcome) -> list[Wanted]:
         """What to read for a page just recorded (nothing unless a target document)."""
-        if not self.enabled or outcome.status != "kept":
+        if not self.enabled or crawls_as(outcome, self.miner.target) != "kept":
             return []
         wanted = []
         if page.site not in self.listed:

@@ -20,7 +20,8 @@ class CorpusStore:
     def export_rows(
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
     ) -> Iterator[dict[str, Any]]:
-        """The corpus: original target documents with what is known of their pages."""
+        """The corpus: original target documents with what is known of their pages, their
+        teaser paragraphs (collie.decide.teasers) left out (`teasers`: how many)."""
         where = [
             "d.kind = 'target'",
             "d.duplicate_of IS NULL",
@@ -37,7 +38,8 @@ class CorpusStore:
         rows = self.conn.execute(
             "SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, p.source, p.depth, "
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
-            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs "
+            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs, "
+            "d.teasers "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
             f"WHERE {' AND '.join(where)} ORDER BY d.id",
@@ -46,7 +48,10 @@ class CorpusStore:
         for row in rows:
             data = dict(row)
             data["simhash"] = f"{from_sqlite(data['simhash']):016x}"
-            data["paragraphs"] = json.loads(data["paragraphs"])
+            teasers = set(json.loads(data.pop("teasers") or "[]"))
+            paragraphs = json.loads(data["paragraphs"])
+            data["paragraphs"] = [p for i, p in enumerate(paragraphs) if i not in teasers]
+            data["teasers"] = len(teasers)
             yield data
 
     def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:

@@ -241,6 +241,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "DELETE FROM robots WHERE kind = 'disallow-all'",
         ],
     ),
+    (
+        "teaser-paragraphs",
+        [
+            # The paragraphs of a document that are truncated copies of another document
+            # of its site (collie.decide.teasers): a JSON list of their indices in
+            # `paragraphs`, NULL for none; exports leave them out.
+            "ALTER TABLE documents ADD COLUMN teasers TEXT",
+        ],
+    ),
 ]
 
 

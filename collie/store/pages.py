@@ -15,8 +15,12 @@ from collie.models import (
     QueueEntry,
     SuspectRow,
 )
+from collie.reasons import TEASER
 from collie.store.base import from_sqlite, to_sqlite
 from collie.store.frontier import FrontierStore
+
+# (document id, page id, the page's status, the teaser indices stored, paragraph texts)
+TeaserRow = tuple[int, int, str, list[int], list[str]]
 
 DOCUMENT_COLUMNS = "kind, lang, text, paragraphs, words, exact_key, simhash, sketch"
 
@@ -158,6 +162,41 @@ class PageStore(FrontierStore):
             (key,),
         ).fetchone()
         return int(row[0]) if row[0] is not None else None
+
+    # -- teasers (collie.decide.teasers) ----------------------------------------------------
+    def teaser_candidates(self) -> Iterator[tuple[str, list[TeaserRow]]]:
+        """Per site, in site order: the original target documents of the corpus and those
+        whose pages were dropped as `teaser`, by id."""
+        rows = self.conn.execute(
+            "SELECT p.site, d.id, d.page_id, p.status, d.teasers, d.paragraphs "
+            "FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND (p.status = 'kept' "
+            "OR (p.status = 'dropped' AND p.reason = ?)) ORDER BY p.site, d.id",
+            (TEASER,),
+        )
+        site: str | None = None
+        docs: list[TeaserRow] = []
+        for name, doc_id, page_id, status, teasers, paragraphs in rows:
+            if name != site and docs:
+                yield site or "", docs
+                docs = []
+            site = name
+            texts = paragraph_texts(paragraphs) or []
+            docs.append((doc_id, page_id, status, json.loads(teasers or "[]"), texts))
+        if docs:
+            yield site or "", docs
+
+    def set_teasers(self, doc_id: int, page_id: int, teasers: list[int], empty: bool) -> None:
+        """A document's teaser paragraphs; its page dropped as `teaser` when nothing of its
+        own is left (`empty`), kept again when something is (in the caller's transaction)."""
+        self.conn.execute(
+            "UPDATE documents SET teasers = ? WHERE id = ?",
+            (json.dumps(teasers) if teasers else None, doc_id),
+        )
+        status, reason = ("dropped", TEASER) if empty else ("kept", None)
+        self.conn.execute(
+            "UPDATE pages SET status = ?, reason = ? WHERE id = ?", (status, reason, page_id)
+        )
 
     # -- what later loops learn from ------------------------------------------------------
     def document_texts(self, kind: str, before_loop: int) -> list[str]:

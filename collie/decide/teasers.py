@@ -1,0 +1,97 @@
+"""Teasers: a paragraph that is a truncated copy of a paragraph of another document of
+the same site (extract.teasers). A news site's home and section pages, its "related
+articles" boxes and its tag pages repeat each article's opening ("the first 30 words
+... Read more"); the corpus would hold those sentences twice, once cut off.
+
+The idea is CCNet's and FineWeb's paragraph (line) deduplication across a corpus (hash
+each normalised paragraph, drop those seen elsewhere), narrowed to what a teaser is:
+a paragraph P of document A is a teaser when, after normalising (case, spaces) and
+taking off a trailing ellipsis or "read more",
+
+- it is a proper prefix of a paragraph Q of another document B of the same site (the
+  cut may fall inside a word), and P has at least MIN_WORDS words (a heading such as
+  "Habari" is the start of many paragraphs and is no copy of any); or
+- it was marked as cut (an ellipsis at either end) and, with at least MARKED_WORDS
+  words, is a prefix of, or contained in, Q.
+
+Q is never a teaser of P in return (Q is longer), and Q is never marked as cut itself:
+two listing pages sharing a teaser do not make each other's teasers. A paragraph equal to
+another document's is not a teaser (the site's boilerplate and the corpus-wide repeats
+deal with exact copies). Candidates are found through an index of every paragraph's
+first KEY_WORDS words, so a site's documents are compared in time linear in their
+paragraphs, whatever order they were fetched in: the result depends only on the set of
+the site's documents (`find_teasers`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+MIN_WORDS = 8  # an unmarked prefix this long is a copy, not a heading
+MARKED_WORDS = 4  # a paragraph ending (or starting) in an ellipsis
+KEY_WORDS = 4  # the index key: a paragraph's first words
+
+TRAILER = re.compile(
+    r"(?:\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\)))?"
+    r"(?:\s*[-–—|»›>]*\s*(?:read more|continue reading|read the full story|more|"
+    r"soma zaidi|endelea kusoma|funda kabanzi|funda okwengeziwe|lire la suite)\W*)?$",
+    re.I,
+)
+MARK = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\))")
+LEADING_MARK = re.compile(r"^\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*")
+
+
+def normal(text: str) -> str:
+    """Lower-case, spaces collapsed."""
+    return " ".join(text.lower().split())
+
+
+def cut_form(text: str) -> tuple[str, bool]:
+    """A paragraph as it is compared: normalised, a trailing ellipsis and "read more"
+    (and a leading ellipsis) taken off; and whether it was marked as cut."""
+    norm = normal(text)
+    body = TRAILER.sub("", norm).rstrip()
+    body, leading = LEADING_MARK.sub("", body), bool(LEADING_MARK.match(body))
+    marked = leading or (body != norm and bool(MARK.search(norm[len(body) :])))
+    return body, marked
+
+
+Document = tuple[int, Sequence[str]]  # (id, its paragraphs' texts)
+
+
+def find_teasers(documents: Iterable[Document]) -> dict[int, set[int]]:
+    """The teaser paragraphs of one site's documents: {document id: {paragraph index}}
+    (see the module docstring); documents without one are left out."""
+    docs = list(documents)
+    full: list[tuple[int, str]] = []  # (document id, normalised paragraph), not cut
+    index: dict[tuple[str, ...], list[int]] = {}
+    for doc_id, paragraphs in docs:
+        for text in paragraphs:
+            norm, marked = cut_form(text)
+            words = tuple(norm.split()[:KEY_WORDS])
+            if len(words) == KEY_WORDS and not marked:
+                index.setdefault(words, []).append(len(full))
+                full.append((doc_id, norm))
+    found: dict[int, set[int]] = {}
+    for doc_id, paragraphs in docs:
+        for i, text in enumerate(paragraphs):
+            if _is_teaser(doc_id, text, full, index):
+                found.setdefault(doc_id, set()).add(i)
+    return found
+
+
+def _is_teaser(
+    doc_id: int, text: str, full: list[tuple[int, str]], index: dict[tuple[str, ...], list[int]]
+) -> bool:
+    body, marked = cut_form(text)
+    words = body.split()
+    if len(words) < (MARKED_WORDS if marked else MIN_WORDS):
+        return False
+    if marked and LEADING_MARK.match(normal(text)):
+        return any(other != doc_id and body in q and body != q for other, q in full)
+    for n in index.get(tuple(words[:KEY_WORDS]), ()):
+        other, q = full[n]
+        if other != doc_id and q.startswith(body) and (marked or len(q) > len(body)):
+            return True
+    return False
