@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -216,9 +217,18 @@ def test_a_page_suspected_alone_on_a_target_site_is_judged_with_its_site() -> No
     near_target = _Nearest([("luo", 0.8, "luo"), ("und", 0.7, "luo"), ("und", 0.7, "luo")])
     judge_with_site(o, RULES, near_target)  # type: ignore[arg-type]
     assert o.status == "kept" and o.suspect is None and o.reason is None
-    relative = outcome()  # a relative's page there: the model now puts it nearest `mis`
+    # a relative's page there: the model now puts it nearest `mis`. It has no target
+    # text of its own, so (langid.site_own_text) the site does not lift it: it stays
+    # relative-suspected; with the rule off it is decided with the site, undetermined.
+    relative = outcome()
     decide(relative, LUO, labels, RULES, [False, True, True])
     judge_with_site(relative, RULES, _Nearest([("und", 0.9, "mis")] * 3))  # type: ignore[arg-type]
+    assert relative.status == "dropped" and relative.reason == "relative-suspected:page 0.33"
+    assert relative.suspect is not None
+    old = replace(RULES, site_own_text=False)
+    relative = outcome()
+    decide(relative, LUO, labels, old, [False, True, True])
+    judge_with_site(relative, old, _Nearest([("und", 0.9, "mis")] * 3))  # type: ignore[arg-type]
     assert relative.status == "dropped" and relative.reason == "language-undetermined"
 
 
@@ -241,3 +251,21 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
                            (first.fetchone()[0], ids[1]))  # fmt: skip
         assert store.forget_suspects(ids) == ids[1:]
         assert [r["id"] for r in reads.suspect_rows()] == ids[:1]
+
+
+def test_a_target_site_does_not_lift_a_page_with_no_target_text_of_its_own() -> None:
+    """langid.site_own_text: a short English "Contact us" page whose few letters the
+    model takes for the target (under SITE_OWN_LETTERS) stays as it was; off, the site
+    lifts it (the rule before issue 30)."""
+    contact = ["Contact us", "Send your news to the editor at the address below please.", "Ber"]
+    labels = [(contact[0], "und", 0.9), (contact[1], "und", 0.7), (contact[2], "luo", 0.6)]
+    answers = _Nearest([("und", 0.9, "luo"), ("und", 0.7, "luo"), ("luo", 0.6, "luo")])
+    judged = {}
+    for own_text in (True, False):
+        rules = replace(RULES, site_own_text=own_text)
+        o = outcome()
+        decide(o, "\n\n".join(contact), labels, rules, [True, True, False])
+        assert o.suspect is not None  # relative-suspected on its own
+        judge_with_site(o, rules, answers)  # type: ignore[arg-type]
+        judged[own_text] = o.status
+    assert judged == {True: "dropped", False: "kept"}

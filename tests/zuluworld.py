@@ -177,3 +177,70 @@ def add_polyglot_blog(world: World, languages: int = 17) -> dict[str, str]:
     english = max(decl["eng"].training_paragraphs()[:40], key=len)
     world.add(f"{blog}/mixed", hidden(page("Okuxubile", [z[55], z[57], english, z[48]])))
     return {"mixed": f"{blog}/mixed", "english": english}
+
+
+@dataclass
+class NewsSite:
+    """A Zulu news site as news sites are: listing pages of teasers, articles only
+    crawling reaches, one of them with a "related" teaser of another, and a short
+    English contact page every page links to."""
+
+    home: str
+    section: str
+    articles: list[str]
+    contact: str
+    teasers: dict[str, str]  # article URL -> the teaser of it the listings show
+    related: str  # the article holding a teaser of another in its own text
+
+
+LONG = (2, 3, 4, 6, 7, 11, 13, 15, 16, 26, 28, 32, 34, 35, 37, 43)  # 15+ words each
+CONTACT = ("Contact us. Send your news and letters to the editor at the address below. "
+           "Phone: +27 31 000 0000. Email: news@ilanga.example.za")  # fmt: skip
+
+
+def _teaser_block(href: str, title: str, teaser: str) -> str:
+    return (f"<article class='teaser'><h2><a href='{href}'>{html.escape(title)}</a></h2>"
+            f"<p>{html.escape(teaser)}</p><a class='more' href='{href}'>Funda kabanzi</a>"
+            "</article>")  # fmt: skip
+
+
+def _news_page(title: str, blocks: str) -> str:
+    nav = ("<nav><a href='/'>Ikhaya</a> | <a href='/section/ezombusazwe/'>Ezombusazwe</a> | "
+           "<a href='/contact'>Contact</a></nav>")  # fmt: skip
+    return (f"<!DOCTYPE html><html><head><title>{html.escape(title)}</title></head><body>"
+            f"{nav}<main><h1>{html.escape(title)}</h1>{blocks}</main>"
+            "<footer>© 2024 Ilanga News. <a href='/contact'>Contact us</a></footer>"
+            "</body></html>")  # fmt: skip
+
+
+def add_news_site(world: World) -> NewsSite:
+    """The news site (see NewsSite): its home page is the one search can find."""
+    z = load_declarations()["zul"].training_paragraphs()
+    base = "http://ilanga.example.za"
+    titles = [f"Indaba enkulu yesifundazwe inombolo {i}" for i in range(4)]
+    paths = [f"/2024/indaba-{i}" for i in range(4)]
+    bodies = [[z[n] for n in LONG[4 * i : 4 * i + 4]] for i in range(4)]
+    teasers = {
+        p: " ".join(body[0].split()[:12]) + " …" for p, body in zip(paths, bodies, strict=True)
+    }
+    blocks = [_teaser_block(p, t, teasers[p]) for p, t in zip(paths, titles, strict=True)]
+    world.add(f"{base}/", Response.html(_news_page("Ilanga: izindaba zakamuva", "".join(blocks))))
+    section = _news_page("Ezombusazwe", "".join(blocks[1:]))
+    world.add(f"{base}/section/ezombusazwe/", hidden(section))
+    for i, (path, title, body) in enumerate(zip(paths, titles, bodies, strict=True)):
+        text = "".join(f"<p>{html.escape(p)}</p>" for p in body)
+        if i == 0:  # a related article's teaser, inside the main text
+            text += f"<p>{html.escape(teasers[paths[1]])}</p>"
+        links = "".join(f"<li><a href='{p}'>{html.escape(t)}</a></li>"
+                        for p, t in zip(paths, titles, strict=True) if p != path)  # fmt: skip
+        world.add(f"{base}{path}", hidden(_news_page(title, f"{text}<ul>{links}</ul>")))
+    contact = "<html lang='en'><head><title>Contact us</title></head><body>"
+    world.add(f"{base}/contact", hidden(f"{contact}<main><p>{CONTACT}</p></main></body></html>"))
+    return NewsSite(
+        f"{base}/",
+        f"{base}/section/ezombusazwe/",
+        [f"{base}{p}" for p in paths],
+        f"{base}/contact",
+        {f"{base}{p}": t for p, t in teasers.items()},
+        f"{base}{paths[0]}",
+    )

@@ -91,7 +91,7 @@ def decide_short(examined: Examined, voted: str | None, rules: PageRules) -> Non
     examined.short_text, examined.short_paragraphs, examined.short_labels = None, [], []
 
 
-SITE_OWN_LETTERS = 80  # of a page's own target text before its site may lift it
+SITE_OWN_LETTERS = 50  # of a page's own target text before its site may lift it
 
 
 def vote_fits(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:
@@ -112,8 +112,9 @@ def holds_own_text(labels: Sequence[tuple[str, str, float]], rules: PageRules) -
     The rule of langid.site_own_text, from the numbers of issue 30's Luo world: the
     pages a target site let through with no Luo in them were short English pages
     ("Contact us", 23 words, about 120 letters) of which the model gave between 0 and
-    37% to the target, at most about 45 letters; a target page whose paragraphs fail
-    the learnt target's tests by chance still has hundreds of letters taken for it."""
+    37% to the target, at most about 45 letters; one sentence of the target (ten
+    words) is more, and a target page whose paragraphs fail the learnt target's tests
+    by chance still has that much taken for it."""
     mine = sum(_letters(text) for text, code, _ in labels if code == rules.target)
     return mine >= SITE_OWN_LETTERS
 
