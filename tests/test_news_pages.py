@@ -19,6 +19,7 @@ OFF = ["extract.listings=false", "extract.teasers=false", "langid.site_own_text=
 
 
 def _mine(tmp_path: Path, capsys, web: MiniWebServer, news: NewsSite, sets: list[str]):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     docs = tmp_path / "zulu.txt"
     docs.write_text("\n\n".join(load_declarations()["zul"].training_paragraphs()), "utf-8")
     root = tmp_path / "ws"
@@ -69,3 +70,23 @@ def test_with_the_settings_off_listings_and_teasers_are_documents(
     related = records[news.related]["text"]
     assert news.teasers[news.articles[1]] in related  # the teaser paragraph stays
     assert pages[news.contact][0] == "kept"  # the site's vote made it Zulu
+
+
+def test_reprocess_applies_the_rules_to_a_workspace_mined_without_them(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World
+) -> None:
+    news = add_news_site(world)
+    _, fresh, fresh_export = _mine(tmp_path / "fresh", capsys, web, news, [])
+    old_root, old, _ = _mine(tmp_path / "old", capsys, web, news, OFF)
+    assert old != fresh  # the rules changed what the run recorded
+    web.clear_log()
+    done = run_collie(capsys, "-w", str(old_root), "reprocess")
+    assert done.code == 0, done.err
+    assert web.log == []  # from cache/, no request
+    conn = sqlite3.connect(old_root / "collie.db")
+    rows = conn.execute("SELECT url, status, reason, lang FROM pages").fetchall()
+    conn.close()
+    assert {url: (status, reason, lang) for url, status, reason, lang in rows} == fresh
+    export = run_collie(capsys, "-w", str(old_root), "export", "-", "--format", "jsonl")
+    texts = {r["url"]: r["text"] for r in map(json.loads, export.out.splitlines())}
+    assert texts == {url: r["text"] for url, r in fresh_export.items()}

@@ -72,7 +72,7 @@ def _print(app: App, report: ReprocessReport) -> None:
     note(
         f"Reprocessed {report.pages - report.missing} cached pages: {statuses or 'none'}; "
         f"{report.changed} changed status. Documents: {docs or 'none'}; "
-        f"{report.duplicates} near-duplicates."
+        f"{report.duplicates} near-duplicates, {report.teasers} teaser paragraphs."
     )
     if report.missing:
         note(f"{report.missing} pages had no body left in cache/ and were left as they were.")
