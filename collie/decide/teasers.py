@@ -11,8 +11,8 @@ taking off a trailing ellipsis or "read more",
 - it is a proper prefix of a paragraph Q of another document B of the same site (the
   cut may fall inside a word), and P has at least MIN_WORDS words (a heading such as
   "Habari" is the start of many paragraphs and is no copy of any); or
-- it was marked as cut (an ellipsis at either end) and, with at least MARKED_WORDS
-  words, is a prefix of, or contained in, Q.
+- it was marked as cut (an ellipsis at either end, "read more" at its end) and, with
+  at least MARKED_WORDS words, is a prefix of, or contained in, Q.
 
 Q is never a teaser of P in return (Q is longer), and Q is never marked as cut itself:
 two listing pages sharing a teaser do not make each other's teasers. A paragraph equal to
@@ -34,11 +34,10 @@ KEY_WORDS = 4  # the index key: a paragraph's first words
 
 TRAILER = re.compile(
     r"(?:\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\)))?"
-    r"(?:\s*[-–—|»›>]*\s*(?:read more|continue reading|read the full story|more|"
+    r"(?:\s*[-–—|»›>]*\s*(?:read more|continue reading|read the full story|"
     r"soma zaidi|endelea kusoma|funda kabanzi|funda okwengeziwe|lire la suite)\W*)?$",
     re.I,
 )
-MARK = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\))")
 LEADING_MARK = re.compile(r"^\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*")
 
 
@@ -52,8 +51,9 @@ def cut_form(text: str) -> tuple[str, bool]:
     (and a leading ellipsis) taken off; and whether it was marked as cut."""
     norm = normal(text)
     body = TRAILER.sub("", norm).rstrip()
-    body, leading = LEADING_MARK.sub("", body), bool(LEADING_MARK.match(body))
-    marked = leading or (body != norm and bool(MARK.search(norm[len(body) :])))
+    marked = body != norm  # an ellipsis or "read more" at its end
+    if LEADING_MARK.match(body):
+        body, marked = LEADING_MARK.sub("", body), True
     return body, marked
 
 

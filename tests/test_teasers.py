@@ -1,0 +1,53 @@
+"""Listing pages and teasers as pure functions (collie.decide.listing, .teasers)."""
+
+from __future__ import annotations
+
+import itertools
+
+from collie.decide.listing import is_listing, listing_shaped
+from collie.decide.teasers import find_teasers
+
+SITE = "http://habari.example.ke"
+TEXT = (
+    "Ji duto onyuol ka gin thuolo kendo gin gi luor machalre gi ratiro machalre "
+    "Gin gi rieko kod chuny mar ng'eyo maber kendo onego gitim ne wadgi e yo mar owete"
+)
+WORDS = TEXT.split()
+
+
+def sentence(start: int, n: int) -> str:
+    return " ".join(WORDS[(start + i) % len(WORDS)] for i in range(n))
+
+
+def articles(n: int) -> list[tuple[str, str]]:
+    return [(f"{SITE}/2024/story-{i}", f"Wach maduong' mar piny {i}") for i in range(n)]
+
+
+def test_a_page_of_teasers_is_a_listing_and_an_article_is_not() -> None:
+    links = [(f"{SITE}/", "Dala"), (f"{SITE}/about", "Wan")]
+    for url, title in articles(6):
+        links += [(url, title), (url, "Read more")]
+    teasers = [sentence(i, 25) + " …" for i in range(6)]
+    assert is_listing(f"{SITE}/", teasers, links)
+    assert is_listing(f"{SITE}/category/siasa/", teasers[:3], links)  # the URL helps
+    assert not is_listing(f"{SITE}/2024/story-9", teasers[:3], links)
+    body = [sentence(i, 60) + "." for i in range(8)]  # an article with a sidebar of headlines
+    assert not is_listing(f"{SITE}/2024/story-9", body, [(u, t) for u, t in articles(12)])
+    stanzas = [sentence(i, 12) for i in range(8)]  # a poem: short, unpunctuated, not cut
+    assert not is_listing(f"{SITE}/wer/mar-hera", stanzas, articles(6))
+    assert listing_shaped(f"{SITE}/tag/siasa/") and listing_shaped(f"{SITE}/?s=piny")
+    assert not listing_shaped(f"{SITE}/2024/05/story-1")
+
+
+def test_teasers_whatever_the_order_the_documents_come_in() -> None:
+    opening = sentence(0, 40) + "."
+    article = (1, ["Wach maduong'", opening, sentence(5, 30) + "."])
+    listing = (2, ["Weche manyien", sentence(0, 12) + " …", sentence(0, 20) + " Read more"])
+    related = (3, [sentence(3, 50) + ".", sentence(0, 9)])  # an unmarked prefix of 9 words
+    heading = (4, [sentence(0, 3), sentence(7, 40) + "."])  # a heading: too short to be a copy
+    inside = (5, ["… " + sentence(4, 10) + " …", sentence(9, 40) + "."])
+    expected = {2: {1, 2}, 3: {1}, 5: {0}}
+    for docs in itertools.permutations([article, listing, related, heading, inside]):
+        assert find_teasers(docs) == expected
+    assert find_teasers([listing, (6, listing[1])]) == {}  # no full text: nothing to cut from
+    assert find_teasers([article, (7, list(article[1]))]) == {}  # copies are not teasers
