@@ -11,9 +11,9 @@ the loop (pipeline), the relatives pass and reprocess all decide through them.
 
 A page lifted by its site still needs target-language text of its own
 (langid.site_own_text): the vote of the linking pages does not make a short page the
-target's when the model gives more of its letters to other languages (`vote_fits`), and
-a site judged the target's lifts a page only when SITE_OWN_LETTERS of its letters are
-the target's by the model itself (`holds_own_text`). A target document that lists its
+target's when the model finds no target paragraph on it but another language
+(`vote_fits`), and a site judged the target's lifts a page only when SITE_OWN_LETTERS
+of its letters are the target's by the model itself (`holds_own_text`). A target document that lists its
 site's articles is a listing, not a document (extract.listings, `mark_listing`).
 """
 
@@ -96,13 +96,12 @@ SITE_OWN_LETTERS = 50  # of a page's own target text before its site may lift it
 
 def vote_fits(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:
     """May the linking pages' vote make a short page the target's? Not when the model
-    gives more of its letters to other languages than to the target: a short page with
-    no target-language paragraph but some in another language never passes. A page
-    the model cannot tell at all (every paragraph `und`: Hayati's very short pages)
-    is the vote's to decide."""
-    mine = sum(_letters(text) for text, code, _ in labels if code == rules.target)
-    other = sum(_letters(text) for text, code, _ in labels if code not in (rules.target, "und"))
-    return mine >= other
+    finds no target-language paragraph on it but finds another language: a short page
+    with no target-language paragraph never passes. A page the model cannot tell at
+    all (every paragraph `und`: Hayati's very short pages) is the vote's to decide, and
+    so is one with a target paragraph beside a heading taken for a close relative."""
+    codes = {code for _, code, _ in labels}
+    return rules.target in codes or codes <= {"und"}
 
 
 def holds_own_text(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:

@@ -13,11 +13,14 @@ from the main text by the line rules (link-only lines), so the evidence is:
 - its main text is mostly teaser-like paragraphs: short (at most TEASER_WORDS words)
   and cut off (ending in an ellipsis, "read more", or mid-sentence, with no closing
   punctuation), or the headline text itself;
-- and something says they were cut: "read more" links, paragraphs ending in an
-  ellipsis, or a listing-shaped URL (a poem's stanzas are short and unpunctuated too).
+- and something says they were cut: "read more" links or paragraphs ending in an
+  ellipsis (a poem's stanzas, a small site's home page with its latest post, are short
+  and unpunctuated too).
 
 The URL's shape (the site's root, /category/, /tag/, /page/2, ?s=...) is weak evidence:
-it lowers the bar, never decides alone.
+it lowers the bar (HINTED_TEASERS, HINTED_SHARE), never decides alone. A listing whose
+teasers show no cut at all is left to the teaser pass (collie.decide.teasers), which
+drops its paragraphs once the articles are in the corpus.
 """
 
 from __future__ import annotations
@@ -119,4 +122,4 @@ def is_listing(url: str, paragraphs: Sequence[str], links: Sequence[tuple[str, s
             cut += bool(ELLIPSIS.search(paragraph))
     if teasers < least or words_in < share * max(total, 1):
         return False
-    return cut >= 2 or more >= least or hinted
+    return cut >= 2 or more >= least
