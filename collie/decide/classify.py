@@ -13,8 +13,9 @@ A page lifted by its site still needs target-language text of its own
 (langid.site_own_text): the vote of the linking pages does not make a short page the
 target's when the model finds no target paragraph on it but another language
 (`vote_fits`), and a site judged the target's lifts a page only when SITE_OWN_LETTERS
-of its letters are the target's by the model itself (`holds_own_text`). A target document that lists its
-site's articles is a listing, not a document (extract.listings, `mark_listing`).
+of its letters are the target's by the model itself (`holds_own_text`). A target
+document that lists its site's articles is a listing, not a document (extract.listings,
+`mark_listing`).
 """
 
 from __future__ import annotations
