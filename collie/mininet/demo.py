@@ -39,6 +39,7 @@ GENERATOR = (
     "records.py",
     "languages.py",
     "sites.py",
+    "newsroom.py",
     "texts.py",
     "pages.py",
     "layouts.py",
