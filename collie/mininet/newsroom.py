@@ -76,8 +76,8 @@ class NewsSite(SiteBuilder):
         self.spanning = rng.random() < 0.5
         self.read_also = rng.random() < 0.5
         self.read_more = READ_MORE.get(lang, "Read more") if rng.random() < 0.5 else "Read more"
-        self.tags = [(f"/tag/{slug(w) or f'tag-{k}'}/", w) for k, w in
-                     enumerate(dict.fromkeys(pool.words(1, 1) for _ in range(2)))]  # fmt: skip
+        word = pool.words(1, 1)
+        self.tags = [(f"/tag/{slug(word) or 'news'}/", word)]
 
     def add_article(
         self,
@@ -109,15 +109,15 @@ class NewsSite(SiteBuilder):
     def add_home(
         self, heading: str, extra_links: Sequence[tuple[str, str]] = (), indexed: bool = True
     ) -> WorldPage:
-        """The home page (the latest articles' teasers), after the tag pages and, on
-        some sites, an archive of every article."""
+        """The home page (the latest articles' teasers), after the tag page and, on one
+        site in three, an archive of every article."""
         articles = [(self.paths[h], h) for h in self.headlines]
         links = [(self.paths[s], s) for s in self.sections] + list(extra_links)
         for path, word in self.tags:
             chosen = sorted(self.rng.sample(range(len(articles)), min(4, len(articles))))
             self.add_listing(path, word, [articles[i] for i in chosen], (), False)
             links.append((path, word))
-        if self.rng.random() < 0.5:
+        if self.rng.random() < 1 / 3:
             self.add_listing("/archive/", "Archive", articles, (), False, ENGLISH)
             links.append(("/archive/", "Archive"))
         return self.add_listing("/", heading, articles[-HOME_TEASERS:], links, indexed)

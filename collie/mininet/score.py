@@ -224,6 +224,18 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"{path}: not a JSONL file ({exc}).") from None
 
 
+def read_export_dir(folder: Path) -> list[dict[str, Any]]:
+    """The documents of a `collie export --format dir` folder: each manifest record with
+    the text of its file (what a txt export writes for it)."""
+    docs = read_jsonl(folder / "manifest.jsonl")
+    try:
+        for doc in docs:
+            doc["text"] = (folder / str(doc["file"])).read_text(encoding="utf-8").rstrip("\n")
+    except (OSError, KeyError) as exc:
+        raise InputError(f"{folder}: not a collie export folder ({exc}).") from None
+    return docs
+
+
 _MOJIBAKE = re.compile("[\ufffd\x80-\x9f]|â€|Ã[\x80-\xbf]")
 
 
