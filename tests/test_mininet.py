@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import os
@@ -13,15 +14,17 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 import requests
 
 from collie.mininet.build import build
+from collie.mininet.pages import tokens
 from collie.mininet.records import BuildOptions, Truth
 from collie.mininet.score import MAINLY, SOME, score
 from collie.mininet.server import MiniWebServer, Response
-from collie.mininet.worldfile import StoredWorld
+from collie.mininet.worldfile import StoredWorld, WorldFile
 
 from .clihelp import run_collie
 
@@ -81,7 +84,11 @@ def test_world_holds_the_planted_mix(stored: StoredWorld) -> None:
     langs = {t.lang for t in truths if t.kind == "page"}
     assert {"zul", "xho", "nbl", "ssw", "eng"} <= langs
     mixed = [t for t in truths if 0.05 <= t.shares.get("zul", 0) < 1]
-    assert mixed and all(set(t.shares) == {"zul", "eng"} for t in mixed)
+    # target with English (mixed sites, news articles) or a regional language (issue 30)
+    assert {frozenset(t.shares) for t in mixed} == {
+        frozenset({"zul", "eng"}),
+        frozenset({"zul", "nso"}),
+    }
     assert any(t.disallowed and t.lang == "zul" for t in truths)
     relatives = [t for t in truths if t.kind == "page" and t.lang in ("xho", "nbl", "ssw")]
     assert any(b'<html lang="zu">' in stored_body(stored, t) for t in relatives)
@@ -154,10 +161,12 @@ def test_search_pages_and_site_filter(stored: StoredWorld) -> None:
 
 
 def oracle(stored: StoredWorld) -> list[dict[str, str]]:
-    """One document per target duplicate group, its main text exactly."""
+    """One document per target duplicate group, its main text exactly (listing pages, hubs
+    of teasers, are not documents: left out)."""
     groups: dict[str, Truth] = {}
     for truth in target_truths(stored):
-        groups.setdefault(truth.dup_group, truth)
+        if not truth.listing:
+            groups.setdefault(truth.dup_group, truth)
     return [{"url": t.url, "final_url": t.url, "text": t.main_text} for t in groups.values()]
 
 
@@ -399,3 +408,119 @@ def test_world_reaches_pages_through_other_sites_and_listings(stored: StoredWorl
     assert feeds and all(t.url.endswith("/feed.xml") for t in feeds)
     for truth in (t for t in target_truths(stored) if t.reach == "sitemap"):
         assert "/archive/old-" in truth.url or truth.dup_group != truth.url  # or a copy
+
+
+def test_world_has_listing_pages_english_legal_pages_and_mixed_articles(
+    stored: StoredWorld,
+) -> None:
+    """Issue 30: news sites' home, section, tag and archive pages of teasers (marked as
+    listing pages), English contact and privacy pages on target sites, articles with an
+    English or a regional-language paragraph; the truth knows each line's language."""
+    truths = stored.truths()
+    listings = [t for t in truths.values() if t.listing]
+    paths = Counter(urlsplit(t.url).path.split("/")[1] or "home" for t in listings)
+    assert paths["home"] >= 3 and paths["tag"] >= 3 and paths["archive"] >= 1
+    assert len(paths) > 5  # section pages
+    for listing in listings:
+        lines = listing.lines()
+        assert all(lang == "zul" for lang, _ in lines[1:])  # headlines and teasers
+        body = stored_body(stored, listing).decode(listing.encoding)
+        assert body.count('class="teaser"') == (len(lines) - 1) // 2 >= 1
+        for href in re.findall(r'<h2><a href="([^"]+)"', body):
+            article = truths[urljoin(listing.url, href)]
+            assert not article.listing and article.shares.get("zul", 0) >= MAINLY
+        teaser = lines[2][1]
+        article = truths[urljoin(listing.url, re.findall(r'<h2><a href="([^"]+)"', body)[0])]
+        opening = " ".join(article.main_text.split("\n")[1:])
+        assert teaser.endswith(" …") and opening.startswith(teaser[:-2])
+    assert sum("read-also" in stored_body(stored, t).decode(t.encoding, "replace")
+               for t in target_truths(stored) if not t.listing) >= 3  # fmt: skip
+    target_sites = {t.site for t in target_truths(stored) if t.shares["zul"] == 1.0}
+    legal = [t for t in truths.values() if t.url.endswith(("/contact", "/privacy"))]
+    assert len(legal) >= 2 * 7 and {t.site for t in legal} & target_sites
+    for page in legal:
+        assert page.shares == {"eng": 1.0} and set(page.line_langs) == {"eng"}
+        assert 20 <= len(page.main_text.split()) <= 70
+    assert any(t.url.endswith("/about") and t.lang == "eng" and t.site in target_sites
+               for t in truths.values())  # fmt: skip
+    mixed = [t for t in target_truths(stored) if not t.listing and len(t.shares) > 1]
+    assert {c for t in mixed for c in t.shares} == {"zul", "eng", "nso"}
+    for truth in mixed:
+        counts = Counter[str]()
+        for lang, text in truth.lines()[1:]:
+            counts[lang] += sum(c.isalpha() for c in text)
+        assert {c: round(n / sum(counts.values()), 4) for c, n in counts.items()} == truth.shares
+
+
+def test_score_counts_listing_pages_teasers_and_foreign_lines() -> None:
+    """A tiny handmade world and export: a listing page exported is a document with no
+    target text and all its words are not main text; a teaser line in an article is not
+    main text; an English page has no target text; a mixed article exported without its
+    English paragraph is mainly target as read; recall leaves listing pages out."""
+    article = Truth("http://a.co.za/x/one-1.html", "a.co.za", 200, "page", "utf-8", "zul",
+                    {"zul": 1.0}, "Indaba enkulu\nAbantu bonke bazalwa bekhululekile "
+                    "futhi belingana ngesithunzi nangamalungelo.", "", True, False, True,
+                    "indexed", line_langs=("zul", "zul"))  # fmt: skip
+    mixed = Truth("http://a.co.za/x/two-2.html", "a.co.za", 200, "page", "utf-8", "zul",
+                  {"eng": 0.55, "zul": 0.45}, "Ezemidlalo\nUmuntu unelungelo lokuphila "
+                  "nelokukhululeka.\nEveryone has the right to life, liberty and security of "
+                  "person in this country.", "", True, False, True, "indexed",
+                  line_langs=("zul", "zul", "eng"))  # fmt: skip
+    listing = Truth("http://a.co.za/", "a.co.za", 200, "page", "utf-8", "zul", {"zul": 1.0},
+                    "Ikhaya\nIndaba enkulu\nAbantu bonke bazalwa bekhululekile …", "", True,
+                    False, True, "indexed", listing=True, line_langs=("zul",) * 3)  # fmt: skip
+    contact = Truth("http://a.co.za/contact", "a.co.za", 200, "page", "utf-8", "eng",
+                    {"eng": 1.0}, "Contact us\nWrite to the newsroom at news@a.co.za.", "",
+                    False, False, True, "same-site", line_langs=("eng", "eng"))  # fmt: skip
+    truths = {t.url: t for t in (article, mixed, listing, contact)}
+
+    class Tiny(WorldFile):
+        def __init__(self) -> None:
+            self.target, self.relatives, self.traps, self.hosts = "zul", [], [], {"a.co.za"}
+
+        def truths(self) -> dict[str, Truth]:
+            return {u: dataclasses.replace(t, dup_group=u) for u, t in truths.items()}
+
+    docs = [
+        {"url": article.url, "text": article.main_text + "\nIkhaya ekhaya lethu …"},
+        {"url": mixed.url, "text": "\n".join(mixed.main_text.split("\n")[:2])},
+        {"url": listing.url, "text": listing.main_text},
+        {"url": contact.url, "text": contact.main_text},
+    ]
+    s = score(Tiny(), docs)
+    assert (s.exported, s.mainly, s.some, s.no_target) == (4, 1, 1, 2)  # by the page
+    assert (s.listing_pages_exported, s.no_target_text, s.no_target_text_share) == (1, 2, 0.5)
+    assert (s.precision_some_text, s.precision_mainly_text) == (0.5, 0.5)
+    listing_words = sum(tokens(listing.main_text).values())
+    assert s.non_main_words == listing_words + 3  # the listing page, the article's teaser line
+    assert s.words_exported == sum(sum(tokens(d["text"]).values()) for d in docs)
+    assert (s.target_pages, s.found, s.recall_all) == (2, 2, 1.0)  # the listing is no target
+    full = score(Tiny(), [{"url": mixed.url, "text": mixed.main_text}])
+    assert (full.precision_some_text, full.precision_mainly_text) == (1.0, 0.0)
+
+
+def test_cli_score_reads_a_dir_export_as_the_text_a_reader_sees(
+    world_file: Path, stored: StoredWorld, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--corpus FOLDER`: a `collie export --format dir` folder (manifest.jsonl and a file
+    per document), scored by the files' text (what `collie demo` scores)."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    docs, truths, mixed = oracle(stored), stored.truths(), 0
+    for doc in docs:  # pages mainly in English, exported as --segments target does
+        truth = truths[doc["url"]]
+        if truth.shares["zul"] < MAINLY:
+            doc["text"] = "\n".join(text for lang, text in truth.lines() if lang == "zul")
+            mixed += 1
+    with (folder / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
+        for k, doc in enumerate(docs):
+            (folder / f"{k:08d}.txt").write_text(doc["text"] + "\n", encoding="utf-8")
+            manifest.write(json.dumps({"file": f"{k:08d}.txt", "url": doc["url"]}) + "\n")
+    result = run_collie(
+        capsys, "mininet", "score", str(world_file), "--corpus", str(folder), "--json"
+    )
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["precision_some_text"] == data["precision_mainly_text"] == 1.0
+    assert mixed and data["precision_mainly"] == round(1 - mixed / len(docs), 4)  # by page
+    assert data["non_main_words"] == 0 and data["recall_reachable"] == 1.0

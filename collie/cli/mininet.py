@@ -24,7 +24,7 @@ from collie.languages import resolve_language
 from collie.mininet.build import build
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
 from collie.mininet.records import BuildOptions
-from collie.mininet.score import format_scores, read_jsonl, score
+from collie.mininet.score import format_scores, read_export_dir, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.page.maintext import check_installed
@@ -220,8 +220,9 @@ def serve_command(world: Path, port: int, log: Path | None) -> None:
 @click.argument("world", type=WORLD)
 @click.option(
     "--corpus",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help="Score this `collie export --format jsonl` file instead of the workspace.",
+    type=click.Path(exists=True, path_type=Path),
+    help="Score this `collie export --format jsonl` file, or `--format dir` folder (what "
+    "the txt export holds), instead of the workspace.",
 )
 @click.option(
     "--log",
@@ -247,10 +248,11 @@ def score_command(
     Example:
       collie mininet score world.db -w my-workspace --log requests.jsonl
       collie mininet score world.db --corpus corpus.jsonl --json
+      collie mininet score world.db --corpus corpus-folder/
     """
     stored = WorldFile(world)
     if corpus is not None:
-        docs = read_jsonl(corpus)
+        docs = read_export_dir(corpus) if corpus.is_dir() else read_jsonl(corpus)
     else:
         with app.open() as ws:
             docs = exported_documents(ws)  # as `collie export` writes them

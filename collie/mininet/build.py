@@ -1,7 +1,9 @@
 """`collie mininet build`: a deterministic closed-world web, written to one SQLite file.
 
-The mix is what a miner meets: target-language sites, mixed-language sites (target and
-the national language paragraph by paragraph), bilingual sites with `/en/` and `/zu/`
+The mix is what a miner meets: target-language sites (most of them news sites: home,
+section, tag and archive pages of teasers, articles with a paragraph in English or a
+regional language, English contact and privacy pages: newsroom.py), mixed-language sites
+(target and the national language paragraph by paragraph), bilingual sites with `/en/` and `/zu/`
 trees, sites in close relatives and neighbours, and many sites in big languages. Planted
 on purpose: legacy encodings with right, missing and wrong declarations, right, wrong and
 missing `lang` attributes, short pages, mirrors, edited copies and printer versions,
@@ -21,6 +23,13 @@ from urllib.parse import urlsplit
 from collie.errors import UsageProblem
 from collie.mininet.languages import LEGACY, RELATIVES, TLDS
 from collie.mininet.layouts import TEMPLATES
+from collie.mininet.newsroom import (
+    NewsSite,
+    add_legal_pages,
+    news_plan,
+    plan_legal_pages,
+    regional_language,
+)
 from collie.mininet.reach import mark_reachable
 from collie.mininet.records import BuildOptions, Trap, World
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
@@ -87,20 +96,26 @@ def build_world(options: BuildOptions) -> World:
     order = sorted(range(len(plan)), key=lambda i: (
         {"hidden": 0, "other": 1}.get(plan[i][0], 2),
         -numbers[i] if plan[i][0] == "hidden" else i))  # fmt: skip
+    regional = regional_language(options.target, others, national)
+    asides = [pools[c] for c in (national, regional) if c and c != options.target]
     for index in order:
         kind, lang = plan[index]
         number = numbers[index]
         rng = random.Random(f"{options.seed}-site-{index}")
         host = _host_name(rng, lang, texts[lang], hosts)
-        site = SiteBuilder(
-            host,
-            _site_name(rng, pools[lang]),
-            lang,
-            _style(rng, kind, texts[lang], number, texts[options.target].tag),
-            pools[lang],
-            rng,
+        news, legal, about = news_plan(kind, number, options.target)
+        name = _site_name(rng, pools[lang])
+        style = _style(rng, kind, texts[lang], number, texts[options.target].tag)
+        site = (
+            NewsSite(host, name, lang, style, pools[lang], rng, asides)
+            if news
+            else SiteBuilder(host, name, lang, style, pools[lang], rng)
         )
+        if legal:
+            plan_legal_pages(site, about)
         _BUILD[kind](world, site, pools[national], number)
+        if legal:
+            add_legal_pages(site, about)
         _sprinkle(world, site, kind, index, number)
         world.pages.update(site.pages)
         if kind in ("hidden", "other"):
@@ -186,7 +201,7 @@ def _target_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
         copy = site.add_page(
             "/archive/copy-1.html",
             edited[0],
-            [(site.lang, t) for t in edited[1:]],
+            list(zip(original.line_langs[1:], edited[1:], strict=True)),
             indexed=True,
             dup_group=original.url,
         )
@@ -222,8 +237,7 @@ def _hidden_site(world: World, site: SiteBuilder, national: ParagraphPool, numbe
     links = [("/about", "About us")]
     if number == world.hidden_count - 2:
         links += [world.homes["hidden"][number + 1]]
-    site.add_page("/", site.name, site.blocks(3), [
-        *((site.paths[t], t) for t in site.sections), *links], indexed=False)  # fmt: skip
+    site.add_home(site.name, links, indexed=False)
     for page in site.pages.values():  # section pages too: search has none of it
         page.indexed = False
 
@@ -332,7 +346,7 @@ def _copy(site: SiteBuilder, page: WorldPage, url: str, template: str, indexed: 
     copy = site.add_page(
         url.split(site.host, 1)[-1],
         lines[0],
-        [(page.lang, t) for t in lines[1:]],
+        list(zip(page.line_langs[1:], lines[1:], strict=True)),
         indexed=indexed,
         dup_group=page.dup_group or page.url,
         style=style,

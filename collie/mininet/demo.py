@@ -6,11 +6,12 @@ with a request log, then runs the real command line against it, over HTTP only:
 
     collie init --lang zul --docs SEED-DOCS --search searxng --search-url URL ...
     collie run --loops 2
-    collie export corpus.txt            (and corpus.jsonl, for scoring)
+    collie export corpus.txt            (and corpus.jsonl; and corpus/, for scoring)
 
-and scores the corpus against the world's ground truth. The mining commands run in child
-processes with HTTP_PROXY pointing at the server: collie meets this web exactly as it
-meets the real one.
+and scores the corpus against the world's ground truth: the `--format dir` export, whose
+files hold what corpus.txt holds, each named with its URL in the manifest. The mining
+commands run in child processes with HTTP_PROXY pointing at the server: collie meets
+this web exactly as it meets the real one.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collie.errors import CollieError, WorkspaceError
 from collie.mininet.build import build
 from collie.mininet.languages import RELATIVES
 from collie.mininet.records import BuildOptions
-from collie.mininet.score import Scores, read_jsonl, score
+from collie.mininet.score import Scores, read_export_dir, read_jsonl, score
 from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld, WorldFile
 from collie.udhr import cache_dir
@@ -39,6 +40,7 @@ GENERATOR = (
     "records.py",
     "languages.py",
     "sites.py",
+    "newsroom.py",
     "texts.py",
     "pages.py",
     "layouts.py",
@@ -118,13 +120,15 @@ def run_demo(
     quiet: bool = False,
     echo: TextIO = sys.stderr,
     hide: Sequence[str] = (),
+    export: Sequence[str] = (),
 ) -> DemoResult:
     """Mine the served world from a new workspace in `out`/workspace and score the corpus
     (`out` must be new or empty: the demo writes its workspace, seed documents, corpus
     and request log there). `settings` (KEY=VALUE) go to `collie init` after the demo's;
     `quiet` runs the commands with -q (no progress bars). `hide` is the workspace's
     langid.hide (the model does not know them; init then goes on with --force whatever
-    the seed documents' size, and says so)."""
+    the seed documents' size, and says so). `export`: more options for every export
+    (e.g. `--segments all`)."""
     workspace, docs = out / "workspace", out / "seed-docs"
     if out.exists() and any(out.iterdir()):
         raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
@@ -141,7 +145,7 @@ def run_demo(
         )
     log = out / "requests.jsonl"
     log.unlink(missing_ok=True)
-    corpus, jsonl = out / "corpus.txt", out / "corpus.jsonl"
+    corpus, jsonl, folder = out / "corpus.txt", out / "corpus.jsonl", out / "corpus"
     with MiniWebServer(world, log_file=log) as server:
         echo.write(f"serving {len(world.hosts)} sites through the proxy {server.proxy_url}\n")
         env = _proxy_env(server.proxy_url)
@@ -170,11 +174,12 @@ def run_demo(
         for args in (
             init,
             ["-w", ws, "run", "--loops", str(loops)],
-            ["-w", ws, "export", str(corpus)],
-            ["-w", ws, "export", str(jsonl), "--format", "jsonl"],
+            ["-w", ws, "export", str(corpus), *export],
+            ["-w", ws, "export", str(jsonl), "--format", "jsonl", *export],
+            ["-w", ws, "export", str(folder), "--format", "dir", *export],
         ):
             _collie(args, env, echo, quiet)
-    scores = score(world, read_jsonl(jsonl), read_jsonl(log), delay)
+    scores = score(world, read_export_dir(folder), read_jsonl(log), delay)
     world.close()
     return DemoResult(world_file, workspace, corpus, log, scores, time.monotonic() - started)
 

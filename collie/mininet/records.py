@@ -97,3 +97,12 @@ class Truth:
     disallowed: bool
     reachable: bool
     reach: str = ""  # how (mininet.reach.REACH); "" = not reachable
+    listing: bool = False  # a hub page of teasers (home, section, tag...): not a document
+    line_langs: tuple[str, ...] = ()  # the language of each line of main_text
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(language, text) of each line of the main text (the page's language for all
+        when the world did not record them)."""
+        texts = self.main_text.split("\n") if self.main_text else []
+        langs = self.line_langs if len(self.line_langs) == len(texts) else (self.lang,) * len(texts)
+        return list(zip(langs, texts, strict=True))

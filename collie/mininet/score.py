@@ -2,8 +2,13 @@
 
 Precision in CorpusCollie's three classes (a document is *mainly* target when at least
 MAINLY of the letters of its page's main text are in the target language, *some* when at
-least SOME are, else *no* target); recall of the world's target pages (all of them, and
-those reachable from pages search can return), counted once per duplicate group;
+least SOME are, else *no* target; a listing page, a hub of teasers, is not a document and
+counts as *no* target), and the same classes over the text as exported (each exported
+line given the language of the main-text line it matches; lines matching none are not
+main text), which is what a reader of the corpus sees; the words exported that are not
+main text (a listing page's words, teasers, boilerplate); recall of the world's target
+pages (listing pages are not target pages; all of them, and those reachable from pages
+search can return), counted once per duplicate group;
 near-duplicates that leaked into the corpus; boilerplate that leaked (exported tokens
 that are not in the page's main text); documents with mojibake their page lacks; pages
 fetched per target document; and, from the
@@ -68,6 +73,14 @@ class Scores:
     thresholds: dict[str, float]
     # how a target page is reachable (mininet.reach.REACH) -> [found, target pages]
     recall_by_reach: dict[str, list[int]] = field(default_factory=dict)
+    listing_pages_exported: int = 0  # hubs of teasers: not documents
+    no_target_text: int = 0  # documents whose exported text holds no target main text
+    no_target_text_share: float = 0.0  # of the documents exported
+    precision_some_text: float = 0.0  # classes over the exported text (listing pages: no)
+    precision_mainly_text: float = 0.0
+    words_exported: int = 0  # tokens (mininet.pages.tokens)
+    non_main_words: int = 0  # of them, not main text: listing pages, teasers, boilerplate
+    non_main_share: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,25 +109,32 @@ def score(
     """Score exported documents (dicts with url, final_url, text) against `world`."""
     truths, target = world.truths(), world.target
     classes: Counter[str] = Counter()
+    read: Counter[str] = Counter()  # the classes of the exported text
     groups: Counter[str] = Counter()
     found: set[str] = set()
-    leaked = total = relative_docs = relative_words = mojibake = 0
+    leaked = total = non_main = listings = relative_docs = relative_words = mojibake = 0
     for doc in docs:
         truth = _truth_of(world, truths, doc)
+        text = str(doc.get("text") or "")
         if truth is None:
             classes["unknown"] += 1
+            read["unknown"] += 1
             continue
-        share = truth.shares.get(target, 0.0)
+        share = 0.0 if truth.listing else truth.shares.get(target, 0.0)
+        listings += truth.listing
         if _is_relative(truth, world):
             relative_docs += 1
-            relative_words += len(str(doc.get("text") or "").split())
-        classes["mainly" if share >= MAINLY else "some" if share >= SOME else "no"] += 1
+            relative_words += len(text.split())
+        classes[_class_of(share)] += 1
+        read["no" if truth.listing else _class_of(exported_share(text, truth, target))] += 1
         groups[truth.dup_group] += 1
         if share >= SOME:
             found.add(truth.dup_group)
-        mojibake += has_mojibake(str(doc.get("text") or ""), truth.main_text)
-        got, want = tokens(str(doc.get("text") or "")), tokens(truth.main_text)
-        leaked += sum((got - want).values())
+        mojibake += has_mojibake(text, truth.main_text)
+        got, want = tokens(text), tokens(truth.main_text)
+        extra = sum((got - want).values())
+        leaked += extra
+        non_main += sum(got.values()) if truth.listing else extra
         total += sum(got.values())
     wanted = _target_groups(truths.values(), target)
     reachable = {g for g, members in wanted.items() if any(t.reachable for t in members)}
@@ -159,7 +179,41 @@ def score(
         delay=delay,
         thresholds={"mainly": MAINLY, "some": SOME},
         recall_by_reach=by_reach,
+        listing_pages_exported=listings,
+        no_target_text=read["no"],
+        no_target_text_share=_ratio(read["no"], exported),
+        precision_some_text=_ratio(read["mainly"] + read["some"], exported),
+        precision_mainly_text=_ratio(read["mainly"], exported),
+        words_exported=total,
+        non_main_words=non_main,
+        non_main_share=_ratio(non_main, total),
     )
+
+
+def _class_of(share: float) -> str:
+    return "mainly" if share >= MAINLY else "some" if share >= SOME else "no"
+
+
+def exported_share(text: str, truth: Truth, target: str) -> float:
+    """The target's share of the letters of the exported lines that are main text: each
+    line takes the language of the main-text line sharing most of its tokens (at least
+    half of them; a line matching none is not main text and is left out)."""
+    index = [(lang, tokens(line)) for lang, line in truth.lines()]
+    letters = target_letters = 0
+    for line in text.split("\n"):
+        got = tokens(line)
+        size = sum(got.values())
+        if not size or not index:
+            continue
+        lang, overlap = max(
+            ((code, sum((got & want).values())) for code, want in index), key=lambda m: m[1]
+        )
+        if 2 * overlap < size:
+            continue
+        count = sum(c.isalpha() for c in line)
+        letters += count
+        target_letters += count if lang == target else 0
+    return target_letters / letters if letters else 0.0
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -168,6 +222,18 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a JSONL file ({exc}).") from None
+
+
+def read_export_dir(folder: Path) -> list[dict[str, Any]]:
+    """The documents of a `collie export --format dir` folder: each manifest record with
+    the text of its file (what a txt export writes for it)."""
+    docs = read_jsonl(folder / "manifest.jsonl")
+    try:
+        for doc in docs:
+            doc["text"] = (folder / str(doc["file"])).read_text(encoding="utf-8").rstrip("\n")
+    except (OSError, KeyError) as exc:
+        raise InputError(f"{folder}: not a collie export folder ({exc}).") from None
+    return docs
 
 
 _MOJIBAKE = re.compile("[\ufffd\x80-\x9f]|â€|Ã[\x80-\xbf]")
@@ -187,6 +253,8 @@ def _ratio(part: int, whole: int) -> float:
 def _target_groups(truths: Iterable[Truth], target: str) -> dict[str, list[Truth]]:
     groups: dict[str, list[Truth]] = defaultdict(list)
     for truth in truths:
+        if truth.listing:
+            continue  # a hub of teasers is not a document
         if truth.kind == "page" and truth.status == 200 and truth.shares.get(target, 0) >= SOME:
             groups[truth.dup_group].append(truth)
     return groups
@@ -262,12 +330,18 @@ def format_scores(s: Scores) -> list[str]:
         f"recall, reachable pages    {s.recall_reachable:.4f}  ({s.found_reachable} of "
         f"{s.target_reachable} target pages reachable from search results)",
         f"recall, all pages          {s.recall_all:.4f}  ({s.found} of {s.target_pages}; "
-        "duplicates count once)",
+        "duplicates count once, listing pages are not target pages)",
         *(
             f"  reachable {how:<16} {found:>4} of {total:<4} found"
             + (f" ({found / total:.0%})" if total else "")
             for how, (found, total) in s.recall_by_reach.items()
         ),
+        f"no target text             {s.no_target_text} documents ({s.no_target_text_share:.2%} "
+        f"of the export; {s.listing_pages_exported} listing pages among them)",
+        f"precision, text as read    some {s.precision_some_text:.4f}, mainly "
+        f"{s.precision_mainly_text:.4f} (the exported lines' own languages)",
+        f"words not main text        {s.non_main_share:.4f} of exported words ({s.non_main_words}"
+        f" of {s.words_exported}: listing pages, teasers, boilerplate)",
         f"near-duplicates leaked     {s.near_duplicates_leaked}",
         *_relative_lines(s),
         f"boilerplate leaked         {s.boilerplate_leaked:.4f} of exported tokens",

@@ -46,6 +46,8 @@ class WorldPage:
     reachable: bool = False  # by links (robots.txt obeyed) from a page search can return
     reach: str = ""  # how (mininet.reach.REACH): indexed, same-site, other-site, sitemap
     listed: list[str] = field(default_factory=list)  # a sitemap's or a feed's URLs
+    listing: bool = False  # a hub page of teasers (home, section, tag...): not a document
+    line_langs: list[str] = field(default_factory=list)  # the language of each main_text line
 
     def share(self, code: str) -> float:
         return self.shares.get(code, 0.0)
@@ -140,12 +142,18 @@ class SiteBuilder:
         indexed: bool,
         dup_group: str = "",
         style: Style | None = None,
+        main: str = "",
+        after: str = "",
+        listing: bool = False,
+        heading_lang: str = "",
     ) -> WorldPage:
-        """Render `blocks` as the main text of a page at `path` and record it."""
+        """Render `blocks` as the main text of a page at `path` and record it. `main`: the
+        main column's HTML as given instead; `after`: HTML after the main text, not part
+        of it (a "read also" box); `listing`: a hub page, not a document."""
         style = style or self.style
         url = self.url(path)
         frame = self.frame(f"{url}-{style.template}")
-        main = main_html(heading, blocks, links, frame.rng)
+        main = (main or main_html(heading, blocks, links, frame.rng)) + after
         text, ctype = render_page(
             frame,
             style.template,
@@ -170,6 +178,8 @@ class SiteBuilder:
             dup_group=dup_group,
             indexed=indexed,
             links=re.findall(r'href="([^"#]+)"', text),
+            listing=listing,
+            line_langs=[heading_lang or self.lang, *(c for c, _ in blocks)],
         )
         self.pages[url] = page
         return page
@@ -211,23 +221,37 @@ class SiteBuilder:
                 paths.append((path, headline))
             for i, (path, headline) in enumerate(paths):
                 nxt = paths[(i + 1) % len(paths)]
-                self.add_page(
-                    path,
-                    headline,
-                    self.blocks(rng.randint(3, 5)),
-                    [(nxt[0], nxt[1]), (base, title)],
-                    indexed=rng.random() < index_share,
-                )
-            self.add_page(
-                base, title, self.blocks(rng.randint(2, 3)), paths, indexed=rng.random() < 0.5
-            )
+                links = [(nxt[0], nxt[1]), (base, title)]
+                self.add_article(path, headline, links, rng.random() < index_share, paths[:i])
+            self.add_section(base, title, paths, rng.random() < 0.5)
             done += [p for p, _ in paths]
         return done
 
-    def add_home(self, heading: str, extra_links: Sequence[tuple[str, str]] = ()) -> WorldPage:
+    def add_article(
+        self,
+        path: str,
+        headline: str,
+        links: list[tuple[str, str]],
+        indexed: bool,
+        before: list[tuple[str, str]],
+    ) -> WorldPage:
+        """An article (`before`: the (path, headline) of the section's earlier articles)."""
+        blocks = self.blocks(self.rng.randint(3, 5))
+        return self.add_page(path, headline, blocks, links, indexed=indexed)
+
+    def add_section(
+        self, base: str, title: str, articles: list[tuple[str, str]], indexed: bool
+    ) -> WorldPage:
+        """A section's page: a few paragraphs and a list of its articles."""
+        blocks = self.blocks(self.rng.randint(2, 3))
+        return self.add_page(base, title, blocks, articles, indexed=indexed)
+
+    def add_home(
+        self, heading: str, extra_links: Sequence[tuple[str, str]] = (), indexed: bool = True
+    ) -> WorldPage:
         links = [(self.paths[s], s) for s in self.sections]
         links += [(self.paths[h], h) for h in self.headlines[:3]] + list(extra_links)
-        return self.add_page("/", heading, self.blocks(3), links, indexed=True)
+        return self.add_page("/", heading, self.blocks(3), links, indexed=indexed)
 
     def add_about(self) -> WorldPage:
         """A short page (under 200 characters of text): language by the pages linking to it."""

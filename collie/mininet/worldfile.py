@@ -2,10 +2,11 @@
 search index (FTS5, BM25), and `StoredWorld`, which serves it.
 
 Tables: `meta` (format, options, sources), `pages` (every URL: status, headers, body,
-delay; and its truth: kind, language shares, main text, duplicate group, indexed,
-disallowed, reachable), `traps` (endless URL spaces served from a template with `@@N@@`
-and `@@NEXT@@`), `seed_docs` (target text kept out of the world's pages, for `collie init`),
-`search` (FTS5 over the title and main text of the pages a search engine has indexed).
+delay; and its truth: kind, language shares, main text and each line's language,
+duplicate group, indexed, disallowed, reachable, listing page or not), `traps`
+(endless URL spaces served from a template with `@@N@@` and `@@NEXT@@`), `seed_docs`
+(target text kept out of the world's pages, for `collie init`), `search` (FTS5 over the
+title and main text of the pages a search engine has indexed).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collie.mininet.reach import REACH
 from collie.mininet.records import Trap, Truth, World
 from collie.mininet.search import RESULTS_PER_PAGE, SearchHit, SearchPage, tokenise
 
-FORMAT = "collie-mininet-world/2"  # 2: reachable says how
+FORMAT = "collie-mininet-world/3"  # 2: reachable says how; 3: listing, line_langs
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE pages (
@@ -34,13 +35,16 @@ CREATE TABLE pages (
     lang TEXT NOT NULL, shares TEXT NOT NULL, title TEXT NOT NULL, main_text TEXT NOT NULL,
     dup_group TEXT NOT NULL,
     indexed INTEGER NOT NULL, disallowed INTEGER NOT NULL,
-    reachable INTEGER NOT NULL);  -- 0 = no, else 1 + the index of how in reach.REACH
+    reachable INTEGER NOT NULL,  -- 0 = no, else 1 + the index of how in reach.REACH
+    listing INTEGER NOT NULL,  -- a hub page of teasers: not a document
+    line_langs TEXT NOT NULL);  -- JSON: the language of each line of main_text
 CREATE TABLE traps (site TEXT NOT NULL, prefix TEXT NOT NULL, headers TEXT NOT NULL,
     body BLOB NOT NULL, lang TEXT NOT NULL, main_text TEXT NOT NULL, PRIMARY KEY (site, prefix));
 CREATE TABLE seed_docs (name TEXT PRIMARY KEY, lang TEXT NOT NULL, text TEXT NOT NULL);
 CREATE VIRTUAL TABLE search USING fts5(url UNINDEXED, title, body,
     tokenize = 'unicode61 remove_diacritics 0');
 """
+_ROW = ",".join("?" * 18)
 _SITE = re.compile(r"\bsite:(\S+?)\)?(?=\s|$)", re.I)
 
 
@@ -75,10 +79,10 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
     }
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     robots = [_robots_row(host, text) for host, text in sorted(world.robots.items())]
-    db.executemany("INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", robots)
+    db.executemany(f"INSERT INTO pages VALUES ({_ROW})", robots)
     for url, p in sorted(world.pages.items()):
         db.execute(
-            "INSERT INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO pages VALUES ({_ROW})",
             (
                 url,
                 p.site,
@@ -96,6 +100,8 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
                 int(p.indexed),
                 int(p.disallowed),
                 REACH.index(p.reach) + 1 if p.reach else 0,
+                int(p.listing),
+                _json(p.line_langs),
             ),
         )
         if p.indexed and p.status == 200 and p.kind == "page":
@@ -135,6 +141,8 @@ def _robots_row(host: str, text: str) -> tuple[Any, ...]:
         0,
         0,
         0,
+        0,
+        "[]",
     )
 
 
@@ -183,7 +191,7 @@ class WorldFile:
         """The ground truth of every stored URL."""
         rows = self._query(
             "SELECT url, site, status, kind, encoding, lang, shares, main_text, "
-            "dup_group, indexed, disallowed, reachable FROM pages ORDER BY url"
+            "dup_group, indexed, disallowed, reachable, listing, line_langs FROM pages ORDER BY url"
         )
         return {
             r[0]: Truth(
@@ -200,6 +208,8 @@ class WorldFile:
                 bool(r[10]),
                 bool(r[11]),
                 REACH[r[11] - 1] if r[11] else "",
+                bool(r[12]),
+                tuple(json.loads(r[13])),
             )
             for r in rows
         }
