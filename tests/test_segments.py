@@ -14,7 +14,7 @@ from .clihelp import run_collie
 
 def identify_with_bundled():
     model = load_model().with_settings(0.5, 20)
-    return lambda texts: [code for code, _ in model.identify_batch(texts)]
+    return lambda texts: [(code, near) for code, _, near in model.identify_nearest(texts)]
 
 
 def test_sentences_and_headings() -> None:
@@ -45,8 +45,23 @@ def test_a_code_switched_paragraph_is_kept_when_mainly_target() -> None:
     assert [m.language for m in marks] == [label[1] for label in labels]
 
 
+def test_an_undetermined_paragraph_nearest_the_target_is_the_targets() -> None:
+    """A paragraph the model left `und` (a learnt target's open-set tests failed on its
+    names and loanwords; here: a probability under a strict langid.threshold) whose
+    nearest language is the target is kept; a short one's nearest language is noise."""
+    from collie.udhr import load_declarations
+
+    zulu = load_declarations()["zul"].heldout_paragraphs()[3]
+    strict = load_model().with_settings(0.999999, 20)
+    assert strict.identify_nearest([zulu])[0][0] == "und"
+    identify = lambda texts: [(c, n) for c, _, n in strict.identify_nearest(texts)]  # noqa: E731
+    labels = [(zulu, "und", 0.0), ("Ngiyabonga kakhulu.", "und", 0.0)]
+    marks = mark_segments(labels, "zul", identify)
+    assert [(m.target, m.kept) for m in marks] == [(1.0, True), (0.0, False)]
+
+
 def test_no_model_is_asked_when_no_paragraph_needs_it() -> None:
-    def refuse(texts: list[str]) -> list[str]:
+    def refuse(texts: list[str]) -> list[tuple[str, str]]:
         raise AssertionError(f"asked about {texts}")
 
     labels = [("Ji duto onyuol ka gin thuolo.", "luo", 0.9), ("All are born free.", "eng", 0.99)]

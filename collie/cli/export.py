@@ -151,8 +151,8 @@ def export(
             )
         if count.no_target:
             note(
-                f"{count.no_target:,} documents without a paragraph in the target language "
-                "left out."
+                f"{count.no_target:,} document{'s' if count.no_target != 1 else ''} without "
+                "a paragraph in the target language left out."
             )
         if count.repeated:
             done = (

@@ -133,10 +133,11 @@ class Selection:
         self._load = load or (lambda: load_model_for(None))
         self._model: LangModel | None = None
 
-    def identify(self, texts: list[str]) -> list[str]:
+    def identify(self, texts: list[str]) -> list[tuple[str, str]]:
+        """(language or `und`, nearest language) of each text (mark_segments' Identify)."""
         if self._model is None:
             self._model = self._load()
-        return [code for code, _ in self._model.identify_batch(texts)]
+        return [(code, nearest) for code, _, nearest in self._model.identify_nearest(texts)]
 
     def mark(self, row: dict[str, Any]) -> list[Segment]:
         """The row's paragraphs, each with its target share and whether it is kept."""

@@ -7,9 +7,13 @@ target's and whether an export of the target's text keeps it:
 
 - a paragraph labelled the target is the target's (share 1);
 - a paragraph labelled otherwise (another language, or `und`: a code-switched paragraph
-  often is) that holds several sentences is looked at sentence by sentence: its share is
-  the target's part of the letters of its identified sentences (`und` ones aside), and
-  it is kept when that is at least MAINLY (mainly target);
+  often is) that holds several sentences is looked at sentence by sentence, and an
+  `und` paragraph of one sentence as a whole: its share is the target's part of the
+  letters of its identified sentences (`und` ones aside), and it is kept when that is
+  at least MAINLY (mainly target). A sentence the model leaves `und` but whose nearest
+  language is the target (a learnt target's open-set tests failed: names, loanwords;
+  the probability under langid.threshold) counts as the target's, as it does when a
+  page is judged with its site: the document it is in was judged the target's;
 - a heading (one short line without a sentence's ending) goes with its section: kept
   when the next paragraph that is not a heading is kept (or when it is the target's).
 
@@ -30,7 +34,10 @@ HEADING_WORDS = 12  # a heading is one line of at most this many words
 SENTENCE_ENDS = ".!?…:;,"
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"'”’»)\]])\s+")
 
-Identify = Callable[[list[str]], list[str]]  # texts -> their language codes
+NEAREST_MIN_LETTERS = 20  # shorter texts' nearest language is noise (langid.min_chars)
+
+# texts -> (language code or `und`, the nearest language) of each: LangModel.identify_nearest
+Identify = Callable[[list[str]], list[tuple[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -69,26 +76,36 @@ def target_shares(
     paragraphs: Sequence[tuple[str, str, float]], target: str, identify: Identify
 ) -> list[float]:
     """Each paragraph's share of letters in the target: 1 or 0 by its label, or, for a
-    paragraph of several sentences labelled otherwise, by its sentences' languages (one
-    call of `identify` for the whole document, none when no paragraph needs it)."""
+    paragraph of several sentences labelled otherwise or an `und` one, by its sentences'
+    languages (one call of `identify` for the whole document, none when no paragraph
+    needs it)."""
     shares = [1.0 if lang == target else 0.0 for _, lang, _ in paragraphs]
-    looks = {
-        i: sentences
-        for i, (text, lang, _) in enumerate(paragraphs)
-        if lang != target and len(sentences := split_sentences(text)) > 1
-    }
+    looks = {}
+    for i, (text, lang, _) in enumerate(paragraphs):
+        sentences = split_sentences(text)
+        if lang != target and (len(sentences) > 1 or lang == UNDETERMINED):
+            looks[i] = sentences
     if not looks:
         return shares
-    codes = iter(identify([s for sentences in looks.values() for s in sentences]))
+    found = iter(identify([s for sentences in looks.values() for s in sentences]))
     for i, sentences in looks.items():
         mine = known = 0
         for sentence in sentences:
-            code, count = next(codes), letters(sentence)
+            code, count = sentence_language(sentence, next(found), target), letters(sentence)
             if code != UNDETERMINED:
                 known += count
                 mine += count if code == target else 0
         shares[i] = round(mine / known, 4) if known else 0.0
     return shares
+
+
+def sentence_language(sentence: str, found: tuple[str, str], target: str) -> str:
+    """A sentence's language: the model's, or the target when the model left it `und`
+    with the target nearest and the sentence is long enough for that to mean something."""
+    code, nearest = found
+    if code == UNDETERMINED and nearest == target and letters(sentence) >= NEAREST_MIN_LETTERS:
+        return target
+    return code
 
 
 def mark_segments(
