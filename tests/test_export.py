@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from collie.corpus.export import document_text, write_export
+from collie.corpus.export import Selection, document_text, write_export
 
 from .clihelp import run_collie
 
@@ -27,22 +27,33 @@ MIXED = [("Ji duto onyuol ka gin thuolo.", "luo", 0.9), ("All are born free.", "
 
 
 def test_target_segments_keep_only_target_paragraphs() -> None:
-    assert document_text(row(1, MIXED), "luo", "target") == (
+    assert document_text(row(1, MIXED), Selection("luo", "target")) == (
         "Ji duto onyuol ka gin thuolo.\nBende gin gi rieko."
     )
-    assert "All are born free." in document_text(row(1, MIXED), "luo", "all")
+    assert "All are born free." in document_text(row(1, MIXED), Selection("luo", "all"))
 
 
 def test_txt_and_jsonl(tmp_path: Path) -> None:
+    """The default writes the target's paragraphs (issue 30; it wrote all of them
+    before); "all" every paragraph; JSON lines keep the whole document in `paragraphs`."""
     rows = [row(1, MIXED), row(2, [("Ne\u0301 ber.", "luo", 0.9)])]
     count = write_export(rows, str(tmp_path / "c.txt"), "txt", "luo")
-    assert (count.documents, count.words) == (2, 16)
+    assert (count.documents, count.words, count.other_paragraphs, count.other_words) == (
+        2, 12, 1, 4)  # fmt: skip
     text = (tmp_path / "c.txt").read_text(encoding="utf-8")
     assert text.split("\n\n")[1] == "Né ber.\n"  # NFC
+    count = write_export(rows, str(tmp_path / "all.txt"), "txt", "luo", "all")
+    assert (count.documents, count.words, count.other_paragraphs) == (2, 16, 0)
+    assert "All are born free." in (tmp_path / "all.txt").read_text(encoding="utf-8")
     write_export(rows, str(tmp_path / "c.jsonl"), "jsonl", "luo", "target")
     lines = (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 2 and '"query": "a b c"' in lines[0] and "born free" not in lines[0]
+    assert len(lines) == 2 and '"query": "a b c"' in lines[0]
     assert '"fetched_at": "1970-01-01T00:00:01+00:00"' in lines[0]  # ISO 8601, UTC
+    first = json.loads(lines[0])
+    assert "born free" not in first["text"] and first["words"] == 10
+    assert [(p["text"], p["language"], p["target"], p["kept"]) for p in first["paragraphs"]] == [
+        (MIXED[0][0], "luo", 1.0, True), ("All are born free.", "eng", 0.0, False),
+        (MIXED[2][0], "luo", 1.0, True)]  # fmt: skip
 
 
 def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:

@@ -161,22 +161,26 @@ POLYGLOT = ("eng", "fra", "deu_1996", "spa", "por_PT", "ita", "nld", "pol", "fin
             "swh", "ind", "vie", "ces", "swe", "est")  # fmt: skip
 
 
-def add_polyglot_blog(world: World, languages: int = 17) -> dict[str, str]:
+def add_polyglot_blog(world: World, languages: int = 17, switched: bool = False) -> dict[str, str]:
     """The blog's home links to a page in each of `languages` other languages and to
-    /mixed, a Zulu page with an English paragraph; returns {what: URL}."""
+    /mixed, a Zulu page with an English paragraph (and with `switched`, to /switched:
+    `code_switched_page`); returns {what: URL}."""
     decl = load_declarations()
     z = decl["zul"].training_paragraphs()
     blog = "http://zulu-blog.example.za"
     codes = POLYGLOT[:languages]
     links = [("/post/1", "Okuthunyelwe"), ("/mixed", "Okuxubile")]
     links += [(f"/lang/{code}", code) for code in codes]
+    if switched:
+        links.append(("/switched", "Okuxutshiwe"))
+        world.add(f"{blog}/switched", hidden(code_switched_page()[0]))
     world.add(f"{blog}/", Response.html(page("Ibhulogi", z[32:38], links)))
     for code in codes:
         text = [p for p in decl[code].training_paragraphs() if len(p) > 60][:4]
         world.add(f"{blog}/lang/{code}", hidden(page(code, text)))
     english = max(decl["eng"].training_paragraphs()[:40], key=len)
     world.add(f"{blog}/mixed", hidden(page("Okuxubile", [z[55], z[57], english, z[48]])))
-    return {"mixed": f"{blog}/mixed", "english": english}
+    return {"mixed": f"{blog}/mixed", "english": english, "switched": f"{blog}/switched"}
 
 
 @dataclass
@@ -244,3 +248,27 @@ def add_news_site(world: World) -> NewsSite:
         {f"{base}{p}": t for p, t in teasers.items()},
         f"{base}{paths[0]}",
     )
+
+
+def code_switched_page() -> tuple[str, dict[str, list[str]]]:
+    """A Zulu article with an English section, and code-switched paragraphs: one Zulu,
+    English, Zulu (taken for Zulu as a whole), one a Zulu sentence and a shorter English
+    one (taken for English as a whole; mainly Zulu by its sentences), one mostly English
+    with a Zulu sentence; an English heading over the English section and one over a
+    Zulu section. Returns the HTML and the paragraphs by what a target export does with
+    them ({"kept": [...], "left": [...]}, the page's title aside)."""
+    decl = load_declarations()
+    held = [p for p in decl["zul"].heldout_paragraphs() if len(p) > 100]
+    z = [p for p in decl["zul"].training_paragraphs() if len(p) > 30 and p.endswith(".")]
+    e = [p for p in decl["eng"].training_paragraphs() if len(p) > 30 and p.endswith(".")]
+    zez, ze, eze = f"{z[12]} {e[8]} {z[13]}", f"{z[5]} {e[7]}", f"{e[4]} {z[5]} {e[5]}"
+    english, heading_en, heading_zu = e[9], "From our English edition", "More from our reporters"
+    parts = [("p", held[0]), ("p", zez), ("h2", heading_en), ("p", english), ("p", ze),
+             ("p", eze), ("h2", heading_zu), ("p", held[1]), ("p", held[2])]  # fmt: skip
+    body = "".join(f"<{tag}>{html.escape(text)}</{tag}>" for tag, text in parts)
+    markup = (
+        "<!DOCTYPE html><html><head><title>Okuxubile</title></head><body>"
+        f"{NAV}<main><article><h1>Okuxubile</h1>{body}</article></main>{FOOTER}</body></html>"
+    )
+    kept = [held[0], zez, ze, heading_zu, held[1], held[2]]
+    return markup, {"kept": kept, "left": [heading_en, english, eze]}

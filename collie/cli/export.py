@@ -12,7 +12,7 @@ import click
 
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import check_output, force_option
-from collie.corpus.export import FORMATS, ExportChoice, export_corpus, umask_mode
+from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice, export_corpus, umask_mode
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.status import report_data
 from collie.errors import InputError
@@ -28,8 +28,9 @@ from collie.errors import InputError
     show_default=True,
     help="txt: documents separated by a blank line, a paragraph a line; jsonl: a "
     "JSON object per document (URL, title, loop, source, query or referrer, "
-    "language, share, encoding, simhash, text); dir: a .txt file per document "
-    "and manifest.jsonl.",
+    "language, share, encoding, simhash, text, and paragraphs: the whole document, "
+    "each paragraph with its language and target share); dir: a .txt file per "
+    "document and manifest.jsonl.",
 )
 @click.option(
     "--min-share",
@@ -40,10 +41,11 @@ from collie.errors import InputError
 )
 @click.option(
     "--segments",
-    type=click.Choice(["all", "target"]),
-    default="all",
-    show_default=True,
-    help="target: only the paragraphs identified as the target language.",
+    type=click.Choice(SEGMENTS),
+    help="target (the default; all with --suspects): only the paragraphs in the target "
+    "language (a code-switched one when mainly target, a heading with its section); a "
+    "document with none is left out; jsonl keeps the whole document in `paragraphs`. "
+    "all: every paragraph.",
 )
 @click.option("--loop", "loop", type=click.IntRange(1), help="Only documents of this loop.")
 @click.option(
@@ -79,7 +81,7 @@ def export(
     out: str,
     fmt: str,
     min_share: float,
-    segments: str,
+    segments: str | None,
     loop: int | None,
     source: str | None,
     suspects: bool,
@@ -87,7 +89,8 @@ def export(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Write the corpus: the target-language documents, near-duplicates left out.
+    """Write the corpus: the target-language documents, near-duplicates left out, and of
+    each only its paragraphs in the target language (--segments all: every paragraph).
 
     OUT is a file (a directory with --format dir), or - for stdout. The file appears only
     when complete: an interrupted export leaves nothing behind. An existing OUT is
@@ -97,7 +100,7 @@ def export(
     Example:
       collie export corpus.txt
       collie export corpus.jsonl --format jsonl --min-share 0.5
-      collie export - --segments target | wc -w
+      collie export - --segments all | wc -w
       collie export suspects.jsonl --format jsonl --suspects
     """
     if as_json and out == "-":
@@ -140,6 +143,16 @@ def export(
             note(
                 f"{count.site_boilerplate:,} paragraphs ({count.site_boilerplate_words:,} words) "
                 "left out as their site's boilerplate (extract.site_repeats)."
+            )
+        if count.other_paragraphs:
+            note(
+                f"{count.other_paragraphs:,} paragraphs ({count.other_words:,} words) not in "
+                "the target language left out (--segments all keeps them)."
+            )
+        if count.no_target:
+            note(
+                f"{count.no_target:,} document{'s' if count.no_target != 1 else ''} without "
+                "a paragraph in the target language left out."
             )
         if count.repeated:
             done = (

@@ -22,7 +22,6 @@ from tqdm import tqdm
 
 from collie.config import parse_assignment
 from collie.errors import CollieError, ConfigError, SettingsFileMissing, UsageProblem
-from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.search import BACKENDS
 from collie.workspace.folder import Workspace, find_workspace, open_workspace
@@ -203,12 +202,8 @@ def search_options(func: F) -> F:
 
 
 def workspace_model(ws: Workspace) -> LangModel:
-    """The workspace's language model (its own, else the bundled one) with its
-    langid.threshold and langid.min_chars: what `run` and `reprocess` identify with."""
-    settings = ws.settings
-    return load_model_for(ws.root).with_settings(
-        settings["langid.threshold"], settings["langid.min_chars"]
-    )
+    """The workspace's language model (Workspace.model)."""
+    return ws.model()
 
 
 def listen_problem(port: int, exc: OSError) -> UsageProblem:

@@ -4,6 +4,10 @@
 (`CorpusStore.export_rows`, or the suspects), each site's boilerplate learnt over the
 whole corpus, shaped and written; `exported_documents` is the same corpus with its texts
 in memory (`collie mininet score`).
+By default (`segments="target"`) a document's text is its paragraphs in the target
+language (collie.decide.segments: mainly target, headings with their section); the
+others are counted, and kept in JSON lines' `paragraphs`; a document with none is left
+out. `segments="all"` writes every paragraph (the rule before issue 30).
 Every format is written to a temporary file (or directory) beside the target and renamed
 into place only when complete, so an interrupted export leaves no partial file behind
 and never clobbers an earlier export with half of a new one.
@@ -19,17 +23,21 @@ import sys
 import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
+from collie.decide.segments import Segment, mark_segments
+from collie.langid.learn import load_model_for
+from collie.langid.model import LangModel
 from collie.store import CorpusStore
 from collie.text import count_words
 from collie.workspace.folder import Workspace
 
 FORMATS = ("txt", "jsonl", "dir")
+SEGMENTS = ("target", "all")
 
 
 @dataclass
@@ -41,6 +49,9 @@ class ExportCount:
     repeated: int = 0  # paragraphs found earlier in the corpus (exact, after normalising)
     repeated_words: int = 0
     repeats_removed: bool = False
+    other_paragraphs: int = 0  # paragraphs left out as not in the target language
+    other_words: int = 0
+    no_target: int = 0  # documents left out: not one paragraph in the target language
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,7 @@ class ExportChoice:
 
     fmt: str = "txt"  # one of FORMATS
     min_share: float = 0.0
-    segments: str = "all"  # "target": only the paragraphs identified as the target
+    segments: str | None = None  # SEGMENTS; None: "target", "all" for the suspects
     loop: int | None = None
     source: str | None = None  # "search" or "crawl"
     suspects: bool = False  # the relative-suspected pages instead of the corpus
@@ -108,6 +119,31 @@ def corpus_repeats(ws: Workspace, unique: bool = False) -> Repeats:
     return repeats
 
 
+class Selection:
+    """Which paragraphs of a document an export writes: with `segments="target"` those
+    `mark_segments` keeps (the target's, headings with their section), with "all"
+    every one. The language model that looks at a code-switched paragraph's sentences
+    (`load`: the workspace's; default the bundled one) is loaded when first needed:
+    never, when no paragraph needs it."""
+
+    def __init__(
+        self, target: str, segments: str = "target", load: Callable[[], LangModel] | None = None
+    ) -> None:
+        self.target, self.segments = target, segments
+        self._load = load or (lambda: load_model_for(None))
+        self._model: LangModel | None = None
+
+    def identify(self, texts: list[str]) -> list[tuple[str, str]]:
+        """(language or `und`, nearest language) of each text (mark_segments' Identify)."""
+        if self._model is None:
+            self._model = self._load()
+        return [(code, nearest) for code, _, nearest in self._model.identify_nearest(texts)]
+
+    def mark(self, row: dict[str, Any]) -> list[Segment]:
+        """The row's paragraphs, each with its target share and whether it is kept."""
+        return mark_segments(row["paragraphs"], self.target, self.identify)
+
+
 def export_corpus(
     ws: Workspace, out: str, choice: ExportChoice, replace: bool = False
 ) -> ExportCount:
@@ -119,27 +155,34 @@ def export_corpus(
     else:
         repeats = corpus_repeats(ws, choice.unique_paragraphs)
         rows = store.export_rows(choice.loop, choice.source, choice.min_share)
-    return write_export(rows, out, choice.fmt, ws.language.code, choice.segments, repeats, replace)
+    segments = choice.segments or ("all" if choice.suspects else "target")
+    selection = Selection(ws.language.code, segments, ws.model)
+    return write_export(rows, out, choice.fmt, selection, repeats=repeats, replace=replace)
 
 
-def exported_documents(ws: Workspace) -> list[dict[str, Any]]:
-    """The documents a default export writes, each an export row with its `text` as
-    written (the site's boilerplate left out)."""
+def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:
+    """The documents an export writes (by default: a default export), each an export
+    row with its `text` as written (the site's boilerplate left out; with "target",
+    only its target-language paragraphs)."""
     rows = CorpusStore(ws.conn).export_rows()
-    written = export_texts(rows, ws.language.code, "all", ExportCount(), corpus_repeats(ws))
+    selection = Selection(ws.language.code, segments, ws.model)
+    written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws))
     return [{**row, "text": text} for row, text in written]
 
 
-def document_text(row: dict[str, Any], target: str, segments: str) -> str:
-    """A document's text: its paragraphs one per line (`segments="target"`: only the
-    paragraphs identified as the target language), NFC."""
-    paragraphs = row["paragraphs"]
-    if segments == "target":
-        kept = [text for text, lang, _ in paragraphs if lang == target]
-    else:
-        kept = [text for text, _, _ in paragraphs]
-    lines = [" ".join(p.split()) for p in kept]
-    return unicodedata.normalize("NFC", "\n".join(line for line in lines if line))
+def document_text(row: dict[str, Any], selection: Selection) -> str:
+    """A document's text: its paragraphs one per line (`segments="target"`: only those
+    `Selection.mark` keeps; the row's `segments` when marked already), NFC."""
+    paragraphs = [p[0] for p in row["paragraphs"]]
+    if selection.segments == "target":
+        marks = row.get("segments") or selection.mark(row)
+        paragraphs = [mark.text for mark in marks if mark.kept]
+    return "\n".join(line for line in map(normal_text, paragraphs) if line)
+
+
+def normal_text(paragraph: str) -> str:
+    """A paragraph as an export writes it: on one line, spaces collapsed, NFC."""
+    return unicodedata.normalize("NFC", " ".join(paragraph.split()))
 
 
 def iso_time(stamp: float | None) -> str | None:
@@ -150,7 +193,9 @@ def iso_time(stamp: float | None) -> str | None:
 
 
 def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
-    """The jsonl object of one document."""
+    """The jsonl object of one document: `text` as written, and `paragraphs`, the whole
+    document (each paragraph with its language, its target share and whether `text`
+    holds it)."""
     return {
         "id": row["id"],
         "url": row["url"],
@@ -170,22 +215,40 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
         "fetched_at": iso_time(row["fetched_at"]),
         "simhash": row["simhash"],
         "text": text,
+        "paragraphs": [
+            {
+                "text": normal_text(m.text),
+                "language": m.language,
+                "target": m.target,
+                "kept": m.kept,
+            }
+            for m in row.get("segments", ())
+        ],
         **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row else {}),
     }
 
 
 def export_texts(
     rows: Iterable[dict[str, Any]],
-    target: str,
-    segments: str,
+    selection: Selection,
     count: ExportCount,
     repeats: Repeats | None,
+    marked: bool = False,
 ) -> Iterator[tuple[dict[str, Any], str]]:
-    """(row, text) of every document an export writes (empty ones are not), counted."""
+    """(row, text) of every document an export writes (empty ones are not), counted.
+    The rows are marked (`segments`: `Selection.mark`) for a target export, or with
+    `marked` (JSON lines: each paragraph's language)."""
     for row in rows:
         if repeats is not None:
             row = repeats.filter(row, count)
-        text = document_text(row, target, segments)
+        if marked or selection.segments == "target":
+            row = {**row, "segments": selection.mark(row)}
+        text = document_text(row, selection)
+        if selection.segments == "target":
+            left = [m.text for m in row["segments"] if not m.kept]
+            count.other_paragraphs += len(left)
+            count.other_words += sum(count_words(p) for p in left)
+            count.no_target += bool(row["segments"]) and not text
         if text:
             count.documents += 1
             count.words += count_words(text)
@@ -193,15 +256,19 @@ def export_texts(
 
 
 def tally_by_loop(
-    rows: Iterable[dict[str, Any]], target: str, repeats: Repeats | None
+    rows: Iterable[dict[str, Any]], selection: Selection, repeats: Repeats | None
 ) -> dict[int, dict[str, int]]:
     """Per loop: the documents found by search and by crawling, and the words, that an
-    export of these rows writes (documents left empty by `repeats` are not written)."""
+    export of these rows writes (documents left empty by `repeats` are not written), and
+    `no_target`: the documents left out for want of a target-language paragraph."""
     out: dict[int, dict[str, int]] = {}
-    for row, text in export_texts(rows, target, "all", ExportCount(), repeats):
-        loop = out.setdefault(row["loop"], {"search": 0, "crawl": 0, "words": 0})
-        loop[row["source"]] = loop.get(row["source"], 0) + 1
-        loop["words"] += count_words(text)
+    for row in rows:
+        loop = out.setdefault(row["loop"], {"search": 0, "crawl": 0, "words": 0, "no_target": 0})
+        count = ExportCount()
+        for _, text in export_texts([row], selection, count, repeats):
+            loop[row["source"]] = loop.get(row["source"], 0) + 1
+            loop["words"] += count_words(text)
+        loop["no_target"] += count.no_target
     return out
 
 
@@ -222,6 +289,7 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
             (folder / name).write_text(text + "\n", encoding="utf-8")
             record = json_record(row, text)
             record.pop("text")
+            record.pop("paragraphs")
             manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
 
 
@@ -237,16 +305,20 @@ def write_export(
     rows: Iterable[dict[str, Any]],
     out: str,
     fmt: str,
-    target: str,
-    segments: str = "all",
+    selection: Selection | str,
+    segments: str = "target",
     repeats: Repeats | None = None,
     replace: bool = False,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
-    With `repeats` (learnt from a first pass over the same rows), paragraphs are left out
-    as it says. An existing file (or non-empty folder) is replaced only with `replace`."""
+    `selection` picks each document's paragraphs (a target language's code: its
+    `segments`, identified with the bundled model). With `repeats` (learnt from a first
+    pass over the same rows), paragraphs are left out as it says. An existing file (or
+    non-empty folder) is replaced only with `replace`."""
+    if isinstance(selection, str):
+        selection = Selection(selection, segments)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
-    items = export_texts(rows, target, segments, count, repeats)
+    items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl")
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
         return count

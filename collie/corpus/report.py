@@ -232,9 +232,10 @@ LEGEND = (
     "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
     "the last finish); URLs: new search result "
     "URLs; docs: target-language documents in the corpus, found by search or by crawling "
-    "out, and words: theirs, as `collie export` writes them (near-duplicates and site "
-    "boilerplate left out); dups: near-duplicates, copies of a document kept; other: "
-    "pages in other languages (their text feeds the next loop's seed words)"
+    "out, and words: theirs, as `collie export` writes them (near-duplicates, site "
+    "boilerplate and paragraphs not in the target language left out); dups: "
+    "near-duplicates, copies of a document kept; other: pages in other languages (their "
+    "text feeds the next loop's seed words)"
 )
 
 
@@ -307,6 +308,12 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
                 f"boilerplate only: {loop['boilerplate_only']} documents hold nothing but "
                 "their site's boilerplate (extract.site_repeats): not in docs, as export "
                 "leaves them out"
+            )
+        if loop.get("no_target_text"):
+            lines += _detail(
+                f"no target text: {loop['no_target_text']} documents hold no paragraph in "
+                "the target language: not in docs, as export leaves them out (--segments all "
+                "keeps them)"
             )
         if loop.get("relative_suspected"):
             lines += _detail(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from collie.corpus.export import corpus_repeats, tally_by_loop
+from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
 from collie.mining.search import seed_list_for
 from collie.store import CorpusStore
 from collie.workspace.folder import Workspace
@@ -55,17 +55,21 @@ def status_data(ws: Workspace) -> dict[str, Any]:
 
 
 def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
-    """CorpusStore.loop_counts with the documents and words an export writes: a
-    document whose every paragraph is its site's boilerplate (extract.site_repeats) is
-    left out of both, and counted apart as `boilerplate_only`."""
+    """CorpusStore.loop_counts with the documents and words a default export writes
+    (the target-language paragraphs): a document whose every paragraph is its site's
+    boilerplate (extract.site_repeats) is left out of both, and counted apart as
+    `boilerplate_only`; one without a target-language paragraph as `no_target_text`."""
     store = CorpusStore(ws.conn)
     counts = store.loop_counts()
-    written = tally_by_loop(store.export_rows(), ws.language.code, corpus_repeats(ws))
+    selection = Selection(ws.language.code, "target", ws.model)
+    written = tally_by_loop(store.export_rows(), selection, corpus_repeats(ws))
     for loop, count in counts.items():
         stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
         tally = written.get(loop, {})
         docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
-        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values())
+        no_target = tally.get("no_target", 0)
+        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values()) - no_target
+        count["no_target_text"] = no_target
         count["documents"] = docs
         count["words"] = tally.get("words", 0)
     return counts

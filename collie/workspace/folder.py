@@ -25,6 +25,8 @@ from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import SettingsFileMissing, WorkspaceError
+from collie.langid.learn import load_model_for
+from collie.langid.model import LangModel
 from collie.languages import Language, get_language
 from collie.store.database import WorkspaceRecords, create_database, open_database, read_init_facts
 from collie.store.search import QueryCache
@@ -111,6 +113,14 @@ class Workspace:
 
     def path(self, relative: str) -> Path:
         return self.root / relative
+
+    def model(self) -> LangModel:
+        """The workspace's language model (its own, else the bundled one) with its
+        langid.threshold and langid.min_chars: what `run`, `reprocess` and `export`
+        identify with."""
+        return load_model_for(self.root).with_settings(
+            self.settings["langid.threshold"], self.settings["langid.min_chars"]
+        )
 
     @property
     def records(self) -> WorkspaceRecords:
