@@ -51,3 +51,16 @@ def test_teasers_whatever_the_order_the_documents_come_in() -> None:
         assert find_teasers(docs) == expected
     assert find_teasers([listing, (6, listing[1])]) == {}  # no full text: nothing to cut from
     assert find_teasers([article, (7, list(article[1]))]) == {}  # copies are not teasers
+
+
+def test_a_teaser_that_runs_over_an_articles_first_paragraphs() -> None:
+    """News text has a sentence a paragraph: a teaser of its first 30 words holds the
+    whole first paragraph and the start of the second."""
+    article = (1, [sentence(0, 12) + ".", sentence(12, 20) + ".", sentence(40, 15) + "."])
+    teaser = sentence(0, 12) + ". " + " ".join(sentence(12, 20).split()[:10]) + " …"
+    listing = (2, [teaser, sentence(50, 30) + " …"])
+    assert find_teasers([article, listing]) == {2: {0}}
+    unmarked = (3, [teaser.removesuffix(" …")])  # not marked as cut: no run over paragraphs
+    assert find_teasers([article, unmarked]) == {}
+    copy = (4, [sentence(0, 12) + ". " + sentence(12, 20) + "."])  # both whole: a copy
+    assert find_teasers([article, copy]) == {}

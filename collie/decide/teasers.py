@@ -12,7 +12,9 @@ taking off a trailing ellipsis or "read more",
   cut may fall inside a word), and P has at least MIN_WORDS words (a heading such as
   "Habari" is the start of many paragraphs and is no copy of any); or
 - it was marked as cut (an ellipsis at either end, "read more" at its end) and, with
-  at least MARKED_WORDS words, is a prefix of, or contained in, Q.
+  at least MARKED_WORDS words, is a prefix of, or contained in, Q, or a prefix of Q and
+  the paragraphs after it in B joined (a teaser that runs over an article's first
+  paragraphs: "P1 P2-cut ...").
 
 Q is never a teaser of P in return (Q is longer), and Q is never marked as cut itself:
 two listing pages sharing a teaser do not make each other's teasers. A paragraph equal to
@@ -66,32 +68,44 @@ def find_teasers(documents: Iterable[Document]) -> dict[int, set[int]]:
     docs = list(documents)
     full: list[tuple[int, str]] = []  # (document id, normalised paragraph), not cut
     index: dict[tuple[str, ...], list[int]] = {}
+    runs: Index = ([], {})  # a paragraph and the next ones, joined: for marked teasers
     for doc_id, paragraphs in docs:
-        for text in paragraphs:
-            norm, marked = cut_form(text)
+        forms = [cut_form(text) for text in paragraphs]
+        for i, (norm, marked) in enumerate(forms):
             words = tuple(norm.split()[:KEY_WORDS])
-            if len(words) == KEY_WORDS and not marked:
-                index.setdefault(words, []).append(len(full))
-                full.append((doc_id, norm))
+            if len(words) < KEY_WORDS or marked:
+                continue
+            index.setdefault(words, []).append(len(full))
+            full.append((doc_id, norm))
+            joined = " ".join(n for n, cut in forms[i : i + RUN] if not cut)
+            runs[1].setdefault(words, []).append(len(runs[0]))
+            runs[0].append((doc_id, joined))
     found: dict[int, set[int]] = {}
     for doc_id, paragraphs in docs:
         for i, text in enumerate(paragraphs):
-            if _is_teaser(doc_id, text, full, index):
+            if _is_teaser(doc_id, text, (full, index), runs):
                 found.setdefault(doc_id, set()).add(i)
     return found
 
 
-def _is_teaser(
-    doc_id: int, text: str, full: list[tuple[int, str]], index: dict[tuple[str, ...], list[int]]
-) -> bool:
+Index = tuple[list[tuple[int, str]], dict[tuple[str, ...], list[int]]]
+RUN = 3  # a teaser may run over an article's first paragraphs: "P1 P2-cut …"
+
+
+def _is_teaser(doc_id: int, text: str, single: Index, runs: Index) -> bool:
     body, marked = cut_form(text)
     words = body.split()
     if len(words) < (MARKED_WORDS if marked else MIN_WORDS):
         return False
     if marked and LEADING_MARK.match(normal(text)):
-        return any(other != doc_id and body in q and body != q for other, q in full)
-    for n in index.get(tuple(words[:KEY_WORDS]), ()):
-        other, q = full[n]
+        return any(other != doc_id and body in q and body != q for other, q in single[0])
+    key = tuple(words[:KEY_WORDS])
+    for n in single[1].get(key, ()):
+        other, q = single[0][n]
         if other != doc_id and q.startswith(body) and (marked or len(q) > len(body)):
             return True
-    return False
+    if not marked:  # only a paragraph marked as cut may run over several of another's
+        return False
+    return any(
+        runs[0][n][0] != doc_id and runs[0][n][1].startswith(body) for n in runs[1].get(key, ())
+    )
