@@ -36,7 +36,13 @@ from urllib.parse import urljoin, urlsplit
 from collie.page.boilerplate import LINK_RUN, apply_rules
 from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN
 from collie.page.encoding import normalise_text
-from collie.page.maintext import MIN_MAIN_CHARS, main_content, with_long_lines, without_menu_text
+from collie.page.maintext import (
+    MIN_MAIN_CHARS,
+    SHORT_MAIN,
+    main_content,
+    with_long_lines,
+    without_menu_text,
+)
 from collie.page.preclean import clean_inline, clean_markup, remove_junk, to_markdown
 from collie.urls import canonical_url
 
@@ -178,7 +184,8 @@ def extract_html(
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
-    engine "trafilatura": the main content is found on the DOM (`main_content`), with
+    engine "trafilatura": the main content is found on the DOM (`main_content`; found
+    again with trafilatura's fallbacks when under SHORT_MAIN characters), with
     the line rules after it (not the layout passes), the long lines only the
     pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
@@ -191,6 +198,7 @@ def extract_html(
     base = _attribute(_HREF.search(base_tag.group(0))) if base_tag else None
     if base:
         base_url = urljoin(base_url, base) if base_url else base
+    original = page
     main = main_content(page) if engine == "trafilatura" else None
     page = _without_markers(normalise_text(remove_junk(page)))
     links = find_links(page, base_url)
@@ -198,8 +206,11 @@ def extract_html(
     rules = apply_rules(to_markdown(clean_markup(page, link_runs)), boilerplate, link_runs or [])
     paragraphs, dropped = rules
     if main is not None:
-        runs: list[list[str]] | None = [] if boilerplate == "rules" else None
-        markdown = to_markdown(clean_markup(_without_markers(normalise_text(main)), runs))
+        markdown, runs = _main_markdown(main, boilerplate)
+        if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
+            again = main_content(original, fast=False)
+            if again is not None:
+                markdown, runs = _main_markdown(again, boilerplate)
         if len(markdown) >= MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
             paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
             paragraphs = with_long_lines(paragraphs, rules[0])
@@ -217,6 +228,12 @@ def extract_html(
         dropped=dropped,
         markdown="\n\n".join(marked),
     )
+
+
+def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None]:
+    """The main content's Markdown, and its link runs when the line rules apply."""
+    runs: list[list[str]] | None = [] if boilerplate == "rules" else None
+    return to_markdown(clean_markup(_without_markers(normalise_text(main)), runs)), runs
 
 
 def _without_markers(page: str) -> str:

@@ -1,0 +1,81 @@
+"""The main text found on the DOM and collie's corrections to it (collie/page/maintext.py),
+as measured on real pages by benchmarks/bench_extract.py (issue 30)."""
+
+from __future__ import annotations
+
+import trafilatura
+
+from collie.mininet.pages import build_page
+from collie.page.boilerplate import apply_rules, parse_line
+from collie.page.boilerplate_rules import Line
+from collie.page.extract import extract_html
+from collie.page.maintext import LONG_LINE, SHORT_MAIN, main_content, with_long_lines
+
+PROSE = "Maandishi ya makala kuhusu wakulima wa pwani na mvua za mwaka huu yanaendelea hapa. "
+
+
+def _lines(*texts: str) -> list[Line]:
+    return [parse_line(t) for t in texts]
+
+
+def test_long_lines_after_the_main_content_stay_out_unless_list_items() -> None:
+    before = (PROSE * 3).strip()
+    author = ("Mwandishi wetu ni mhariri wa habari za kilimo tangu mwaka 2010. " * 4).strip()
+    item = ("* " + PROSE * 3).strip()
+    assert min(len(before), len(author), len(item)) >= LONG_LINE
+    main = [_lines("Aya ya kwanza", "Aya ya pili")]
+    rules = [_lines(before), _lines("Aya ya kwanza", "Aya ya pili"), _lines(author), _lines(item)]
+    merged = with_long_lines(main, rules)
+    assert (
+        [[line.text for line in p] for p in merged]
+        == [
+            [before],  # before the main content: prose trafilatura missed
+            ["Aya ya kwanza", "Aya ya pili"],
+            [item[2:]],  # a list of the article trafilatura left out
+        ]
+    )  # the author box after the main content's last line is not put back
+
+
+def test_a_long_line_naming_cookies_is_prose_in_the_main_content() -> None:
+    long = (
+        "Sera hii ya faragha inaeleza jinsi tovuti inavyotumia cookies na data ya wasomaji "
+        "wake, na jinsi msomaji anavyoweza kuzuia cookies hizo kwenye kivinjari chake."
+    )
+    assert len(long) > 150
+    markdown = f"We use cookies. Accept all\n\n{long}"
+    main, dropped = apply_rules(markdown, "rules", layout=False)
+    assert [line.text for p in main for line in p] == [long]
+    assert dropped == [("We use cookies. Accept all", "cookie-notice")]
+    whole, _ = apply_rules(markdown, "rules")  # on the whole page, the banner's rule holds
+    assert whole == []
+
+
+def test_main_content_is_trafilaturas_html_without_its_fingerprint() -> None:
+    page = build_page(5, "Kichwa", [PROSE * 3, PROSE * 2], lang="sw", template="news").html
+    for fast in (True, False):
+        expected = trafilatura.extract(
+            page,
+            output_format="html",
+            fast=fast,
+            include_comments=False,
+            include_images=False,
+            include_links=True,
+            with_metadata=False,
+        )
+        assert main_content(page, fast=fast) == expected
+    assert main_content("<html><body></body></html>") is None
+
+
+def test_a_short_main_text_is_found_again_with_the_fallbacks() -> None:
+    shouted = PROSE.upper().strip()
+    page = (
+        "<html><body><div class='menu'><a href='/'>Mwanzo</a> <a href='/h'>Habari</a></div>"
+        f"<article><p>{PROSE * 4}</p></article>"
+        f"<div><div>{PROSE * 3}</div><div>{(shouted + ' ') * 3}</div><div>{PROSE * 5}</div></div>"
+        "<footer>© 2024 Sauti</footer></body></html>"
+    )
+    fast = main_content(page) or ""
+    assert 250 <= len(fast) < SHORT_MAIN and shouted not in fast
+    text = extract_html(page, "http://a.ke/habari").text
+    assert shouted in text  # only trafilatura's fallbacks find the second block
+    assert "Mwanzo" not in text and "© 2024" not in text
