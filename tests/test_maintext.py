@@ -66,6 +66,21 @@ def test_main_content_is_trafilaturas_html_without_its_fingerprint() -> None:
     assert main_content("<html><body></body></html>") is None
 
 
+def test_a_trafilatura_without_those_internals_falls_back_to_extract(monkeypatch) -> None:
+    """The fingerprint-free path uses trafilatura 2.x internals; another version must
+    give the same text through its documented `extract`, never an error."""
+    from collie.page import maintext
+
+    page = build_page(5, "Kichwa", [PROSE * 3, PROSE * 2], lang="sw", template="news").html
+    wanted = main_content(page)
+
+    def missing(page: str, fast: bool) -> str:
+        raise maintext._NoInternals
+
+    monkeypatch.setattr(maintext, "_without_fingerprint", missing)
+    assert wanted is not None and main_content(page) == wanted
+
+
 def test_a_short_main_text_is_found_again_with_the_fallbacks() -> None:
     shouted = PROSE.upper().strip()
     page = (

@@ -62,5 +62,3 @@ def test_a_teaser_that_runs_over_an_articles_first_paragraphs() -> None:
     assert find_teasers([article, listing]) == {2: {0}}
     unmarked = (3, [teaser.removesuffix(" …")])  # not marked as cut: no run over paragraphs
     assert find_teasers([article, unmarked]) == {}
-    copy = (4, [sentence(0, 12) + ". " + sentence(12, 20) + "."])  # both whole: a copy
-    assert find_teasers([article, copy]) == {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 from collie.errors import dependency_error
 from collie.page.boilerplate_rules import MENU_TEXT, Line
@@ -56,9 +57,33 @@ def main_content(page: str, fast: bool = True) -> str | None:
     here without it.
     """
     import trafilatura  # 0.14 s to import: only when a page is extracted
-    from trafilatura.core import determine_returnstring
-    from trafilatura.settings import Document, Extractor
 
+    kept: str | None
+    try:
+        kept = _without_fingerprint(page, fast)
+    except _NoInternals:  # another trafilatura: its documented call, hash and all
+        kept = _extract(trafilatura, page, fast)
+    except Exception:  # lxml/trafilatura on hostile markup: the page is data, not a crash
+        log.debug("trafilatura failed on a page", exc_info=True)
+        return None
+    return kept or None
+
+
+class _NoInternals(Exception):
+    """This trafilatura lacks the two steps `_without_fingerprint` calls."""
+
+
+def _without_fingerprint(page: str, fast: bool) -> str:
+    """trafilatura's `extract` without its fingerprint: `bare_extraction`, then
+    `determine_returnstring` (trafilatura 2.x; not its documented API, so another
+    version falls back to `extract`)."""
+    import trafilatura
+
+    try:
+        from trafilatura.core import determine_returnstring
+        from trafilatura.settings import Document, Extractor
+    except ImportError as exc:
+        raise _NoInternals from exc
     options = Extractor(
         output_format="html",
         fast=fast,
@@ -67,13 +92,24 @@ def main_content(page: str, fast: bool = True) -> str | None:
         links=True,  # for the line rules (link-dense, link-only)
         with_metadata=False,
     )
+    document = trafilatura.bare_extraction(page, options=options, as_dict=False)
+    return determine_returnstring(document, options) if isinstance(document, Document) else ""
+
+
+def _extract(trafilatura: Any, page: str, fast: bool) -> str | None:
     try:
-        document = trafilatura.bare_extraction(page, options=options, as_dict=False)
-        kept = determine_returnstring(document, options) if isinstance(document, Document) else ""
-    except Exception:  # lxml/trafilatura on hostile markup: the page is data, not a crash
+        return trafilatura.extract(
+            page,
+            output_format="html",
+            fast=fast,
+            include_comments=False,
+            include_images=False,
+            include_links=True,
+            with_metadata=False,
+        )
+    except Exception:
         log.debug("trafilatura failed on a page", exc_info=True)
         return None
-    return kept or None
 
 
 def with_long_lines(main: list[list[Line]], rules: list[list[Line]]) -> list[list[Line]]:
