@@ -62,3 +62,12 @@ def test_a_teaser_that_runs_over_an_articles_first_paragraphs() -> None:
     assert find_teasers([article, listing]) == {2: {0}}
     unmarked = (3, [teaser.removesuffix(" …")])  # not marked as cut: no run over paragraphs
     assert 3 not in find_teasers([article, unmarked])
+
+
+def test_a_section_of_two_teasers_is_a_listing() -> None:
+    links = [(u, t) for u, t in articles(2)] + [(u, "Read more") for u, _ in articles(2)]
+    teasers = [sentence(i, 20) + " … Read more" for i in range(2)]
+    assert is_listing(f"{SITE}/section-1/", teasers, links)
+    assert not is_listing(f"{SITE}/2024/story-1", teasers[:1], links)  # one alone
+    whole = [teasers[0], sentence(3, 40) + "."]  # an article ending in a cut quote: no
+    assert not is_listing(f"{SITE}/2024/story-1", whole, links)

@@ -106,8 +106,11 @@ def vote_fits(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> boo
 
 
 def holds_own_text(labels: Sequence[tuple[str, str, float]], rules: PageRules) -> bool:
-    """May a target site lift this page? Only when the model itself gives at least
-    SITE_OWN_LETTERS of its letters to the target.
+    """May a target site lift this page? Only when at least SITE_OWN_LETTERS of its
+    letters are target-like by the model itself: taken for the target, or undetermined
+    with the target nearest (a target page whose paragraphs fail the learnt target's
+    open-set tests by chance); letters the model gives another language (English) never
+    count.
 
     The rule of langid.site_own_text, from the numbers of issue 30's Luo world: the
     pages a target site let through with no Luo in them were short English pages
@@ -168,22 +171,21 @@ def judge_with_site(outcome: PageOutcome, rules: PageRules, model: LangModel) ->
     count as the target's (short pages, a few paragraphs failing by chance), and there
     is no page-level relative check. A relative's page there still fails
     langid.min_share once the model has learnt the relatives' text (`mis`, not the
-    target, is then nearest to it). With langid.site_own_text the model must give
-    SITE_OWN_LETTERS of the page's letters to the target itself (`holds_own_text`),
-    else the page stays as it was: a site lifts a borderline page, not one with no
+    target, is then nearest to it). With langid.site_own_text SITE_OWN_LETTERS of the
+    page's letters must be target-like by the model itself (`holds_own_text`), else
+    the page stays as it was: a site lifts a borderline page, not one with no
     target text of its own."""
     suspect = outcome.suspect
     if suspect is None:
         return
     texts = [p[0] for p in suspect.paragraphs]
     found = model.identify_nearest(texts)
-    own = [(text, code, prob) for text, (code, prob, _) in zip(texts, found, strict=True)]
-    if rules.site_own_text and not holds_own_text(own, rules):
-        return
     labels = [
         (text, nearest if code == UNDETERMINED and nearest == rules.target else code, prob)
         for text, (code, prob, nearest) in zip(texts, found, strict=True)
     ]
+    if rules.site_own_text and not holds_own_text(labels, rules):
+        return
     outcome.suspect, outcome.status, outcome.reason = None, "dropped", None
     decide(outcome, suspect.text, labels, replace(rules, min_pass=0.0))
     mark_listing(outcome, outcome.final_url or "", texts, rules)

@@ -17,6 +17,10 @@ from the main text by the line rules (link-only lines), so the evidence is:
   ellipsis (a poem's stanzas, a small site's home page with its latest post, are short
   and unpunctuated too).
 
+A page of two or three teasers only (a new section) is a listing when every paragraph
+of it ends in an ellipsis and "read more" and it links to as many of its site's
+articles (`all_cut`).
+
 The URL's shape (the site's root, /category/, /tag/, /page/2, ?s=...) is weak evidence:
 it lowers the bar (HINTED_TEASERS, HINTED_SHARE), never decides alone. A listing whose
 teasers show no cut at all is left to the teaser pass (collie.decide.teasers), which
@@ -105,9 +109,24 @@ def teaser_like(paragraph: str, anchors: set[str]) -> bool:
     return bool(ELLIPSIS.search(text) or MORE.match(last) or not CLOSED.search(text))
 
 
+CUT_AND_MORE = re.compile(
+    r"(?:\.\.\.|…|\[…\])\s*[-–—|»›>]*\s*(?:read more|continue reading|soma zaidi|"
+    r"endelea kusoma|funda kabanzi|funda okwengeziwe|lire la suite)\W*$",
+    re.I,
+)
+
+
+def all_cut(paragraphs: Sequence[str]) -> bool:
+    """Two or more paragraphs, each cut off with an ellipsis and a "read more" after it
+    (a teaser block's paragraph with its link's anchor)."""
+    return len(paragraphs) >= 2 and all(CUT_AND_MORE.search(p) for p in paragraphs)
+
+
 def is_listing(url: str, paragraphs: Sequence[str], links: Sequence[tuple[str, str]]) -> bool:
     """Is the page a listing of its site's articles (see the module docstring)?"""
     anchors, targets, more = headline_links(url, links)
+    if all_cut(paragraphs) and max(len(targets), more) >= len(paragraphs):
+        return True  # a short listing: every paragraph a teaser cut off, each linked
     hinted = listing_shaped(url)
     least, share = (HINTED_TEASERS, HINTED_SHARE) if hinted else (MIN_TEASERS, MIN_SHARE)
     if max(len(targets), more) < least:
