@@ -269,3 +269,17 @@ def test_a_target_site_does_not_lift_a_page_with_no_target_text_of_its_own() -> 
         judge_with_site(o, rules, answers)  # type: ignore[arg-type]
         judged[own_text] = o.status
     assert judged == {True: "dropped", False: "kept"}
+
+
+def test_a_target_site_lifts_a_longer_page_of_target_like_text() -> None:
+    """A target page whose every paragraph fails the learnt target's tests by chance
+    (300 target-like letters or more, none taken for the target itself) is lifted by
+    its site; the short contact page above is not."""
+    paragraphs = [LUO] * 6  # ~360 letters
+    labels = [(p, "und", 0.6) for p in paragraphs]
+    answers = _Nearest([("und", 0.6, "luo")] * len(paragraphs))
+    o = outcome()
+    decide(o, "\n\n".join(paragraphs), labels, RULES, [True] * len(paragraphs))
+    assert o.suspect is not None
+    judge_with_site(o, RULES, answers)  # type: ignore[arg-type]
+    assert o.status == "kept" and o.lang == "luo"

@@ -48,7 +48,11 @@ def poison_like_an_older_collie(root: Path) -> None:
             "VALUES (?, 'disallow-all', '', NULL, ?)",
             [(origin, time.time()) for origin in origins],
         )
-        conn.execute("DELETE FROM migrations WHERE name = 'robots-failures-forgotten'")
+        conn.execute(  # the fix's migration and those after it not applied yet
+            "DELETE FROM migrations WHERE id >= (SELECT id FROM migrations "
+            "WHERE name = 'robots-failures-forgotten')"
+        )
+        conn.execute("ALTER TABLE documents DROP COLUMN teasers")  # teaser-paragraphs
     conn.close()
 
 
