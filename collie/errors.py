@@ -79,9 +79,7 @@ class DependencyError(CollieError):
 # Import names whose package on PyPI is named otherwise.
 _PACKAGES = {
     "lxml.html.clean": "lxml_html_clean",
-    "lxml_html_clean": "lxml_html_clean",
     "sklearn": "scikit-learn",
-    "publicsuffixlist": "publicsuffixlist",
     "distributed": "dask[distributed]",
     "dask_jobqueue": "dask-jobqueue",
 }

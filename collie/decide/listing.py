@@ -33,6 +33,8 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
+from collie.decide.teasers import CUT_AND_MORE, CUT_MARK
+
 HEADLINE_WORDS = 3  # an anchor this long is a headline, not a menu entry
 TEASER_WORDS = 80  # a teaser paragraph is at most this long
 MIN_TEASERS = 4  # teaser paragraphs (and headline links) a listing has at least
@@ -45,7 +47,7 @@ MORE = re.compile(
     r"lire la suite|en savoir plus|weiterlesen|leer más|ler mais|leggi tutto)\W*$",
     re.I,
 )
-ELLIPSIS = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\))\s*$")
+ELLIPSIS = re.compile(rf"{CUT_MARK}\s*$")
 CLOSED = re.compile(r"""[.!?»"'”’)\]:;]\s*$""")
 LISTING_PATH = re.compile(
     r"^/(?:[a-z]{2}/)?(?:$|index\.\w+$|(?:category|categories|section|sections|tag|tags|"
@@ -107,13 +109,6 @@ def teaser_like(paragraph: str, anchors: set[str]) -> bool:
         return True
     last = text.split()[-1]
     return bool(ELLIPSIS.search(text) or MORE.match(last) or not CLOSED.search(text))
-
-
-CUT_AND_MORE = re.compile(
-    r"(?:\.\.\.|…|\[…\])\s*[-–—|»›>]*\s*(?:read more|continue reading|soma zaidi|"
-    r"endelea kusoma|funda kabanzi|funda okwengeziwe|lire la suite)\W*$",
-    re.I,
-)
 
 
 def all_cut(paragraphs: Sequence[str]) -> bool:

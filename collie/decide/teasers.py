@@ -34,12 +34,13 @@ MIN_WORDS = 8  # an unmarked prefix this long is a copy, not a heading
 MARKED_WORDS = 4  # a paragraph ending (or starting) in an ellipsis
 KEY_WORDS = 4  # the index key: a paragraph's first words
 
-TRAILER = re.compile(
-    r"(?:\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\)))?"
-    r"(?:\s*[-–—|»›>]*\s*(?:read more|continue reading|read the full story|"
-    r"soma zaidi|endelea kusoma|funda kabanzi|funda okwengeziwe|lire la suite)\W*)?$",
-    re.I,
+CUT_MARK = r"(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\))"  # an ellipsis, bracketed or not
+READ_MORE = (
+    r"(?:read more|continue reading|read the full story|soma zaidi|endelea kusoma|"
+    r"funda kabanzi|funda okwengeziwe|lire la suite)"
 )
+TRAILER = re.compile(rf"(?:\s*{CUT_MARK})?(?:\s*[-–—|»›>]*\s*{READ_MORE}\W*)?$", re.I)
+CUT_AND_MORE = re.compile(rf"{CUT_MARK}\s*[-–—|»›>]*\s*{READ_MORE}\W*$", re.I)  # both
 LEADING_MARK = re.compile(r"^\s*(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*")
 
 
