@@ -1,73 +1,125 @@
-"""Search spend that follows yield (issue 19): queries sent against recall.
+"""Search spend against recall (issues 19 and 31): when the search is exhausted.
 
 Closed worlds mined for 2 loops of up to 400 queries (the default `queries.count`) with
 the real command line (collie.mininet.demo), scored by `collie mininet score`:
 
-- demo: `make demo`'s world (300 sites around Zulu, UDHR text);
-- large: the same generator with 1,200 sites;
+- demo: `make demo`'s world (300 sites around Zulu, UDHR text): GENERATED;
+- large: the same generator with 1,200 sites: GENERATED;
 - news: the development world from real Zulu news and its relatives (bench_relatives.py's,
   read from ../shared/data/news-text when it is there; skipped, and said, when not),
-  with Zulu and its relatives hidden from the model.
+  Zulu and its relatives hidden from the model: REAL TEXT, generated pages around it.
 
-Rows, side by side in one run: every query spent (search.max_fruitless = 0, uniform
-random seed words: what collie did before); the search stage stopped after 20 queries in
-a row that brought no URL new to the search (the default) with random words; and the same
-with the seed-word bandit (queries.bandit, off by default). Target: the same recall
-with <= 50% of the queries.
+Rows, side by side in one run:
 
-Run: python benchmarks/bench_search.py   (about 5 minutes on 2 cores)
+- current rule (before issue 31): the search stage stops after search.max_fruitless (20)
+  queries in a row with no URL new to the search, and every query asks for page 2
+  (`search.saturation=0 search.next_page=always`);
+- saturation (the default): the coverage estimate (Chao2 over the target sites the
+  results bring, collie/search/coverage.py) stops a loop's search; page 2 only while
+  page 1 brought a new target site.
+
+Printed per row: search requests (every page counted) and their share of the current
+rule's, queries, recall of reachable target pages, precision, wall seconds, and the
+coverage estimate when the search stopped beside the truth: the target sites search can
+return (a target-language page of the site is indexed and allowed by robots.txt). The
+news world is mined at the default search.rate_limit (1 request/s), as a user's run is;
+the generated worlds without a rate limit (the time is then the pipeline's alone).
+Targets: the same recall (within 0.005) with <= 25% of the current rule's requests; the
+news world's 2-loop run <= 300 s; the estimate within +-15% of the truth, its interval
+containing it.
+
+Run: python benchmarks/bench_search.py [--world demo|large|news|all]
 """
 
 from __future__ import annotations
 
+import argparse
 import io
+import os
 import sqlite3
 import sys
 import tempfile
+import time
 from pathlib import Path
 
+from collie.crawl.links import site_of
+from collie.mining.search import coverage_by_loop
 from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.records import BuildOptions
+from collie.workspace.folder import open_workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_relatives import news_world
 
 COUNT = ["queries.count=400"]
 ROWS = [
-    ("every query spent (before)", ["search.max_fruitless=0", "queries.bandit=false"]),
-    ("yield stop, random words", ["queries.bandit=false"]),
-    ("yield stop + seed-word bandit", ["queries.bandit=true"]),
-]
+    ("current rule (fruitless 20, page 2 always)", ["search.saturation=0", "search.next_page=always"]),
+    ("saturation (default)", []),
+]  # fmt: skip
 
 
-def mine(world: Path, settings: list[str], hide: tuple[str, ...]) -> tuple[int, float, float, int]:
-    """(queries sent, recall of reachable pages, precision, documents)."""
+def searchable_sites(world: Path, target: str) -> int:
+    """The truth: target sites with an indexed target-language page robots.txt allows."""
+    conn = sqlite3.connect(world)
+    rows = conn.execute(
+        "SELECT url FROM pages WHERE lang = ? AND indexed = 1 AND disallowed = 0", (target,)
+    ).fetchall()
+    conn.close()
+    return len({site_of(url) for (url,) in rows})
+
+
+def mine(world: Path, settings: list[str], hide: tuple[str, ...]) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="collie-bench-search-") as tmp:
+        began = time.monotonic()
         result = run_demo(world, Path(tmp) / "run", delay=0.0, settings=[*COUNT, *settings],
                           quiet=True, echo=io.StringIO(), hide=hide)  # fmt: skip
+        took = time.monotonic() - began
         conn = sqlite3.connect(result.workspace / "collie.db")
-        sent = int(conn.execute("SELECT COUNT(*) FROM queries WHERE status = 'done'").fetchone()[0])
+        requests = int(conn.execute("SELECT COALESCE(SUM(attempts), 0) FROM queries").fetchone()[0])
+        queries = int(conn.execute(
+            "SELECT COUNT(DISTINCT loop || text) FROM queries WHERE status = 'done'"
+        ).fetchone()[0])  # fmt: skip
         conn.close()
+        ws = open_workspace(result.workspace, os.environ, {})
+        curve = coverage_by_loop(ws)
+        ws.close()
+    last = curve[max(curve)][-1] if curve else None
     s = result.scores
-    return sent, s.recall_reachable, s.precision_some, s.exported
+    return {"requests": requests, "queries": queries, "recall": s.recall_reachable,
+            "precision": s.precision_some, "seconds": took, "estimate": last}  # fmt: skip
 
 
 def main() -> None:
-    worlds: list[tuple[str, BuildOptions, tuple[str, ...]]] = [
-        ("demo (300 sites)", BuildOptions(), ()),
-        ("large (1,200 sites)", BuildOptions(sites=1200), ()),
-    ]
-    worlds += news_world("news (real text, relatives)")
-    for name, options, hide in worlds:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--world", choices=("demo", "large", "news", "all"), default="all")
+    which = parser.parse_args().world
+    worlds: list[tuple[str, BuildOptions, tuple[str, ...], list[str]]] = []
+    if which in ("demo", "all"):
+        worlds.append(("demo (300 sites, GENERATED)", BuildOptions(), (), []))
+    if which in ("large", "all"):
+        worlds.append(("large (1,200 sites, GENERATED)", BuildOptions(sites=1200), (), []))
+    if which in ("news", "all"):
+        rate = ["search.rate_limit=1"]  # the default: a user's wall time
+        worlds += [(n, o, h, rate) for n, o, h in news_world("news (REAL TEXT, relatives)")]
+    for name, options, hide, extra in worlds:
         world, _ = ensure_world(options)
-        print(f"{name}:")
-        first = None
+        truth = searchable_sites(world, options.target)
+        print(f"{name}: {truth} target sites search can return", flush=True)
+        first = 0
         for label, settings in ROWS:
-            sent, recall, precision, docs = mine(world, settings, hide)
-            first = first or sent
-            print(f"  {label:32s} {sent:4d} queries ({sent / first:4.0%} of spending them all), "
-                  f"recall {recall:.4f}, precision {precision:.4f}, {docs} documents",
-                  flush=True)  # fmt: skip
+            row = mine(world, [*settings, *extra], hide)
+            first = first or int(row["requests"])  # type: ignore[call-overload]
+            est = row["estimate"]
+            at_stop = "no estimate"
+            if est is not None:
+                off = est.estimate / truth - 1 if truth else 0.0  # type: ignore[attr-defined]
+                inside = est.low <= truth <= est.high  # type: ignore[attr-defined]
+                at_stop = (f"estimate {est.estimate:.1f} ({off:+.0%} of the truth), 95% "  # type: ignore[attr-defined]
+                           f"{est.low:.0f}-{est.high:.0f} {'holds' if inside else 'MISSES'} it, "  # type: ignore[attr-defined]
+                           f"{est.observed} seen")  # type: ignore[attr-defined]
+            print(f"  {label:42s} {row['requests']:4d} requests ({row['requests'] / first:4.0%}), "
+                  f"{row['queries']:3d} queries, recall {row['recall']:.4f}, precision "
+                  f"{row['precision']:.4f}, {row['seconds']:5.0f} s; {at_stop}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

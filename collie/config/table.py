@@ -145,6 +145,50 @@ SETTINGS: tuple[Setting, ...] = (
         "that end a loop's search stage early; 0 means no limit.",
         minimum=0,
     ),
+    Setting(
+        "search.saturation",
+        0.95,
+        "Stop a loop's search when the target sites found are at least this share of the "
+        "coverage estimate (Chao2 over the queries' results); 0 means never.",
+        minimum=0,
+        maximum=1,
+    ),
+    Setting(
+        "search.min_queries",
+        20,
+        "Queries the first loop answers before the saturation rule may stop it.",
+        minimum=1,
+    ),
+    Setting(
+        "search.probe_queries",
+        10,
+        "Queries a later loop answers before the saturation rule may stop it (its new seed "
+        "words' probe); in every loop, the last this many queries must have brought no new "
+        "target site.",
+        minimum=1,
+    ),
+    Setting(
+        "search.next_page",
+        "new-target",
+        'When to ask for a query\'s next page of results: "new-target" while the page '
+        'before brought a target site new to the search, "always" up to search.results.',
+        choices=("new-target", "always"),
+    ),
+    Setting(
+        "search.monthly_requests",
+        -1,
+        "Search requests a month the plan allows (a warning before a run that would go "
+        "over it); -1 means the backend's default (docs/search.md), 0 means no limit.",
+        minimum=-1,
+    ),
+    Setting(
+        "search.price_per_1000",
+        -1.0,
+        "Price in US dollars of 1,000 requests beyond the allowance; -1 means the "
+        "backend's default (docs/search.md).",
+        minimum=-1,
+        maximum=1000,
+    ),
     Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
     Setting(

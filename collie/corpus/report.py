@@ -326,6 +326,10 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
                 f"through other sites' links: {linked['sites']} sites, "
                 f"{linked['pages']} pages, {linked['documents']} target documents"
             )
+        if loop.get("coverage") and "search.saturation" not in (loop["search_stopped"] or ""):
+            lines += _detail(f"search: {loop['coverage']['sentence']}")
+        if loop.get("search_stopped"):
+            lines += _detail(f"search stopped: {loop['search_stopped']}")
         if pages.get("queued"):
             lines += _detail(f"still queued: {pages['queued']}")
     return [*lines, "", *textwrap.wrap(LEGEND, WIDTH, break_on_hyphens=False)]

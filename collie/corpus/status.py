@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
-from collie.mining.search import seed_list_for
+from collie.mining.search import coverage_by_loop, seed_list_for
+from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.workspace.folder import Workspace
 
@@ -17,6 +18,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     defaults, the seed documents, the search and each loop's counts."""
     lang = ws.language
     counts = exported_counts(ws)
+    curve = coverage_by_loop(ws)
+    backend = ws.settings["search.backend"]
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.records.seed_summary():
@@ -47,10 +50,27 @@ def status_data(ws: Workspace) -> dict[str, Any]:
                 "number": loop.number,
                 "started_at": loop.started_at,
                 "finished_at": loop.finished_at,
+                "search_stopped": loop.search_stopped,
+                **coverage_of(curve.get(loop.number, []), backend),
                 **counts.get(loop.number, {}),
             }
             for loop in ws.records.loops()
         ],
+    }
+
+
+def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
+    """A loop's coverage estimate when its search ended, in words and figures, and its
+    saturation curve: (queries, target sites found, estimate) after each query."""
+    if not curve:
+        return {}
+    last = curve[-1]
+    return {
+        "coverage": {
+            **last.to_json(),
+            "sentence": last.sentence(backend),
+            "curve": [[e.queries, e.observed, round(e.estimate, 2)] for e in curve],
+        }
     }
 
 

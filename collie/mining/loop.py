@@ -32,10 +32,13 @@ from collie.mining.miner import Miner
 from collie.mining.records import LoopReport, RunEvents, RunLimits, RunReport
 from collie.mining.relatives import learn_relatives, pages_to_restore
 from collie.mining.search import (
+    BudgetExhausted,
     QueryOutcome,
     SearchBudget,
+    SearchCoverage,
     SearchReport,
     loop_queries,
+    search_one,
     send_queries,
 )
 from collie.mining.settle import record_batch, save_robots
@@ -44,7 +47,7 @@ from collie.mining.stream import Stream
 from collie.mining.teasers import mark_teasers
 from collie.models import QueueEntry
 from collie.reasons import TOO_SHORT, kind_of
-from collie.search import Backend
+from collie.search import Backend, SearchFatal
 from collie.store import Store
 from collie.urls import canonical_url
 from collie.workspace.folder import Workspace
@@ -186,19 +189,22 @@ class _Fruitless:
 def _search_stage(miner: Miner, report: LoopReport, stream: Stream | None) -> str | None:
     """Send the loop's queries and queue their results as they come (with `stream`, each
     query's results are handed to it before the next query is sent, so fetching goes on
-    meanwhile); "interrupted" on Ctrl-C (the loop's search resumes from the cache next
-    time)."""
+    meanwhile), until they are all sent or a rule stops the stage: the coverage estimate
+    saturated (search.saturation), no new URL (search.max_fruitless), a budget.
+    "interrupted" on Ctrl-C (the loop's search resumes from the cache next time)."""
     ws, settings, loop = miner.ws, miner.ws.settings, report.number
     planned = loop_queries(ws, miner.backend, loop)
     if stream is None:
         miner.events.stage(loop, "search", len(planned))
     searched = SearchReport()
     fruitless = _Fruitless(settings["search.max_fruitless"])
+    coverage = SearchCoverage(ws, miner.model, loop)
+    per_page = min(settings["search.results"], miner.backend.max_count)
     for outcome in send_queries(
         ws,
         miner.backend,
         planned,
-        settings["search.results"],
+        per_page,
         settings["search.max_failures"],
         searched,
         miner.budget,
@@ -206,35 +212,77 @@ def _search_stage(miner: Miner, report: LoopReport, stream: Stream | None) -> st
         settings["search.max_empty"],
     ):
         new = _queue_results(miner, outcome, report, fruitless)
+        brought = coverage.take(outcome)
+        new += _next_pages(miner, report, fruitless, coverage, outcome, brought, searched)
         stopped = _between_queries(miner, report, stream, new, len(planned))
         if stopped is not None:
             return stopped
+        unspent = len(planned) - sum(report.queries.values())
         if fruitless.enough and fruitless.count >= fruitless.enough:
             report.search_stopped = (
                 f"the last {fruitless.enough} queries sent brought no new URL; the loop's "
-                f"other {len(planned) - sum(report.queries.values())} queries are not spent "
-                "(search.max_fruitless)"
+                f"other {unspent} queries are not spent (search.max_fruitless)"
             )
+            break
+        if coverage.saturated():
+            report.search_stopped = coverage.stop_line(miner.backend.name, unspent)
             break
     else:
         report.search_stopped = searched.stopped
-    miner.store.mark_searched(loop)
+    report.coverage = coverage.estimate()
+    miner.store.mark_searched(loop, report.search_stopped)
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
     miner.events.line(
-        f"loop {loop}: {sum(report.queries.values())} queries ({statuses}), "
-        f"{report.search_urls} new URLs"
+        f"loop {loop}: {sum(report.queries.values())} queries ({statuses}; "
+        f"{report.requests} search requests), {report.search_urls} new URLs"
         + (f"; {report.search_stopped}" if report.search_stopped else "")
     )
+    if "search.saturation" not in (report.search_stopped or ""):
+        miner.events.line(f"loop {loop}: {report.coverage.sentence(miner.backend.name)}")
     return None
 
 
-def _queue_results(
-    miner: Miner, outcome: QueryOutcome, report: LoopReport, fruitless: _Fruitless
+def _next_pages(
+    miner: Miner,
+    report: LoopReport,
+    fruitless: _Fruitless,
+    coverage: SearchCoverage,
+    first: QueryOutcome,
+    brought: int,
+    searched: SearchReport,
 ) -> int:
-    """A query's results into the frontier and the loop's counts. Returns how many URLs
-    were new to the frontier."""
+    """A query's next pages, up to search.results: each while the page before brought a
+    target site new to the search (search.next_page = new-target) or always; each a
+    request of its own, counted against the budgets and paced by the rate limit.
+    Returns how many URLs they added to the frontier."""
+    settings, backend = miner.ws.settings, miner.backend
+    per_page = min(settings["search.results"], backend.max_count)
+    always = settings["search.next_page"] == "always"
+    added, outcome, offset = 0, first, per_page
+    while offset < settings["search.results"] and len(outcome.results) >= per_page:
+        if not (always or brought):
+            break
+        try:
+            outcome = search_one(miner.ws, backend, first.query, per_page, offset,
+                                 miner.budget, report.number, first.words)  # fmt: skip
+        except (SearchFatal, BudgetExhausted) as exc:
+            searched.stopped = str(exc)
+            break
+        added += _queue_results(miner, outcome, report, fruitless, page=2)
+        brought = coverage.take(outcome, page=2)
+        offset += per_page
+    return added
+
+
+def _queue_results(
+    miner: Miner, outcome: QueryOutcome, report: LoopReport, fruitless: _Fruitless, page: int = 1
+) -> int:
+    """A query's results (its `page`-th page) into the frontier and the loop's counts.
+    Returns how many URLs were new to the frontier."""
     loop = report.number
-    report.queries[outcome.status] += 1
+    if page == 1:
+        report.queries[outcome.status] += 1
+    report.requests += outcome.status in ("sent", "failed")
     entries = _search_entries(outcome, loop)
     new = miner.store.enqueue(entries)
     report.search_urls += new
@@ -245,7 +293,8 @@ def _queue_results(
     fruitless.seen.update(urls)
     if outcome.status == "sent":
         fresh = len(urls) - len(miner.store.known_before(urls, loop))
-        fruitless.count = 0 if fresh else fruitless.count + 1
+        if page == 1 or fresh:
+            fruitless.count = 0 if fresh else fruitless.count + 1
     return new
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from collie.models import PageOutcome
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, kind_of
+from collie.search.coverage import Estimate
 
 
 @dataclass
@@ -33,6 +34,8 @@ class LoopReport:
     reasons: Counter[str] = field(default_factory=Counter)
     languages: Counter[str] = field(default_factory=Counter)  # of the pages with text
     search_stopped: str | None = None
+    requests: int = 0  # search requests sent (a query's later pages too)
+    coverage: Estimate | None = None  # the coverage estimate when the search stage ended
     unreachable: Counter[str] = field(default_factory=Counter)  # robots.txt failed: cause -> hosts
     held: int = 0  # pages held back by them (still queued)
 

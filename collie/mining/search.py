@@ -15,14 +15,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from collie.crawl.links import site_of
+from collie.decide.snippets import judge_snippets, result_text
 from collie.errors import CollieError, InputError
+from collie.langid.model import LangModel
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
+from collie.search.coverage import Estimate, Incidence, StopRule
 from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.store import Store
+from collie.store.search import JudgedResult
 from collie.workspace.folder import Workspace
 
 
@@ -307,3 +312,124 @@ def loop_queries(ws: Workspace, backend: Backend, loop: int) -> LoopQueries:
         max(0, ws.settings["queries.count"] - len(recorded)),
         len(recorded),
     )
+
+
+# -- how much of the search is seen (collie.search.coverage) ----------------------------
+
+
+class SearchCoverage:
+    """The search's incidence of target sites, query after query, across the loops: what
+    the stop rule and the choice of a next page read. A query's results are judged once
+    (decide/snippets.py) and the judgement stored with them, so a resumed run replays the
+    same incidence and reaches the same stop."""
+
+    def __init__(self, ws: Workspace, model: LangModel, loop: int) -> None:
+        settings = ws.settings
+        self.ws, self.model, self.loop = ws, model, loop
+        self.target = ws.language.code
+        self.rule = StopRule(
+            settings["search.saturation"],
+            settings["search.min_queries"],
+            settings["search.probe_queries"],
+        )
+        self.incidence = Incidence()
+        self.loop_queries = 0  # answered in this loop
+        self.loop_new = 0  # target sites this loop's queries brought
+        self.quiet = 0  # this loop's queries since the last that brought a new target site
+        self.first_loop = True
+        for _, sample in _samples(ws, model, before_loop=loop):
+            self.incidence.add(sample)
+            self.first_loop = False
+
+    def take(self, outcome: QueryOutcome, page: int = 1) -> int:
+        """A query's answer (its `page`-th page) into the incidence; returns the target
+        sites it brought that no earlier query had."""
+        if outcome.status not in ("sent", "cached") or outcome.query_id is None:
+            return 0
+        judged = self._judgements(outcome)
+        results = [(site_of(r.url), t) for r, t in zip(outcome.results, judged, strict=True)]
+        if page == 1:
+            self.loop_queries += 1
+            self.quiet += 1
+            new = self.incidence.add(results)
+        else:
+            new = self.incidence.extend(results)
+        if new:
+            self.quiet = 0
+        self.ws.queries.record_judgements(outcome.query_id, judged, new)
+        self.loop_new += new
+        return new
+
+    def _judgements(self, outcome: QueryOutcome) -> list[bool]:
+        assert outcome.query_id is not None
+        stored = self.ws.queries.judgements(outcome.query_id)
+        if len(stored) == len(outcome.results) and all(t is not None for t in stored):
+            return [bool(t) for t in stored]
+        texts = [result_text(r.title, r.snippet) for r in outcome.results]
+        return judge_snippets(texts, self.model, self.target)
+
+    def estimate(self) -> Estimate:
+        return self.incidence.estimate()
+
+    def saturated(self) -> bool:
+        return self.rule.saturated(
+            self.estimate(), self.loop_queries, self.first_loop, self.quiet
+        )
+
+    def stop_line(self, backend: str, unspent: int) -> str:
+        """Why the search stage stops, with the figures, in one line."""
+        estimate = self.estimate()
+        if self.first_loop:
+            why = "the search is saturated"
+        elif not self.loop_new:
+            why = (
+                f"the loop's first {self.loop_queries} queries (new seed words) brought no "
+                "new target site"
+            )
+        else:
+            why = "the search is saturated again"
+        return (
+            f"{why}: {estimate.sentence(backend)}; the loop's other {unspent} planned "
+            "queries are not spent (search.saturation)"
+        )
+
+
+def _samples(
+    ws: Workspace, model: LangModel | None, before_loop: int | None = None
+) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
+    """(loop, results) of each answered query, its judged results as (site, target), in the order sent (a
+    query's later pages with its first: one sample), of the loops before `before_loop`
+    (None: all). Results never judged (a workspace of an older collie, or a run killed
+    between storing an answer and judging it) are judged now and stored; without a
+    `model` (a reader: status, report) they count as not the target's."""
+    by_query: dict[int, list[JudgedResult]] = {}
+    keys: dict[int, tuple[int | None, str]] = {}
+    for row in ws.queries.judged_results():
+        if before_loop is None or (row.loop or 0) < before_loop:
+            keys[row.query_id] = (row.loop, row.text)
+            by_query.setdefault(row.query_id, [])
+            if row.url is not None:
+                by_query[row.query_id].append(row)
+    samples: dict[tuple[int | None, str], list[tuple[str, bool]]] = {}
+    for query_id, found in by_query.items():
+        if model is not None and any(r.target is None for r in found):
+            texts = [result_text(r.title, r.snippet) for r in found]
+            judged = judge_snippets(texts, model, ws.language.code)
+            ws.queries.record_judgements(query_id, judged, 0)
+            found = [replace(r, target=t) for r, t in zip(found, judged, strict=True)]
+        sample = samples.setdefault(keys[query_id], [])
+        sample += [(site_of(r.url or ""), bool(r.target)) for r in found]
+    for (loop, _), sample in samples.items():
+        yield loop or 0, sample
+
+
+def coverage_by_loop(ws: Workspace, model: LangModel | None = None) -> dict[int, list[Estimate]]:
+    """The coverage estimate after each answered query, per loop (the estimate runs on
+    across the loops): the saturation curve that status and the report show (read
+    only without a `model`: `_samples`)."""
+    curve: dict[int, list[Estimate]] = {}
+    incidence = Incidence()
+    for loop, sample in _samples(ws, model):
+        incidence.add(sample)
+        curve.setdefault(loop, []).append(incidence.estimate())
+    return curve

@@ -30,14 +30,16 @@ class SearXNG(Backend):
         self.url = base if not base or base.endswith("/search") else base + "/search"
 
     def search(self, query: str, count: int = 10, offset: int = 0) -> SearchResponse:
-        """Pages of results until `count` are in, a page brings nothing new, or
-        MAX_PAGES were asked (SearXNG pages hold what its engines gave, not always ten).
+        """Pages of results until `count` are in, a page brings nothing new, or the
+        pages `count` needs (at most MAX_PAGES) were asked: a count up to PAGE_SIZE is one
+        request (the mining loop asks for a query's pages one at a time, each counted).
         A later page that fails ends the paging with what came before."""
         first = super().search(query, count, offset)
         results, raw = list(first.results), list(first.raw)
         seen = {r.url for r in results}
         page = offset // PAGE_SIZE + 1
-        while results and len(results) < count and page < offset // PAGE_SIZE + MAX_PAGES:
+        pages = min(MAX_PAGES, -(-count // PAGE_SIZE))
+        while results and len(results) < count and page < offset // PAGE_SIZE + pages:
             page += 1
             try:
                 more = super().search(query, PAGE_SIZE, (page - 1) * PAGE_SIZE)

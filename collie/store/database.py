@@ -37,6 +37,7 @@ class LoopRow:
     number: int
     started_at: str
     finished_at: str | None
+    search_stopped: str | None = None  # why its search stage stopped early, if it did
 
 
 class SeedFile(Protocol):
@@ -190,7 +191,10 @@ class WorkspaceRecords:
 
     def loops(self) -> list[LoopRow]:
         rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
-        return [LoopRow(r["number"], r["started_at"], r["finished_at"]) for r in rows]
+        return [
+            LoopRow(r["number"], r["started_at"], r["finished_at"], r["search_stopped"])
+            for r in rows
+        ]
 
     def info(self) -> dict[str, str]:
         rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")

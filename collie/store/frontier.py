@@ -28,10 +28,12 @@ class FrontierStore(StoreBase):
             )
         return LoopState(number, False, False)
 
-    def mark_searched(self, loop: int) -> None:
+    def mark_searched(self, loop: int, stopped: str | None = None) -> None:
+        """The loop's search stage is over (`stopped`: why before its planned queries)."""
         with self.conn:
             self.conn.execute(
-                "UPDATE loops SET searched_at = ? WHERE number = ?", (now_iso(), loop)
+                "UPDATE loops SET searched_at = ?, search_stopped = ? WHERE number = ?",
+                (now_iso(), stopped, loop),
             )
 
     def finish_loop(self, loop: int) -> None:

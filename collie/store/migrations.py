@@ -250,6 +250,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE documents ADD COLUMN teasers TEXT",
         ],
     ),
+    (
+        "search-coverage",
+        [
+            # Whether a result looked like the target language by its title and snippet
+            # (collie.decide.snippets; NULL: not judged yet), judged once, when the loop
+            # took the query's answer: the coverage estimate (collie.search.coverage) is
+            # replayed from these, so a resumed run reaches the same stop.
+            "ALTER TABLE search_results ADD COLUMN target INTEGER",
+            # Target sites a query's results brought that no earlier query had.
+            "ALTER TABLE queries ADD COLUMN new_sites INTEGER",
+            # Why a loop's search stage stopped before its planned queries, if it did.
+            "ALTER TABLE loops ADD COLUMN search_stopped TEXT",
+        ],
+    ),
 ]
 
 

@@ -90,7 +90,8 @@ class QueryCache:
         ]
         with self.conn:
             self.conn.execute("DELETE FROM search_results WHERE query_id = ?", (query_id,))
-            self.conn.executemany("INSERT INTO search_results VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.conn.executemany("INSERT INTO search_results (query_id, rank, url, canonical_url, title, snippet) "
+                "VALUES (?, ?, ?, ?, ?, ?)", rows)
             self.conn.execute(
                 "UPDATE queries SET status = 'done', finished_at = ?, result_count = ?, raw = ? "
                 "WHERE id = ?",
@@ -121,13 +122,48 @@ class QueryCache:
         return [SearchResult(r["url"], r["title"], r["snippet"], r["rank"], backend) for r in rows]
 
     def loop_queries(self, loop: int) -> list[tuple[str, list[str], str]]:
-        """(text, seed words, status) of the queries recorded for a loop, in order."""
+        """(text, seed words, status) of the queries recorded for a loop, in order (their
+        first pages: a later page is asked for by the loop again, or not)."""
         rows = self.conn.execute(
             "SELECT text, words, status FROM queries WHERE loop = ? AND words IS NOT NULL "
-            "ORDER BY id",
+            "AND COALESCE(json_extract(params, '$.offset'), 0) = 0 ORDER BY id",
             (loop,),
         )
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    def judgements(self, query_id: int) -> list[bool | None]:
+        """Whether each result of a query (in rank order) was judged to be in the target
+        language (None: not judged yet)."""
+        rows = self.conn.execute(
+            "SELECT target FROM search_results WHERE query_id = ? ORDER BY rank", (query_id,)
+        )
+        return [None if r[0] is None else bool(r[0]) for r in rows]
+
+    def record_judgements(self, query_id: int, targets: list[bool], new_sites: int) -> None:
+        """A query's results judged (in rank order) and the target sites they brought
+        new to the search, in one transaction."""
+        ranks = [r[0] for r in self.conn.execute(
+            "SELECT rank FROM search_results WHERE query_id = ? ORDER BY rank", (query_id,)
+        )]  # fmt: skip
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE search_results SET target = ? WHERE query_id = ? AND rank = ?",
+                [(int(t), query_id, rank) for rank, t in zip(ranks, targets, strict=True)],
+            )
+            self.conn.execute(
+                "UPDATE queries SET new_sites = ? WHERE id = ?", (new_sites, query_id)
+            )
+
+    def judged_results(self) -> list[JudgedResult]:
+        """Every answered query's results with their judgements, in the order the
+        queries were sent (a query's later pages with its first: one sample)."""
+        rows = self.conn.execute(
+            "SELECT q.id, q.loop, q.text, r.url, r.target, r.title, r.snippet FROM queries q "
+            "LEFT JOIN search_results r ON r.query_id = q.id WHERE q.status = 'done' "
+            "ORDER BY q.id, r.rank"
+        )
+        return [JudgedResult(r[0], r[1], r[2], r[3], None if r[4] is None else bool(r[4]),
+                             r[5] or "", r[6] or "") for r in rows]  # fmt: skip
 
     def word_yields(self, before_loop: int) -> dict[str, tuple[int, int]]:
         """Per seed word, over the queries of earlier loops that were answered: (queries
@@ -179,6 +215,19 @@ class QueryCache:
             if row[2] not in entry.query_ids:
                 entry.query_ids.append(row[2])
         return list(found.values())
+
+
+@dataclass(frozen=True)
+class JudgedResult:
+    """One result of an answered query (url None: a query that brought no result)."""
+
+    query_id: int
+    loop: int | None
+    text: str
+    url: str | None
+    target: bool | None
+    title: str = ""
+    snippet: str = ""
 
 
 def _query_record(row: sqlite3.Row) -> QueryRecord:

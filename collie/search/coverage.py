@@ -1,0 +1,180 @@
+"""How much of what the search backend can surface has been seen: a species-richness
+estimate over the queries' results, and the rule that stops a loop's search stage.
+
+Each answered query is a sample; the species are the target sites (registered domains)
+among its results. A site seen in the results of exactly one query is a singleton (Q1),
+in exactly two a doubleton (Q2). The incidence-based Chao2 estimator (Chao 1987; the
+sample-based form of Chao1, Chao 1984) estimates how many sites the backend would
+surface to such queries in all:
+
+    S = S_obs + ((m - 1) / m) * Q1^2 / (2 Q2)                    (Q2 > 0)
+    S = S_obs + ((m - 1) / m) * Q1 (Q1 - 1) / 2                  (Q2 = 0)
+
+with m queries, its variance, and Chao's log-normal 95% interval, whose lower bound is
+never below S_obs. Why Chao2: it needs only the incidence the search stage already has
+(no model of the engine's ranking), it is a lower bound that is nearly unbiased when
+rare species are still turning up (exactly when the stop must wait), and capture-
+recapture over query results is how IR estimates the size of a collection behind a
+search interface (Bharat and Broder 1998; Shokouhi et al. 2006). Its weak point is
+heterogeneity: a site that only rare words reach is under-counted until a query with
+those words is sent; the stop's minimum of queries and the probe of later loops are
+there for that (docs/search.md, "When the search stops").
+
+This module is pure: the loop feeds it each query's judged results in order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+# A site counts as a target site once at least this share of its results seen so far
+# were judged to be in the target language: a relative's or a neighbour's site, whose
+# results the model takes for the target now and then, does not.
+SITE_MIN_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The coverage estimate after `queries` answered queries."""
+
+    queries: int
+    observed: int  # target sites seen
+    estimate: float  # Chao2: target sites the backend can surface to such queries
+    low: float  # the 95% interval
+    high: float
+    singletons: int  # Q1: target sites seen in exactly one query's results
+    doubletons: int  # Q2
+
+    @property
+    def share(self) -> float:
+        """Observed over estimated (1.0 before anything is seen)."""
+        return self.observed / self.estimate if self.estimate else 1.0
+
+    def sentence(self, backend: str) -> str:
+        """The estimate as the user reads it."""
+        return (
+            f"found {self.observed} of an estimated {self.estimate:.1f} target sites "
+            f"reachable through {backend} (95% interval {self.low:.0f}-{self.high:.0f}) "
+            f"after {self.queries} queries in all"
+        )
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "queries": self.queries,
+            "observed": self.observed,
+            "estimate": round(self.estimate, 2),
+            "low": round(self.low, 2),
+            "high": round(self.high, 2),
+            "singletons": self.singletons,
+            "doubletons": self.doubletons,
+        }
+
+
+def chao2(observed: int, q1: int, q2: int, m: int) -> Estimate:
+    """Chao2 with its 95% log-normal interval from the incidence counts (module
+    docstring). With no singleton the estimate is the observed count; the interval is
+    then computed as if one site had been seen once (Chao's interval collapses at Q1 =
+    0, and an interval of zero width would claim a certainty the data cannot give)."""
+    if m <= 0 or observed == 0:
+        return Estimate(max(m, 0), observed, float(observed), observed, observed, q1, q2)
+    a = (m - 1) / m
+    estimate = observed + _unseen(q1, q2, a)
+    spread = q1 or 1
+    unseen = _unseen(spread, q2, a)
+    variance = _variance(spread, q2, a, observed + unseen)
+    if unseen <= 0 or variance <= 0:
+        return Estimate(m, observed, estimate, observed, estimate, q1, q2)
+    k = math.exp(Z95 * math.sqrt(math.log(1 + variance / unseen**2)))
+    low = observed + (unseen / k if q1 else 0.0)
+    high = observed + unseen * k
+    return Estimate(m, observed, estimate, low, max(high, estimate), q1, q2)
+
+
+def _unseen(q1: int, q2: int, a: float) -> float:
+    if q2 > 0:
+        return a * q1 * q1 / (2 * q2)
+    return a * q1 * (q1 - 1) / 2
+
+
+def _variance(q1: int, q2: int, a: float, estimate: float) -> float:
+    """Chao's variance of the estimate (Chao 1987; the Q2 = 0 form of Chao 2005)."""
+    if q2 > 0:
+        r = q1 / q2
+        return q2 * (a / 2 * r**2 + a**2 * r**3 + a**2 / 4 * r**4)
+    return (
+        a * q1 * (q1 - 1) / 2
+        + a**2 * q1 * (2 * q1 - 1) ** 2 / 4
+        - a**2 * q1**4 / (4 * max(estimate, 1.0))
+    )
+
+
+@dataclass
+class Incidence:
+    """The target sites each answered query's results held, in query order.
+
+    `add(results)` takes one query's results as (site, judged to be the target) pairs
+    and returns how many target sites they brought that no earlier query had."""
+
+    queries: int = 0
+    seen: Counter[str] = field(default_factory=Counter)  # site -> queries it was a target in
+    judged: Counter[str] = field(default_factory=Counter)  # site -> results seen
+    targets: Counter[str] = field(default_factory=Counter)  # site -> results judged target
+    last: set[str] = field(default_factory=set)  # the target sites of the last query
+
+    def add(self, results: Iterable[tuple[str, bool]]) -> int:
+        """A new query's results."""
+        self.queries += 1
+        self.last = set()
+        return self.extend(results)
+
+    def extend(self, results: Iterable[tuple[str, bool]]) -> int:
+        """More results of the last query (its next page): one sample with its first."""
+        before = self.target_sites()
+        for site, target in results:
+            self.judged[site] += 1
+            if target:
+                self.targets[site] += 1
+                if site not in self.last:
+                    self.last.add(site)
+                    self.seen[site] += 1
+        return len(self.target_sites() - before)
+
+    def target_sites(self) -> set[str]:
+        """Sites with a result judged target, and at least SITE_MIN_SHARE of theirs."""
+        return {
+            site for site in self.seen if self.targets[site] >= SITE_MIN_SHARE * self.judged[site]
+        }
+
+    def estimate(self) -> Estimate:
+        counts = [self.seen[site] for site in self.target_sites()]
+        q1 = sum(1 for n in counts if n == 1)
+        q2 = sum(1 for n in counts if n == 2)
+        return chao2(len(counts), q1, q2, self.queries)
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """When a loop's search stage has seen enough (search.saturation,
+    search.min_queries, search.probe_queries): at least `min_queries` queries answered
+    in the loop (`probe` in a later loop, which starts from the estimate of the earlier
+    ones), at least one target site seen, the sites seen at least `share` of the
+    estimate, and the last `probe` queries brought no new target site (the estimate
+    swings while the first sites come in: measured on the closed worlds, it crosses
+    0.97 for a few queries before a rarer site turns up). share 0: the rule is off."""
+
+    share: float
+    min_queries: int
+    probe: int
+
+    def saturated(
+        self, estimate: Estimate, loop_queries: int, first_loop: bool, quiet: int
+    ) -> bool:
+        """`quiet`: the loop's queries answered since the last that brought a new site."""
+        if self.share <= 0 or estimate.observed == 0:
+            return False
+        least = self.min_queries if first_loop else self.probe
+        return loop_queries >= least and quiet >= self.probe and estimate.share >= self.share
