@@ -43,9 +43,9 @@ import time
 from pathlib import Path
 
 from collie.crawl.links import site_of
-from collie.mining.search import coverage_by_loop
 from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.records import BuildOptions
+from collie.mining.search import coverage_by_loop
 from collie.workspace.folder import open_workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -53,7 +53,8 @@ from bench_relatives import news_world
 
 COUNT = ["queries.count=400"]
 ROWS = [
-    ("current rule (fruitless 20, page 2 always)", ["search.saturation=0", "search.next_page=always"]),
+    ("current rule (fruitless 20, page 2 always)",
+     ["search.saturation=0", "search.next_page=always"]),
     ("saturation (default)", []),
 ]  # fmt: skip
 
@@ -114,12 +115,15 @@ def main() -> None:
             if est is not None:
                 off = est.estimate / truth - 1 if truth else 0.0  # type: ignore[attr-defined]
                 inside = est.low <= truth <= est.high  # type: ignore[attr-defined]
-                at_stop = (f"estimate {est.estimate:.1f} ({off:+.0%} of the truth), 95% "  # type: ignore[attr-defined]
-                           f"{est.low:.0f}-{est.high:.0f} {'holds' if inside else 'MISSES'} it, "  # type: ignore[attr-defined]
-                           f"{est.observed} seen")  # type: ignore[attr-defined]
+                at_stop = (
+                    f"estimate {est.estimate:.1f} ({off:+.0%} of the truth), 95% "  # type: ignore[attr-defined]
+                    f"{est.low:.0f}-{est.high:.0f} {'holds' if inside else 'MISSES'} it, "  # type: ignore[attr-defined]
+                    f"{est.observed} seen"
+                )  # type: ignore[attr-defined]
             print(f"  {label:42s} {row['requests']:4d} requests ({row['requests'] / first:4.0%}), "
                   f"{row['queries']:3d} queries, recall {row['recall']:.4f}, precision "
-                  f"{row['precision']:.4f}, {row['seconds']:5.0f} s; {at_stop}", flush=True)  # fmt: skip
+                  f"{row['precision']:.4f}, {row['seconds']:5.0f} s; {at_stop}",
+                  flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

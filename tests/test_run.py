@@ -119,6 +119,7 @@ def test_run_and_export_say_what_they_did_in_json(mined, capsys, tmp_path: Path)
     assert done.code == 0 and json.loads(done.out) == {
         "already_done": True,
         "stopped": None,
+        "search_requests": 0,
         "loops": [],
     }
     exported = run_collie(capsys, "export", str(tmp_path / "c.txt"), "--json")
@@ -274,10 +275,11 @@ def test_run_json_lists_each_loop() -> None:
     assert json.loads(json.dumps(data)) == {
         "already_done": False,
         "stopped": "the run's time limit (60 s) was reached",
+        "search_requests": 0,
         "loops": [
             {"loop": 1, "queries": {"sent": 4}, "search_urls": 9,
              "pages": {"kept": 5, "dropped": 1}, "reasons": {"robots": 1},
-             "languages": {}, "search_stopped": None,
+             "languages": {}, "search_stopped": None, "search_requests": 0, "coverage": None,
              "robots_unreachable": {"http-503": 2}, "held_back": 3}
         ],
     }  # fmt: skip

@@ -53,6 +53,9 @@ def poison_like_an_older_collie(root: Path) -> None:
             "WHERE name = 'robots-failures-forgotten')"
         )
         conn.execute("ALTER TABLE documents DROP COLUMN teasers")  # teaser-paragraphs
+        conn.execute("ALTER TABLE search_results DROP COLUMN target")  # search-coverage
+        conn.execute("ALTER TABLE queries DROP COLUMN new_sites")
+        conn.execute("ALTER TABLE loops DROP COLUMN search_stopped")
     conn.close()
 
 

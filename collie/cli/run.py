@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import signal
@@ -24,6 +25,7 @@ from collie.cli.progress import CliEvents, close_run_log, open_run_log
 from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.mining.loop import run as run_loops
 from collie.mining.records import RunLimits, RunReport
+from collie.mining.search import plan_cost
 from collie.page.maintext import check_installed
 from collie.search import make_backend
 from collie.workspace.folder import RunLock
@@ -117,6 +119,10 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
         events = CliEvents(app.quiet)
         log_path, log_handler = open_run_log(ws.root)
         events.line(f"collie run: {limits.loops} loop(s); this run's log is {log_path}")
+        spent = ws.queries.requests_sent()
+        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        for line in plan_cost(ws, backend, limits.loops, now).lines(backend.name):
+            events.line(line)
         previous = signal.signal(signal.SIGINT, events.on_sigint)
         try:
             with (
@@ -128,6 +134,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
             signal.signal(signal.SIGINT, previous)
             events.close()
             close_run_log(log_handler)
+        report.requests = ws.queries.requests_sent() - spent
     _print_report(app, report, limits.loops, as_json)
 
 
@@ -136,6 +143,7 @@ def report_json(report: RunReport) -> dict[str, Any]:
     return {
         "already_done": report.already_done,
         "stopped": report.stopped,
+        "search_requests": report.requests,
         "loops": [
             {
                 "loop": loop.number,
@@ -145,6 +153,8 @@ def report_json(report: RunReport) -> dict[str, Any]:
                 "reasons": dict(loop.reasons),
                 "languages": dict(loop.languages),
                 "search_stopped": loop.search_stopped,
+                "search_requests": loop.requests,
+                "coverage": loop.coverage.to_json() if loop.coverage else None,
                 "robots_unreachable": dict(loop.unreachable),
                 "held_back": loop.held,
             }
@@ -169,6 +179,10 @@ def _print_report(app: App, report: RunReport, loops: int, as_json: bool = False
     for loop in report.loops:  # the per-loop lines were written as each loop ended
         if loop.search_stopped and not app.quiet:
             note(f"loop {loop.number}: search stopped early: {loop.search_stopped}")
+    if report.loops and not app.quiet:
+        estimate = report.loops[-1].coverage
+        found = f"; {estimate.sentence('the backend')}" if estimate else ""
+        note(f"search: {report.requests:,} requests sent in this run{found}")
     if report.stopped == "interrupted":
         raise KeyboardInterrupt
     if report.stopped:

@@ -171,7 +171,8 @@ SETTINGS: tuple[Setting, ...] = (
         "search.next_page",
         "new-target",
         'When to ask for a query\'s next page of results: "new-target" while the page '
-        'before brought a target site new to the search, "always" up to search.results.',
+        'before brought a target-language result new to the search, "always" up to '
+        "search.results.",
         choices=("new-target", "always"),
     ),
     Setting(

@@ -212,8 +212,8 @@ def _search_stage(miner: Miner, report: LoopReport, stream: Stream | None) -> st
         settings["search.max_empty"],
     ):
         new = _queue_results(miner, outcome, report, fruitless)
-        brought = coverage.take(outcome)
-        new += _next_pages(miner, report, fruitless, coverage, outcome, brought, searched)
+        coverage.take(outcome)
+        new += _next_pages(miner, report, fruitless, coverage, outcome, searched)
         stopped = _between_queries(miner, report, stream, new, len(planned))
         if stopped is not None:
             return stopped
@@ -248,19 +248,19 @@ def _next_pages(
     fruitless: _Fruitless,
     coverage: SearchCoverage,
     first: QueryOutcome,
-    brought: int,
     searched: SearchReport,
 ) -> int:
     """A query's next pages, up to search.results: each while the page before brought a
-    target site new to the search (search.next_page = new-target) or always; each a
-    request of its own, counted against the budgets and paced by the rate limit.
-    Returns how many URLs they added to the frontier."""
+    target-language result new to the search (search.next_page = new-target; a page
+    whose results are all known or in other languages does not deserve another) or
+    always; each a request of its own, counted against the budgets and paced by the
+    rate limit. Returns how many URLs they added to the frontier."""
     settings, backend = miner.ws.settings, miner.backend
     per_page = min(settings["search.results"], backend.max_count)
     always = settings["search.next_page"] == "always"
     added, outcome, offset = 0, first, per_page
     while offset < settings["search.results"] and len(outcome.results) >= per_page:
-        if not (always or brought):
+        if not (always or coverage.new_urls):
             break
         try:
             outcome = search_one(miner.ws, backend, first.query, per_page, offset,
@@ -269,7 +269,7 @@ def _next_pages(
             searched.stopped = str(exc)
             break
         added += _queue_results(miner, outcome, report, fruitless, page=2)
-        brought = coverage.take(outcome, page=2)
+        coverage.take(outcome, page=2)
         offset += per_page
     return added
 

@@ -93,6 +93,7 @@ class RunReport:
     loops: list[LoopReport] = field(default_factory=list)
     stopped: str | None = None  # a budget or time limit ended the run early
     already_done: bool = False
+    requests: int = 0  # search requests sent in the run
 
     @property
     def offline(self) -> bool:

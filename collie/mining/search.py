@@ -340,6 +340,9 @@ class SearchCoverage:
         for _, sample in _samples(ws, model, before_loop=loop):
             self.incidence.add(sample)
             self.first_loop = False
+        self.target_urls = {r.url for r in ws.queries.judged_results()
+                            if r.target and (r.loop or 0) < loop}  # fmt: skip
+        self.new_urls = 0  # target result URLs the last page taken brought, new to the search
 
     def take(self, outcome: QueryOutcome, page: int = 1) -> int:
         """A query's answer (its `page`-th page) into the incidence; returns the target
@@ -348,6 +351,9 @@ class SearchCoverage:
             return 0
         judged = self._judgements(outcome)
         results = [(site_of(r.url), t) for r, t in zip(outcome.results, judged, strict=True)]
+        urls = {r.url for r, t in zip(outcome.results, judged, strict=True) if t}
+        self.new_urls = len(urls - self.target_urls)
+        self.target_urls |= urls
         if page == 1:
             self.loop_queries += 1
             self.quiet += 1
@@ -372,9 +378,7 @@ class SearchCoverage:
         return self.incidence.estimate()
 
     def saturated(self) -> bool:
-        return self.rule.saturated(
-            self.estimate(), self.loop_queries, self.first_loop, self.quiet
-        )
+        return self.rule.saturated(self.estimate(), self.loop_queries, self.first_loop, self.quiet)
 
     def stop_line(self, backend: str, unspent: int) -> str:
         """Why the search stage stops, with the figures, in one line."""
@@ -397,8 +401,9 @@ class SearchCoverage:
 def _samples(
     ws: Workspace, model: LangModel | None, before_loop: int | None = None
 ) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
-    """(loop, results) of each answered query, its judged results as (site, target), in the order sent (a
-    query's later pages with its first: one sample), of the loops before `before_loop`
+    """(loop, results) of each answered query, its judged results as (site, target),
+    in the order sent (a query's later pages with its first: one sample), of the loops
+    before `before_loop`
     (None: all). Results never judged (a workspace of an older collie, or a run killed
     between storing an answer and judging it) are judged now and stored; without a
     `model` (a reader: status, report) they count as not the target's."""
@@ -433,3 +438,60 @@ def coverage_by_loop(ws: Workspace, model: LangModel | None = None) -> dict[int,
         incidence.add(sample)
         curve.setdefault(loop, []).append(incidence.estimate())
     return curve
+
+
+# -- what the search may cost -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchCost:
+    """A run's search bill before it starts: the worst case (every planned query and
+    each of its pages) and the plan's allowance (search.monthly_requests,
+    search.price_per_1000, else the backend's defaults)."""
+
+    requests: int  # at most, this run
+    seconds: float  # at search.rate_limit (0: no limit)
+    allowance: int  # requests a month (0: no limit)
+    price: float  # per 1,000 beyond it
+    this_month: int  # requests this workspace sent this calendar month (UTC)
+
+    def lines(self, backend: str) -> list[str]:
+        """The plan in words, and a warning when it could go over the allowance."""
+        time = f", about {self.seconds / 60:.0f} min at search.rate_limit" if self.seconds else ""
+        lines = [
+            f"search: at most {self.requests:,} {backend} requests in this run{time} (the "
+            "saturation rule usually stops far earlier)"
+        ]
+        if self.allowance and self.this_month + self.requests > self.allowance:
+            over = self.this_month + self.requests - self.allowance
+            cost = f" (up to ${over * self.price / 1000:,.2f})" if self.price else ""
+            lines.append(
+                f"warning: this workspace sent {self.this_month:,} {backend} requests this "
+                f"month; the worst case of this run goes {over:,} over the plan's "
+                f"{self.allowance:,} a month{cost}. Lower queries.count or "
+                "search.max_queries_per_run to cap it (search.monthly_requests sets the "
+                "allowance)."
+            )
+        return lines
+
+
+def plan_cost(ws: Workspace, backend: Backend, loops: int, now: str) -> SearchCost:
+    """The worst case of a run bringing the workspace to `loops` loops (`now`: the time,
+    UTC ISO 8601, whose calendar month counts)."""
+    settings = ws.settings
+    per_page = min(settings["search.results"], backend.max_count)
+    pages = -(-settings["search.results"] // per_page)
+    left = max(0, loops - ws.completed_loops())
+    requests = left * settings["queries.count"] * pages
+    if settings["search.max_queries_per_run"]:
+        requests = min(requests, settings["search.max_queries_per_run"])
+    rate = settings["search.rate_limit"]
+    allowance = settings["search.monthly_requests"]
+    price = settings["search.price_per_1000"]
+    return SearchCost(
+        requests,
+        requests / rate if rate else 0.0,
+        backend.monthly_requests if allowance < 0 else allowance,
+        backend.price_per_1000 if price < 0 else price,
+        ws.queries.requests_since(now[:7] + "-01"),
+    )

@@ -10,15 +10,17 @@ surface to such queries in all:
     S = S_obs + ((m - 1) / m) * Q1^2 / (2 Q2)                    (Q2 > 0)
     S = S_obs + ((m - 1) / m) * Q1 (Q1 - 1) / 2                  (Q2 = 0)
 
-with m queries, its variance, and Chao's log-normal 95% interval, whose lower bound is
-never below S_obs. Why Chao2: it needs only the incidence the search stage already has
-(no model of the engine's ranking), it is a lower bound that is nearly unbiased when
-rare species are still turning up (exactly when the stop must wait), and capture-
-recapture over query results is how IR estimates the size of a collection behind a
-search interface (Bharat and Broder 1998; Shokouhi et al. 2006). Its weak point is
-heterogeneity: a site that only rare words reach is under-counted until a query with
-those words is sent; the stop's minimum of queries and the probe of later loops are
-there for that (docs/search.md, "When the search stops").
+with m queries, its variance, and the upper bound of Chao's log-normal 95% interval
+(S_obs + T K, T the estimated unseen, K = exp(1.96 sqrt(ln(1 + var / T^2)))); the
+interval starts at S_obs (Chao's lower bound S_obs + T / K would exclude the case that
+matters most here: every site already found). Why Chao2: it needs only the incidence
+the search stage already has (no model of the engine's ranking), it is a lower bound
+that is nearly unbiased when rare species are still turning up (exactly when the stop
+must wait), and capture-recapture over query results is how IR estimates the size of
+a collection behind a search interface (Bharat and Broder 1998; Shokouhi et al. 2006).
+Its weak point is heterogeneity: a site that only rare words reach is under-counted
+until a query with those words is sent; the stop's minimum of queries and its quiet
+probe are there for that (docs/search.md, "When the search stops").
 
 This module is pure: the loop feeds it each query's judged results in order.
 """
@@ -89,7 +91,7 @@ def chao2(observed: int, q1: int, q2: int, m: int) -> Estimate:
     if unseen <= 0 or variance <= 0:
         return Estimate(m, observed, estimate, observed, estimate, q1, q2)
     k = math.exp(Z95 * math.sqrt(math.log(1 + variance / unseen**2)))
-    low = observed + (unseen / k if q1 else 0.0)
+    low = float(observed)  # the sites found exist: the interval starts there
     high = observed + unseen * k
     return Estimate(m, observed, estimate, low, max(high, estimate), q1, q2)
 

@@ -20,6 +20,10 @@ class Google(Backend):
     name: ClassVar[str] = "google"
     default_url: ClassVar[str] = "https://www.googleapis.com/customsearch/v1"
     max_count: ClassVar[int] = 10
+    # Google Custom Search JSON API: 100 free queries a day (about 3,000 a month), then
+    # $5 per 1,000.
+    monthly_requests: ClassVar[int] = 3000
+    price_per_1000: ClassVar[float] = 5.0
     secret_envs: ClassVar[tuple[str, ...]] = ("search.google_key_env", "search.google_cx_env")
     _warned: bool = field(default=False, init=False)
 

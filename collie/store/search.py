@@ -90,8 +90,11 @@ class QueryCache:
         ]
         with self.conn:
             self.conn.execute("DELETE FROM search_results WHERE query_id = ?", (query_id,))
-            self.conn.executemany("INSERT INTO search_results (query_id, rank, url, canonical_url, title, snippet) "
-                "VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.conn.executemany(
+                "INSERT INTO search_results (query_id, rank, url, canonical_url, title, snippet) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
             self.conn.execute(
                 "UPDATE queries SET status = 'done', finished_at = ?, result_count = ?, raw = ? "
                 "WHERE id = ?",
@@ -195,6 +198,13 @@ class QueryCache:
         return int(
             self.conn.execute("SELECT COALESCE(SUM(attempts), 0) FROM queries").fetchone()[0]
         )
+
+    def requests_since(self, iso_time: str) -> int:
+        """Search requests made in this workspace since `iso_time` (UTC, ISO 8601)."""
+        row = self.conn.execute(
+            "SELECT COALESCE(SUM(attempts), 0) FROM queries WHERE created_at >= ?", (iso_time,)
+        )
+        return int(row.fetchone()[0])
 
     def query_counts(self) -> dict[str, int]:
         rows = self.conn.execute("SELECT status, COUNT(*) FROM queries GROUP BY status")
