@@ -179,14 +179,14 @@ SETTINGS: tuple[Setting, ...] = (
         "search.monthly_requests",
         -1,
         "Search requests a month the plan allows (a warning before a run that would go "
-        "over it); -1 means the backend's default (docs/search.md), 0 means no limit.",
+        "over it); -1 means the backend's default (docs/search-backends.md), 0 means no limit.",
         minimum=-1,
     ),
     Setting(
         "search.price_per_1000",
         -1.0,
         "Price in US dollars of 1,000 requests beyond the allowance; -1 means the "
-        "backend's default (docs/search.md).",
+        "backend's default (docs/search-backends.md).",
         minimum=-1,
         maximum=1000,
     ),

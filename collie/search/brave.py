@@ -68,7 +68,7 @@ class Brave(Backend):
     default_url: ClassVar[str] = "https://api.search.brave.com/res/v1/web/search"
     max_count: ClassVar[int] = 20
     # Brave Search API: $5 of free credit a month (about 1,000 requests), then $5 per
-    # 1,000 (the plan as of September 2026: docs/search.md).
+    # 1,000 (the plan as of September 2026: docs/search-backends.md).
     monthly_requests: ClassVar[int] = 1000
     price_per_1000: ClassVar[float] = 5.0
     secret_envs: ClassVar[tuple[str, ...]] = ("search.brave_key_env",)

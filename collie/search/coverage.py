@@ -20,7 +20,7 @@ must wait), and capture-recapture over query results is how IR estimates the siz
 a collection behind a search interface (Bharat and Broder 1998; Shokouhi et al. 2006).
 Its weak point is heterogeneity: a site that only rare words reach is under-counted
 until a query with those words is sent; the stop's minimum of queries and its quiet
-probe are there for that (docs/search.md, "When the search stops").
+probe are there for that (docs/search-backends.md, "When the search stops").
 
 This module is pure: the loop feeds it each query's judged results in order.
 """
