@@ -42,10 +42,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from collie.crawl.links import site_of
 from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.records import BuildOptions
 from collie.mining.search import coverage_by_loop
+from collie.search.coverage import site_key
 from collie.workspace.folder import open_workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,13 +60,14 @@ ROWS = [
 
 
 def searchable_sites(world: Path, target: str) -> int:
-    """The truth: target sites with an indexed target-language page robots.txt allows."""
+    """The truth: target sites (hosts, as the estimate counts them) with an indexed
+    target-language page robots.txt allows."""
     conn = sqlite3.connect(world)
     rows = conn.execute(
         "SELECT url FROM pages WHERE lang = ? AND indexed = 1 AND disallowed = 0", (target,)
     ).fetchall()
     conn.close()
-    return len({site_of(url) for (url,) in rows})
+    return len({site_key(url) for (url,) in rows})
 
 
 def mine(world: Path, settings: list[str], hide: tuple[str, ...]) -> dict[str, object]:

@@ -18,12 +18,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from collie.crawl.links import site_of
 from collie.decide.snippets import judge_snippets, result_text
 from collie.errors import CollieError, InputError
 from collie.langid.model import LangModel
 from collie.search import Backend, SearchError, SearchFatal, SearchResult
-from collie.search.coverage import Estimate, Incidence, StopRule
+from collie.search.coverage import Estimate, Incidence, StopRule, site_key
 from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.store import Store
@@ -350,7 +349,7 @@ class SearchCoverage:
         if outcome.status not in ("sent", "cached") or outcome.query_id is None:
             return 0
         judged = self._judgements(outcome)
-        results = [(site_of(r.url), t) for r, t in zip(outcome.results, judged, strict=True)]
+        results = [(site_key(r.url), t) for r, t in zip(outcome.results, judged, strict=True)]
         urls = {r.url for r, t in zip(outcome.results, judged, strict=True) if t}
         self.new_urls = len(urls - self.target_urls)
         self.target_urls |= urls
@@ -403,8 +402,11 @@ def _samples(
 ) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
     """(loop, results) of each answered query, its judged results as (site, target),
     in the order sent (a query's later pages with its first: one sample), of the loops
-    before `before_loop`
-    (None: all). Results never judged (a workspace of an older collie, or a run killed
+    before `before_loop` (None: all). With a `model` and `before_loop`, the results of
+    the loops before are judged again by it and the changes stored: a later loop's model
+    knows the relatives the relatives pass learnt, whose sites the first loop's model
+    may have taken for the target's (the same model on a resumed run: the same
+    judgements). Results never judged (a workspace of an older collie, or a run killed
     between storing an answer and judging it) are judged now and stored; without a
     `model` (a reader: status, report) they count as not the target's."""
     by_query: dict[int, list[JudgedResult]] = {}
@@ -415,6 +417,8 @@ def _samples(
             by_query.setdefault(row.query_id, [])
             if row.url is not None:
                 by_query[row.query_id].append(row)
+    if model is not None and before_loop is not None:
+        by_query = _judge_again(ws, model, by_query)
     samples: dict[tuple[int | None, str], list[tuple[str, bool]]] = {}
     for query_id, found in by_query.items():
         if model is not None and any(r.target is None for r in found):
@@ -423,9 +427,23 @@ def _samples(
             ws.queries.record_judgements(query_id, judged, 0)
             found = [replace(r, target=t) for r, t in zip(found, judged, strict=True)]
         sample = samples.setdefault(keys[query_id], [])
-        sample += [(site_of(r.url or ""), bool(r.target)) for r in found]
+        sample += [(site_key(r.url or ""), bool(r.target)) for r in found]
     for (loop, _), sample in samples.items():
         yield loop or 0, sample
+
+
+def _judge_again(
+    ws: Workspace, model: LangModel, by_query: dict[int, list[JudgedResult]]
+) -> dict[int, list[JudgedResult]]:
+    """Every result judged again by `model` (one batch); the changes stored."""
+    rows = [r for found in by_query.values() for r in found]
+    judged = judge_snippets([result_text(r.title, r.snippet) for r in rows], model,
+                            ws.language.code)  # fmt: skip
+    changed = [(r.query_id, r.rank, t) for r, t in zip(rows, judged, strict=True) if r.target != t]
+    if changed:
+        ws.queries.update_judgements(changed)
+    again = iter(judged)
+    return {q: [replace(r, target=next(again)) for r in found] for q, found in by_query.items()}
 
 
 def coverage_by_loop(ws: Workspace, model: LangModel | None = None) -> dict[int, list[Estimate]]:

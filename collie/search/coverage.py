@@ -22,6 +22,10 @@ Its weak point is heterogeneity: a site that only rare words reach is under-coun
 until a query with those words is sent; the stop's minimum of queries and its quiet
 probe are there for that (docs/search-backends.md, "When the search stops").
 
+A site here is a host (less a leading "www."): two hosts of one registered domain are
+often two sites that do not link to each other (a newspaper and its regional edition),
+and a host the search never returned may be one the crawl never reaches either.
+
 This module is pure: the loop feeds it each query's judged results in order.
 """
 
@@ -31,12 +35,19 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 # A site counts as a target site once at least this share of its results seen so far
 # were judged to be in the target language: a relative's or a neighbour's site, whose
 # results the model takes for the target now and then, does not.
 SITE_MIN_SHARE = 0.25
+
+
+def site_key(url: str) -> str:
+    """The site a result counts for: its host, lower-cased, less a leading "www."."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
 
 
 @dataclass(frozen=True)

@@ -161,12 +161,21 @@ class QueryCache:
         """Every answered query's results with their judgements, in the order the
         queries were sent (a query's later pages with its first: one sample)."""
         rows = self.conn.execute(
-            "SELECT q.id, q.loop, q.text, r.url, r.target, r.title, r.snippet FROM queries q "
+            "SELECT q.id, q.loop, q.text, r.url, r.target, r.title, r.snippet, r.rank "
+            "FROM queries q "
             "LEFT JOIN search_results r ON r.query_id = q.id WHERE q.status = 'done' "
             "ORDER BY q.id, r.rank"
         )
         return [JudgedResult(r[0], r[1], r[2], r[3], None if r[4] is None else bool(r[4]),
-                             r[5] or "", r[6] or "") for r in rows]  # fmt: skip
+                             r[5] or "", r[6] or "", r[7] or 0) for r in rows]  # fmt: skip
+
+    def update_judgements(self, changed: list[tuple[int, int, bool]]) -> None:
+        """Results judged again ((query id, rank, target)), in one transaction."""
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE search_results SET target = ? WHERE query_id = ? AND rank = ?",
+                [(int(t), query_id, rank) for query_id, rank, t in changed],
+            )
 
     def word_yields(self, before_loop: int) -> dict[str, tuple[int, int]]:
         """Per seed word, over the queries of earlier loops that were answered: (queries
@@ -238,6 +247,7 @@ class JudgedResult:
     target: bool | None
     title: str = ""
     snippet: str = ""
+    rank: int = 0
 
 
 def _query_record(row: sqlite3.Row) -> QueryRecord:
