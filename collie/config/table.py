@@ -155,7 +155,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "search.min_queries",
-        20,
+        40,
         "Queries the first loop answers before the saturation rule may stop it.",
         minimum=1,
     ),

@@ -218,7 +218,7 @@ def _search_stage(miner: Miner, report: LoopReport, stream: Stream | None) -> st
         if stopped is not None:
             return stopped
         unspent = len(planned) - sum(report.queries.values())
-        if fruitless.enough and fruitless.count >= fruitless.enough:
+        if fruitless.enough and fruitless.count >= fruitless.enough and not coverage.decides():
             report.search_stopped = (
                 f"the last {fruitless.enough} queries sent brought no new URL; the loop's "
                 f"other {unspent} queries are not spent (search.max_fruitless)"

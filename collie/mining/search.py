@@ -376,6 +376,12 @@ class SearchCoverage:
     def estimate(self) -> Estimate:
         return self.incidence.estimate()
 
+    def decides(self) -> bool:
+        """Is the saturation rule on, with a target site to go on? (Then it, not
+        search.max_fruitless, says when the search has seen enough: queries that bring no
+        new URL are what a long tail looks like between two of its sites.)"""
+        return self.rule.share > 0 and self.incidence.estimate().observed > 0
+
     def saturated(self) -> bool:
         return self.rule.saturated(self.estimate(), self.loop_queries, self.first_loop, self.quiet)
 
