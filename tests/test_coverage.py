@@ -23,9 +23,11 @@ def test_chao2_by_hand() -> None:
 
 def test_chao2_without_doubletons_and_without_singletons() -> None:
     assert chao2(5, 3, 0, 10).estimate == pytest.approx(5 + 0.9 * 3 * 2 / 2)
-    none_once = chao2(30, 0, 4, 50)
+    none_once = chao2(30, 0, 4, 50, incidences=70)
     assert none_once.estimate == 30 and none_once.low == 30
     assert none_once.high > 30  # an interval of zero width would claim certainty
+    often = chao2(30, 0, 0, 50, incidences=300)  # every site seen ten times
+    assert 30 < often.high < none_once.high
     assert chao2(0, 0, 0, 0).estimate == 0
 
 
@@ -46,13 +48,17 @@ def test_a_site_mostly_in_another_language_is_not_a_target_site() -> None:
     assert inc.target_sites() == {"luo.ke"}
 
 
-def test_the_stop_rule_waits_for_its_minimum_and_a_quiet_probe() -> None:
-    rule = StopRule(0.95, min_queries=20, probe=10)
-    full = chao2(30, 0, 3, 25)
-    assert not rule.saturated(full, 19, True, 19)  # the first loop's minimum
-    assert rule.saturated(full, 20, True, 10)
-    assert not rule.saturated(full, 20, True, 9)  # a new site 9 queries ago
+def test_the_stop_rule_waits_for_its_minimum_a_quiet_probe_and_the_interval() -> None:
+    rule = StopRule(0.9, min_queries=40, probe=10)
+    full = chao2(30, 0, 3, 45, incidences=150)
+    assert full.high <= 30 / 0.9
+    assert not rule.saturated(full, 39, True, 39)  # the first loop's minimum
+    assert rule.saturated(full, 40, True, 10)
+    assert not rule.saturated(full, 40, True, 9)  # a new site 9 queries ago
     assert rule.saturated(full, 10, False, 10)  # a later loop: the probe
-    assert not rule.saturated(chao2(30, 6, 2, 25), 40, True, 12)  # 30 of 38.6
+    assert not rule.saturated(chao2(30, 6, 2, 45), 50, True, 12)  # 30 of 38.6
+    # a long tail: the estimate is close (22 of 22.4), its interval is not (22-27)
+    tail = chao2(22, 2, 4, 52, incidences=80)
+    assert tail.share > 0.97 and not rule.saturated(tail, 52, True, 12)
     assert not StopRule(0, 20, 10).saturated(full, 99, True, 99)  # off
     assert not rule.saturated(chao2(0, 0, 0, 40), 40, True, 40)  # nothing seen yet

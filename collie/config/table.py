@@ -147,9 +147,10 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "search.saturation",
-        0.95,
+        0.9,
         "Stop a loop's search when the target sites found are at least this share of the "
-        "coverage estimate (Chao2 over the queries' results); 0 means never.",
+        "upper bound of the coverage estimate's 95% interval (Chao2 over the queries' "
+        "results); 0 means never.",
         minimum=0,
         maximum=1,
     ),

@@ -61,7 +61,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
 
 def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
     """A loop's coverage estimate when its search ended, in words and figures, and its
-    saturation curve: (queries, target sites found, estimate) after each query."""
+    saturation curve: (queries, target sites found, estimate, the interval's upper bound)
+    after each query."""
     if not curve:
         return {}
     last = curve[-1]
@@ -69,7 +70,9 @@ def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
         "coverage": {
             **last.to_json(),
             "sentence": last.sentence(backend),
-            "curve": [[e.queries, e.observed, round(e.estimate, 2)] for e in curve],
+            "curve": [
+                [e.queries, e.observed, round(e.estimate, 2), round(e.high, 2)] for e in curve
+            ],
         }
     }
 
