@@ -22,8 +22,8 @@ Printed per row: search requests (every page counted) and their share of the cur
 rule's, queries, recall of reachable target pages, precision, wall seconds, and the
 coverage estimate when the search stopped beside the truth: the target sites search can
 return (a target-language page of the site is indexed and allowed by robots.txt). The
-news world is mined at the default search.rate_limit (1 request/s), as a user's run is;
-the generated worlds without a rate limit (the time is then the pipeline's alone).
+news world is mined at the defaults (search.rate_limit 1 request/s, fetch.delay 1 s), as
+a user's run is; the generated worlds without either (the time is then the pipeline's).
 Targets: the same recall (within 0.005) with <= 25% of the current rule's requests; the
 news world's 2-loop run <= 300 s; the estimate within +-15% of the truth, its interval
 containing it; on the long tail, the tail sites that spending every query finds.
@@ -79,10 +79,12 @@ def searchable_sites(world: Path, target: str) -> int:
     return len({site_key(url) for (url,) in rows})
 
 
-def mine(world: Path, settings: list[str], hide: tuple[str, ...]) -> dict[str, object]:
+def mine(
+    world: Path, settings: list[str], hide: tuple[str, ...], delay: float
+) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="collie-bench-search-") as tmp:
         began = time.monotonic()
-        result = run_demo(world, Path(tmp) / "run", delay=0.0, settings=[*COUNT, *settings],
+        result = run_demo(world, Path(tmp) / "run", delay=delay, settings=[*COUNT, *settings],
                           quiet=True, echo=io.StringIO(), hide=hide)  # fmt: skip
         took = time.monotonic() - began
         conn = sqlite3.connect(result.workspace / "collie.db")
@@ -161,21 +163,22 @@ def main() -> None:
     which = parser.parse_args().world
     if which in ("tail", "all"):
         long_tail()
-    worlds: list[tuple[str, BuildOptions, tuple[str, ...], list[str]]] = []
+    worlds: list[tuple[str, BuildOptions, tuple[str, ...], list[str], float]] = []
     if which in ("demo", "all"):
-        worlds.append(("demo (300 sites, GENERATED)", BuildOptions(), (), []))
+        worlds.append(("demo (300 sites, GENERATED)", BuildOptions(), (), [], 0.0))
     if which in ("large", "all"):
-        worlds.append(("large (1,200 sites, GENERATED)", BuildOptions(sites=1200), (), []))
+        worlds.append(("large (1,200 sites, GENERATED)", BuildOptions(sites=1200), (), [], 0.0))
     if which in ("news", "all"):
-        rate = ["search.rate_limit=1"]  # the default: a user's wall time
-        worlds += [(n, o, h, rate) for n, o, h in news_world("news (REAL TEXT, relatives)")]
-    for name, options, hide, extra in worlds:
+        rate = ["search.rate_limit=1"]  # the defaults, with fetch.delay 1 s: a user's run
+        worlds += [(f"{n}, search.rate_limit 1/s, fetch.delay 1 s", o, h, rate, 1.0)
+                   for n, o, h in news_world("news (REAL TEXT, relatives)")]  # fmt: skip
+    for name, options, hide, extra, delay in worlds:
         world, _ = ensure_world(options)
         truth = searchable_sites(world, options.target)
         print(f"{name}: {truth} target sites search can return", flush=True)
         first = 0
         for label, settings in ROWS:
-            row = mine(world, [*settings, *extra], hide)
+            row = mine(world, [*settings, *extra], hide, delay)
             first = first or int(row["requests"])  # type: ignore[call-overload]
             est = row["estimate"]
             at_stop = "no estimate"

@@ -183,7 +183,7 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     assert result.code == 0
     page = out.read_text(encoding="utf-8")
     assert (
-        page.count("<svg") == 5
+        page.count("<svg") == 6
         and "<script" not in page
         and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     )  # self-contained: no external assets
@@ -192,6 +192,8 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     assert len(names) == len(colours) == len(legend) >= 6  # one colour, one meaning
     assert {"Pages dropped, by reason", "Target documents by length"} <= set(
         re.findall(r'aria-label="([^"]+)"', page))  # fmt: skip
+    saturation = page.split('<figure id="saturation">')[1].split("</figure>")[0]
+    assert saturation.count("<polyline") == 3 and "upper bound (95%)" in saturation
     loop_chart = page.split('<figure id="loops">')[1].split("</figure>")[0]
     totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', loop_chart)]
     expected = [loop["documents"]["search"] + loop["documents"]["crawl"]
@@ -289,7 +291,9 @@ def test_search_stops_when_queries_bring_nothing_new(
     tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch
 ) -> None:
     """Every query finds the same one page: after the first, search.max_fruitless
-    queries in a row bring no new URL and the loop spends no more."""
+    queries in a row bring no new URL and the loop spends no more (the rule before
+    issue 31, search.saturation = 0; with it on, the saturation rule decides once a
+    target site is seen: test_saturation.py)."""
     from collie.udhr import load_declarations
 
     from .zuluworld import page
@@ -301,7 +305,7 @@ def test_search_stops_when_queries_bring_nothing_new(
     init_zulu(capsys, tmp_path / "ws", docs, web)
     monkeypatch.chdir(tmp_path / "ws")
     result = run_collie(capsys, "--set", "search.max_fruitless=3", "--set", "queries.count=10",
-                        "run", "--loops", "1")  # fmt: skip
+                        "--set", "search.saturation=0", "run", "--loops", "1")  # fmt: skip
     assert result.code == 0, result.err
     assert "the last 3 queries sent brought no new URL" in result.err
     conn = sqlite3.connect(tmp_path / "ws" / "collie.db")
@@ -311,7 +315,7 @@ def test_search_stops_when_queries_bring_nothing_new(
     assert (sent, kept) == (4, 1)
     searches = [e for e in web.log if e.path.startswith("/search") and "pageno=1" in e.url
                 and "preflight" not in e.url]  # fmt: skip
-    assert len(searches) == 4  # (each also asked for page 2, which was empty)
+    assert len(searches) == 4
 
 
 def test_bandit_draws_loop_two_from_loop_one_yields(

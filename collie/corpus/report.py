@@ -152,6 +152,57 @@ def bar_chart(
     return "".join(parts)
 
 
+def saturation_chart(loops: list[dict[str, Any]], width: int = 640) -> str:
+    """The saturation curve as inline SVG: target sites found against queries sent, with
+    the coverage estimate and the upper bound of its 95% interval; a loop's start marked.
+    "" when no query was answered."""
+    points = [(p, loop["number"]) for loop in loops for p in (loop.get("coverage") or {}).get(
+        "curve", [])]  # fmt: skip
+    if not points:
+        return ""
+    left, top, height = 50, 40, 220
+    bottom = top + height
+    xs = axis_ticks(max(p[0] for p, _ in points))
+    ys = axis_ticks(max(max(p[1], p[2], p[3]) for p, _ in points))
+    sx, sy = (width - left - 20) / xs[-1], height / ys[-1]
+
+    def at(q: float, v: float) -> str:
+        return f"{left + q * sx:.1f},{bottom - v * sy:.1f}"
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{bottom + 30}" '
+        'role="img" aria-label="Saturation of the search">',
+        '<text x="4" y="16" font-weight="bold">Target sites found through search, and the '
+        "estimate</text>",
+    ]
+    for tick in xs:
+        x = left + tick * sx
+        parts.append(f'<text class="tick" x="{x:.1f}" y="{bottom + 16}" font-size="10" '
+                     f'text-anchor="middle">{tick:g}</text>')  # fmt: skip
+    for tick in ys:
+        y = bottom - tick * sy
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 20}" y2="{y:.1f}" '
+                     f'stroke="#e4e4e4"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="10" '
+                     f'text-anchor="end">{tick:g}</text>')  # fmt: skip
+    for (_, number), (before, last) in zip(points[1:], points[:-1], strict=True):
+        if number != last:
+            x = left + before[0] * sx
+            parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" '
+                         f'stroke="#888" stroke-dasharray="2,3"/><text x="{x + 3:.1f}" '
+                         f'y="{top + 10}" font-size="10">loop {number}</text>')  # fmt: skip
+    lines = (("found", 1, "#1f6f8b", ""), ("estimate", 2, "#c0392b", "6,3"),
+             ("upper bound (95%)", 3, "#e59866", "2,3"))  # fmt: skip
+    for k, (name, column, colour, dash) in enumerate(lines):
+        path = " ".join(at(p[0], p[column]) for p, _ in points)
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'stroke-dasharray="{dash}" points="{path}"/>'
+                     f'<text x="{left + 10 + 150 * k}" y="33" font-size="11" '
+                     f'fill="{colour}">{name}</text>')  # fmt: skip
+    parts.append(f'<text x="{width - 20}" y="{bottom + 28}" font-size="10" '
+                 'text-anchor="end">queries sent</text></svg>')  # fmt: skip
+    return "".join(parts)
+
+
 def top_languages(counts: dict[str, int], shown: int = 15) -> tuple[list[tuple[str, int]], str]:
     """The languages the chart shows (the most pages first), and its caption: how many
     of how many, and the pages of the rest."""
@@ -166,8 +217,9 @@ def top_languages(counts: dict[str, int], shown: int = 15) -> tuple[list[tuple[s
 
 
 def html_report(data: dict[str, Any]) -> str:
-    """One self-contained HTML page: five plots (target documents per loop, pages by
-    language, yield by site, drop reasons, document lengths) and the summary."""
+    """One self-contained HTML page: six plots (target documents per loop, the search's
+    saturation curve, pages by language, yield by site, drop reasons, document lengths)
+    and the summary."""
     loops = data["loops"]
     labels = [f"loop {loop['number']}" for loop in loops]
     yield_chart = bar_chart(
@@ -208,6 +260,7 @@ def html_report(data: dict[str, Any]) -> str:
         [b for b, _ in lengths],
         {"documents": [n for _, n in lengths]},
     )
+    saturation = saturation_chart(loops)
     text = html.escape("\n".join(summary_lines(data)))
     title = f"collie report: {html.escape(data['language_name'])}"
     return (
@@ -216,7 +269,8 @@ def html_report(data: dict[str, Any]) -> str:
         "pre{background:#f4f4f4;padding:1em;overflow-x:auto}figure{margin:1.5em 0}</style>"
         f"</head><body><h1>{title}</h1>"
         f'<figure id="loops">{yield_chart}</figure>'
-        f'<figure id="languages">{language_chart}'
+        + (f'<figure id="saturation">{saturation}</figure>' if saturation else "")
+        + f'<figure id="languages">{language_chart}'
         f"<figcaption>{html.escape(language_caption)}</figcaption></figure>"
         f'<figure id="sites">{site_chart}</figure>'
         f'<figure id="dropped">{drop_chart}</figure>'
