@@ -52,7 +52,7 @@ from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.longtail import build_long_tail
 from collie.mininet.records import BuildOptions
 from collie.mininet.server import MiniWebServer, World
-from collie.mining.search import coverage_by_loop
+from collie.mining.coverage import coverage_by_loop
 from collie.search.coverage import site_key
 from collie.udhr import load_declarations
 from collie.workspace.folder import open_workspace

@@ -160,7 +160,7 @@ def replayed_stop(root: Path) -> int:
     """The loop-1 query at which the stop rule fires on the stored judgements, replayed
     from the database alone (0: it never fires)."""
     from collie.config.table import SETTINGS_BY_KEY
-    from collie.mining.search import coverage_by_loop
+    from collie.mining.coverage import coverage_by_loop
     from collie.workspace.folder import open_workspace
 
     ws = open_workspace(root, {}, {})

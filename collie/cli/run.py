@@ -23,9 +23,9 @@ from collie.cli.options import (
 )
 from collie.cli.progress import CliEvents, close_run_log, open_run_log
 from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.mining.coverage import plan_cost
 from collie.mining.loop import run as run_loops
 from collie.mining.records import RunLimits, RunReport
-from collie.mining.search import plan_cost
 from collie.page.maintext import check_installed
 from collie.search import make_backend
 from collie.workspace.folder import RunLock

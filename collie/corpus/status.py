@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
-from collie.mining.search import coverage_by_loop, seed_list_for
+from collie.mining.coverage import coverage_by_loop
+from collie.mining.search import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.workspace.folder import Workspace

@@ -27,6 +27,7 @@ from collie.fetch.fetcher import Fetcher
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
 from collie.mining.batches import BatchFetch
+from collie.mining.coverage import SearchCoverage
 from collie.mining.executor import Executor, LocalExecutor
 from collie.mining.miner import Miner
 from collie.mining.records import LoopReport, RunEvents, RunLimits, RunReport
@@ -35,7 +36,6 @@ from collie.mining.search import (
     BudgetExhausted,
     QueryOutcome,
     SearchBudget,
-    SearchCoverage,
     SearchReport,
     loop_queries,
     search_one,

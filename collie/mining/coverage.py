@@ -1,0 +1,223 @@
+"""The search stage's coverage, on the loop's side: each query's results judged
+(decide/snippets.py) and stored, the incidence of target sites replayed from the store,
+the stop rule (collie/search/coverage.py) asked after each query, the saturation curve
+that status and the report show, and a run's worst-case search bill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from collie.decide.snippets import judge_snippets, result_text
+from collie.langid.model import LangModel
+from collie.mining.search import QueryOutcome
+from collie.search import Backend
+from collie.search.coverage import Estimate, Incidence, StopRule, site_key
+from collie.store.search import JudgedResult
+from collie.workspace.folder import Workspace
+
+
+class SearchCoverage:
+    """The search's incidence of target sites, query after query, across the loops: what
+    the stop rule and the choice of a next page read. A query's results are judged once
+    (decide/snippets.py) and the judgement stored with them, so a resumed run replays the
+    same incidence and reaches the same stop."""
+
+    def __init__(self, ws: Workspace, model: LangModel, loop: int) -> None:
+        settings = ws.settings
+        self.ws, self.model, self.loop = ws, model, loop
+        self.target = ws.language.code
+        self.rule = StopRule(
+            settings["search.saturation"],
+            settings["search.min_queries"],
+            settings["search.probe_queries"],
+        )
+        self.incidence = Incidence()
+        self.loop_queries = 0  # answered in this loop
+        self.loop_new = 0  # target sites this loop's queries brought
+        self.quiet = 0  # this loop's queries since the last that brought a new target site
+        self.first_loop = True
+        for _, sample in _samples(ws, model, before_loop=loop):
+            self.incidence.add(sample)
+            self.first_loop = False
+        self.target_urls = {r.url for r in ws.queries.judged_results()
+                            if r.target and (r.loop or 0) < loop}  # fmt: skip
+        self.new_urls = 0  # target result URLs the last page taken brought, new to the search
+
+    def take(self, outcome: QueryOutcome, page: int = 1) -> int:
+        """A query's answer (its `page`-th page) into the incidence; returns the target
+        sites it brought that no earlier query had."""
+        if outcome.status not in ("sent", "cached") or outcome.query_id is None:
+            return 0
+        judged = self._judgements(outcome)
+        results = [(site_key(r.url), t) for r, t in zip(outcome.results, judged, strict=True)]
+        urls = {r.url for r, t in zip(outcome.results, judged, strict=True) if t}
+        self.new_urls = len(urls - self.target_urls)
+        self.target_urls |= urls
+        if page == 1:
+            self.loop_queries += 1
+            self.quiet += 1
+            new = self.incidence.add(results)
+        else:
+            new = self.incidence.extend(results)
+        if new:
+            self.quiet = 0
+        self.ws.queries.record_judgements(outcome.query_id, judged, new)
+        self.loop_new += new
+        return new
+
+    def _judgements(self, outcome: QueryOutcome) -> list[bool]:
+        assert outcome.query_id is not None
+        stored = self.ws.queries.judgements(outcome.query_id)
+        if len(stored) == len(outcome.results) and all(t is not None for t in stored):
+            return [bool(t) for t in stored]
+        texts = [result_text(r.title, r.snippet) for r in outcome.results]
+        return judge_snippets(texts, self.model, self.target)
+
+    def estimate(self) -> Estimate:
+        return self.incidence.estimate()
+
+    def decides(self) -> bool:
+        """Is the saturation rule on, with a target site to go on? (Then it, not
+        search.max_fruitless, says when the search has seen enough: queries that bring no
+        new URL are what a long tail looks like between two of its sites.)"""
+        return self.rule.share > 0 and self.incidence.estimate().observed > 0
+
+    def saturated(self) -> bool:
+        return self.rule.saturated(self.estimate(), self.loop_queries, self.first_loop, self.quiet)
+
+    def stop_line(self, backend: str, unspent: int) -> str:
+        """Why the search stage stops, with the figures, in one line."""
+        estimate = self.estimate()
+        if self.first_loop:
+            why = "the search is saturated"
+        elif not self.loop_new:
+            why = (
+                f"the loop's first {self.loop_queries} queries (new seed words) brought no "
+                "new target site"
+            )
+        else:
+            why = "the search is saturated again"
+        return (
+            f"{why}: {estimate.sentence(backend)}; the loop's other {unspent} planned "
+            "queries are not spent (search.saturation)"
+        )
+
+
+def _samples(
+    ws: Workspace, model: LangModel | None, before_loop: int | None = None
+) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
+    """(loop, results) of each answered query, its judged results as (site, target),
+    in the order sent (a query's later pages with its first: one sample), of the loops
+    before `before_loop` (None: all). With a `model` and `before_loop`, the results of
+    the loops before are judged again by it and the changes stored: a later loop's model
+    knows the relatives the relatives pass learnt, whose sites the first loop's model
+    may have taken for the target's (the same model on a resumed run: the same
+    judgements). Results never judged (a workspace of an older collie, or a run killed
+    between storing an answer and judging it) are judged now and stored; without a
+    `model` (a reader: status, report) they count as not the target's."""
+    by_query: dict[int, list[JudgedResult]] = {}
+    keys: dict[int, tuple[int | None, str]] = {}
+    for row in ws.queries.judged_results():
+        if before_loop is None or (row.loop or 0) < before_loop:
+            keys[row.query_id] = (row.loop, row.text)
+            by_query.setdefault(row.query_id, [])
+            if row.url is not None:
+                by_query[row.query_id].append(row)
+    if model is not None and before_loop is not None:
+        by_query = _judge_again(ws, model, by_query)
+    samples: dict[tuple[int | None, str], list[tuple[str, bool]]] = {}
+    for query_id, found in by_query.items():
+        if model is not None and any(r.target is None for r in found):
+            texts = [result_text(r.title, r.snippet) for r in found]
+            judged = judge_snippets(texts, model, ws.language.code)
+            ws.queries.record_judgements(query_id, judged, 0)
+            found = [replace(r, target=t) for r, t in zip(found, judged, strict=True)]
+        sample = samples.setdefault(keys[query_id], [])
+        sample += [(site_key(r.url or ""), bool(r.target)) for r in found]
+    for (loop, _), sample in samples.items():
+        yield loop or 0, sample
+
+
+def _judge_again(
+    ws: Workspace, model: LangModel, by_query: dict[int, list[JudgedResult]]
+) -> dict[int, list[JudgedResult]]:
+    """Every result judged again by `model` (one batch); the changes stored."""
+    rows = [r for found in by_query.values() for r in found]
+    judged = judge_snippets([result_text(r.title, r.snippet) for r in rows], model,
+                            ws.language.code)  # fmt: skip
+    changed = [(r.query_id, r.rank, t) for r, t in zip(rows, judged, strict=True) if r.target != t]
+    if changed:
+        ws.queries.update_judgements(changed)
+    again = iter(judged)
+    return {q: [replace(r, target=next(again)) for r in found] for q, found in by_query.items()}
+
+
+def coverage_by_loop(ws: Workspace, model: LangModel | None = None) -> dict[int, list[Estimate]]:
+    """The coverage estimate after each answered query, per loop (the estimate runs on
+    across the loops): the saturation curve that status and the report show (read
+    only without a `model`: `_samples`)."""
+    curve: dict[int, list[Estimate]] = {}
+    incidence = Incidence()
+    for loop, sample in _samples(ws, model):
+        incidence.add(sample)
+        curve.setdefault(loop, []).append(incidence.estimate())
+    return curve
+
+
+# -- what the search may cost -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchCost:
+    """A run's search bill before it starts: the worst case (every planned query and
+    each of its pages) and the plan's allowance (search.monthly_requests,
+    search.price_per_1000, else the backend's defaults)."""
+
+    requests: int  # at most, this run
+    seconds: float  # at search.rate_limit (0: no limit)
+    allowance: int  # requests a month (0: no limit)
+    price: float  # per 1,000 beyond it
+    this_month: int  # requests this workspace sent this calendar month (UTC)
+
+    def lines(self, backend: str) -> list[str]:
+        """The plan in words, and a warning when it could go over the allowance."""
+        time = f", about {self.seconds / 60:.0f} min at search.rate_limit" if self.seconds else ""
+        lines = [
+            f"search: at most {self.requests:,} {backend} requests in this run{time} (the "
+            "saturation rule usually stops far earlier)"
+        ]
+        if self.allowance and self.this_month + self.requests > self.allowance:
+            over = self.this_month + self.requests - self.allowance
+            cost = f" (up to ${over * self.price / 1000:,.2f})" if self.price else ""
+            lines.append(
+                f"warning: this workspace sent {self.this_month:,} {backend} requests this "
+                f"month; the worst case of this run goes {over:,} over the plan's "
+                f"{self.allowance:,} a month{cost}. Lower queries.count or "
+                "search.max_queries_per_run to cap it (search.monthly_requests sets the "
+                "allowance)."
+            )
+        return lines
+
+
+def plan_cost(ws: Workspace, backend: Backend, loops: int, now: str) -> SearchCost:
+    """The worst case of a run bringing the workspace to `loops` loops (`now`: the time,
+    UTC ISO 8601, whose calendar month counts)."""
+    settings = ws.settings
+    per_page = min(settings["search.results"], backend.max_count)
+    pages = -(-settings["search.results"] // per_page)
+    left = max(0, loops - ws.completed_loops())
+    requests = left * settings["queries.count"] * pages
+    if settings["search.max_queries_per_run"]:
+        requests = min(requests, settings["search.max_queries_per_run"])
+    rate = settings["search.rate_limit"]
+    allowance = settings["search.monthly_requests"]
+    price = settings["search.price_per_1000"]
+    return SearchCost(
+        requests,
+        requests / rate if rate else 0.0,
+        backend.monthly_requests if allowance < 0 else allowance,
+        backend.price_per_1000 if price < 0 else price,
+        ws.queries.requests_since(now[:7] + "-01"),
+    )
