@@ -80,8 +80,8 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     if search["queries"]:
         counts = ", ".join(f"{n} {status}" for status, n in sorted(search["queries"].items()))
         lines.append(
-            f"queries     {counts}; {search['result_urls']:,} distinct result URLs "
-            f"({search['backend']})"
+            f"queries     {counts}; {search['requests_sent']:,} search requests, "
+            f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
     settings = data["settings"]
     others = {k: v for k, v in settings.items() if k != "language.code"}
