@@ -71,6 +71,10 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
     lines += ["", "best queries (target documents among the URLs they found first):"]
     lines += [f"  {q[:60]:<60} {d:>4} / {n}" for q, d, n in data["queries"]] or ["  -"]
+    lines += ["", "queries that led furthest (loop; target sites new to the search; target "
+              "documents on the sites they surfaced first, crawling included):"]  # fmt: skip
+    lines += [f"  {q[:60]:<60} {loop:>2} {s:>4} {d:>6}"
+              for q, loop, s, d in data.get("query_leads", [])] or ["  -"]  # fmt: skip
     words = data.get("seed_yields", {})
     for side, title in (("best", "best"), ("worst", "worst")):
         lines += ["", f"{title} seed words (queries that brought a target document / queries):"]

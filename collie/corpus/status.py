@@ -120,6 +120,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),
+        "query_leads": store.query_leads(),
         "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
         "lengths": store.document_lengths(),
         "seeds": seeds,

@@ -107,6 +107,26 @@ class CorpusStore:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
+    def query_leads(self, limit: int = 20) -> list[tuple[str, int, int, int]]:
+        """(query, loop, target sites it brought new to the search, target documents
+        on the sites its results surfaced first, crawled out or not) of the queries
+        that led to the most documents (a query's later pages with its first): what
+        each query's results led to, whoever fetched the pages."""
+        rows = self.conn.execute(
+            "WITH first AS (SELECT p.site, MIN(r.query_id) AS query_id FROM search_results r "
+            "JOIN pages p ON p.url = r.canonical_url GROUP BY p.site), "
+            "led AS (SELECT f.query_id, COUNT(d.id) AS documents FROM first f "
+            "JOIN pages p ON p.site = f.site JOIN documents d ON d.page_id = p.id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+            "GROUP BY f.query_id) "
+            "SELECT q.text, q.loop, COALESCE(SUM(q.new_sites), 0), "
+            "SUM(COALESCE(l.documents, 0)) FROM queries q LEFT JOIN led l ON l.query_id = q.id "
+            "WHERE q.status = 'done' GROUP BY q.loop, q.text "
+            "HAVING SUM(COALESCE(l.documents, 0)) > 0 ORDER BY 4 DESC, MIN(q.id) LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1] or 0, r[2], r[3]) for r in rows]
+
     # -- counts -----------------------------------------------------------------------
     def loop_counts(self) -> dict[int, dict[str, object]]:
         """Per loop: queries, result URLs, pages by status and drop reason, documents
