@@ -135,7 +135,7 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
             events.close()
             close_run_log(log_handler)
         report.requests = ws.queries.requests_sent() - spent
-    _print_report(app, report, limits.loops, as_json)
+    _print_report(app, report, limits.loops, as_json, backend.name)
 
 
 def report_json(report: RunReport) -> dict[str, Any]:
@@ -173,7 +173,9 @@ def _nothing_to_do(done: int, loops: int, source: str) -> str:
     )
 
 
-def _print_report(app: App, report: RunReport, loops: int, as_json: bool = False) -> None:
+def _print_report(
+    app: App, report: RunReport, loops: int, as_json: bool = False, backend: str = ""
+) -> None:
     if as_json and report.stopped != "interrupted":
         click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     for loop in report.loops:  # the per-loop lines were written as each loop ended
@@ -181,7 +183,7 @@ def _print_report(app: App, report: RunReport, loops: int, as_json: bool = False
             note(f"loop {loop.number}: search stopped early: {loop.search_stopped}")
     if report.loops and not app.quiet:
         estimate = report.loops[-1].coverage
-        found = f"; {estimate.sentence('the backend')}" if estimate else ""
+        found = f"; {estimate.sentence(backend or 'the backend')}" if estimate else ""
         note(f"search: {report.requests:,} requests sent in this run{found}")
     if report.stopped == "interrupted":
         raise KeyboardInterrupt

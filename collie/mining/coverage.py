@@ -185,8 +185,8 @@ class SearchCost:
         """The plan in words, and a warning when it could go over the allowance."""
         time = f", about {self.seconds / 60:.0f} min at search.rate_limit" if self.seconds else ""
         lines = [
-            f"search: at most {self.requests:,} {backend} requests in this run{time} (the "
-            "saturation rule usually stops far earlier)"
+            f"search: at most {self.requests:,} {backend} requests in this run{time} (every "
+            "planned query and page; the saturation rule may stop sooner)"
         ]
         if self.allowance and self.this_month + self.requests > self.allowance:
             over = self.this_month + self.requests - self.allowance
