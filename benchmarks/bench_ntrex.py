@@ -7,8 +7,9 @@ committed; the benchmark says so and stops when it is absent. The split is by do
 never by line (the files are translations of each other): a document is held out when
 the SHA-1 of its id is 0 modulo HELD_OUT_EVERY, so about a fifth of the documents (and
 of the sentences of every language) are the test set, the same on every machine
-(`ntrex_split`: the split a training script must use too). Only the held-out
-sentences are scored here; the rest are for training (not yet used by collie's model).
+(langmodel/ntrex.py: the split the model build uses too). Only the held-out sentences
+are scored here; the others are what `langmodel/build.py --ntrex-chars N` trains on.
+Last, collie's strict accuracy on the held-out UDHR snippets, which must not fall.
 
 A variant's truth is its ISO 639-3 code without script or country (`srp-Latn` -> srp,
 `fra-CA` -> fra); the second Spanish reference is left out. Accuracy is over each tool's
@@ -17,14 +18,14 @@ within one ISO 639-3 macrolanguage counted right (the strict figure in brackets)
 the three on the languages all of them cover. Speed: sentences per second on one core,
 collie in one batch call, the others one sentence per call (their APIs).
 
-Run: python benchmarks/bench_ntrex.py   (about a minute; `pip install '.[bench]'` for
-heliport and py3langid; a row without its tool is skipped and says so)
+Run: python benchmarks/bench_ntrex.py [--model F] [--collie-only]   (about a minute;
+`pip install '.[bench]'` for heliport and py3langid; a row without its tool is skipped
+and says so)
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
+import argparse
 import os
 import sys
 import time
@@ -36,38 +37,17 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from collie.langid import load_model
+from collie.langid.corpus import udhr_heldout_texts
+from collie.langid.evaluate import evaluate, heldout_snippets
 from collie.languages import all_languages
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_langid import HELIPORT_CODES, SERBO_CROATIAN, macrolanguage, pin_one_core
 
-NTREX = Path(__file__).resolve().parents[2] / "shared" / "data" / "ntrex"
-HELD_OUT_EVERY = 5
+from langmodel.ntrex import HELD_OUT_EVERY, NTREX, documents, held_out, ntrex_split
+
 Identify = Callable[[Sequence[str]], list[str]]
-
-
-def held_out(document: str) -> bool:
-    """Is a document (its id in DOCUMENT_IDS.tsv) in the test set?"""
-    return int(hashlib.sha1(document.encode("utf-8")).hexdigest(), 16) % HELD_OUT_EVERY == 0
-
-
-def ntrex_split(root: Path = NTREX) -> dict[str, tuple[list[str], list[str]]]:
-    """variant -> (training sentences, held-out sentences), split by document."""
-    documents = (root / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").splitlines()
-    test = [held_out(d.split("\t")[0]) for d in documents]
-    split: dict[str, tuple[list[str], list[str]]] = {}
-    for path in sorted((root / "NTREX-128").glob("newstest2019-*.txt.gz")):
-        kind, variant = path.name.split(".")[0:2]
-        if kind.endswith("ref-2"):
-            continue  # a second translation of the same sentences
-        with gzip.open(path, "rt", encoding="utf-8") as file:
-            lines = file.read().splitlines()
-        assert len(lines) == len(documents), path.name
-        split[variant] = (
-            [s for s, t in zip(lines, test, strict=True) if not t],
-            [s for s, t in zip(lines, test, strict=True) if t],
-        )
-    return split
 
 
 def is_right(truth: str, guess: str) -> tuple[bool, bool]:
@@ -85,15 +65,16 @@ class Tool:
     batch: bool  # timed as one batch call
 
 
-def collie_tool() -> Tool:
-    model = load_model()
+def collie_tool(path: Path | None = None) -> Tool:
+    model = load_model(path)
     codes = set(model.codes)
     macros = {macrolanguage(c) for c in codes}
 
     def identify(texts: Sequence[str]) -> list[str]:
         return [code for code, _ in model.identify_batch(texts)]
 
-    return Tool("collie (bundled)", identify, lambda c: c in codes or c in macros, True)
+    name = f"collie ({path.name})" if path else "collie (bundled)"
+    return Tool(name, identify, lambda c: c in codes or c in macros, True)
 
 
 def heliport_tool() -> Tool | str:
@@ -158,7 +139,21 @@ def speed(tool: Tool, sentences: list[str]) -> float:
     return len(sample) / (time.perf_counter() - began)
 
 
+def udhr_lines(path: Path | None) -> None:
+    """The model's strict accuracy on the held-out UDHR snippets (articles 21-30), per
+    band: what must not fall when real sentences join the training."""
+    model = load_model(path)
+    report = evaluate(model.identify_batch, heldout_snippets(udhr_heldout_texts()),
+                      method="collie", single_calls=0)  # fmt: skip
+    bands = " / ".join(f"{100 * s.accuracy:.1f}" for s in report.bands.values())
+    print(f"  UDHR held-out, {len(model.codes)} languages, strict (50 / 150 / 400B): {bands}")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", type=Path, help="a model file instead of the bundled one")
+    parser.add_argument("--collie-only", action="store_true", help="no outside tools")
+    args = parser.parse_args()
     if not (NTREX / "DOCUMENT_IDS.tsv").exists():
         print(f"NTREX benchmark skipped: {NTREX} is not there (development data, never needed "
               "by make test)")  # fmt: skip
@@ -167,13 +162,12 @@ def main() -> None:
     split = ntrex_split()
     tests = {variant: test for variant, (_, test) in split.items()}
     n = sum(len(t) for t in tests.values())
-    ids = set((NTREX / "DOCUMENT_IDS.tsv").read_text(encoding="utf-8").splitlines())
-    docs = sum(held_out(d.split("\t")[0]) for d in ids)
+    docs = sum(held_out(d) for d in set(documents()))
     print(f"NTREX-128 held-out documents ({docs} of 123, by SHA-1 of the id mod "
           f"{HELD_OUT_EVERY}): {n:,} sentences in {len(tests)} variants, "
           f"{len({v.split('-')[0] for v in tests})} languages")  # fmt: skip
-    tools: list[Tool] = [collie_tool()]
-    for made in (heliport_tool(), py3langid_tool()):
+    tools: list[Tool] = [collie_tool(args.model)]
+    for made in () if args.collie_only else (heliport_tool(), py3langid_tool()):
         if isinstance(made, str):
             print(f"  skipped: {made}")
         else:
@@ -197,6 +191,7 @@ def main() -> None:
         )
     missing = sorted(everything - {c for c in everything if tools[0].covers(c)})
     print(f"NTREX languages collie's model lacks ({len(missing)}): {', '.join(missing) or '-'}")
+    udhr_lines(args.model)
 
 
 if __name__ == "__main__":

@@ -60,10 +60,35 @@ def languages_table(sizes: dict[str, int], members: dict[str, list[str]]) -> str
     return "\n".join(lines) + "\n"
 
 
+def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
+    """NTREX-128's training sentences added to the classes they belong to (at most `cap`
+    characters a class); says what it used. Returns how many classes got some."""
+    from collie.languages import all_languages
+    from langmodel.ntrex import NTREX, training_articles
+
+    if not (NTREX / "DOCUMENT_IDS.tsv").exists():
+        print(f"NTREX-128 not used: {NTREX} is not there", file=sys.stderr)
+        return 0
+    macro_of = {c: lang.macrolanguage for c, lang in all_languages().items() if lang.macrolanguage}
+    extra = training_articles(articles, macro_of, cap)
+    for code, numbered in extra.items():
+        articles[code] = [*articles[code], *numbered]
+    chars = sum(len(s) for numbered in extra.values() for _, s in numbered)
+    print(f"NTREX-128: {chars:,} characters added to {len(extra)} classes", file=sys.stderr)
+    return len(extra)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", action="store_true", help="CorpusCollie's top-400 trigrams")
     parser.add_argument("--out", type=Path, help=f"model file (default: {OUTPUT})")
+    parser.add_argument(
+        "--ntrex-chars",
+        type=int,
+        default=0,
+        help="add at most this many characters a language of NTREX-128's training "
+        "documents (../shared/data/ntrex, langmodel/ntrex.py); 0: UDHR only",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     plan = class_plan()
@@ -78,7 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.paper:
         model = train_model(udhr_training_texts(), variant="paper", meta=meta)
     else:
-        model = train_stacked(udhr_training_articles(), meta=meta)
+        articles = udhr_training_articles()
+        if args.ntrex_chars:
+            added = add_ntrex(articles, args.ntrex_chars)
+            meta["ntrex"] = (
+                f"NTREX-128 training documents (not held out by langmodel/ntrex.py), at most "
+                f"{args.ntrex_chars} characters a language: {added} languages"
+            )
+        model = train_stacked(articles, meta=meta)
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:
