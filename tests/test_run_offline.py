@@ -14,7 +14,7 @@ import pytest
 
 from collie.mininet.server import MiniWebServer, World
 
-from .clihelp import run_collie
+from .clihelp import rows, run_collie
 from .runhelp import by_url, copy_of, exported
 from .zuluworld import init_zulu, zulu_workspace
 
@@ -23,14 +23,6 @@ def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def rows(root: Path, sql: str) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(root / "collie.db")
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def poison_like_an_older_collie(root: Path) -> None:

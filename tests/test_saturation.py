@@ -27,7 +27,7 @@ from collie.mininet.server import MiniWebServer, World
 from collie.search.coverage import StopRule
 from collie.udhr import load_declarations
 
-from .clihelp import run_collie
+from .clihelp import rows, run_collie
 
 # run.seed 6: one of the eight seeds of bench_search's long-tail rows, on which the
 # default stop finds every tail site spending every query finds (on three others it
@@ -65,14 +65,6 @@ def found(root: Path, made: LongTail) -> set[str]:
     kept = {u for (u,) in conn.execute("SELECT url FROM pages WHERE status = 'kept'")}
     conn.close()
     return kept & made.target_urls
-
-
-def rows(root: Path, sql: str) -> list[tuple]:  # type: ignore[type-arg]
-    conn = sqlite3.connect(root / "collie.db")
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def requests(root: Path) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from collie.decide.snippets import judge_snippets, result_text
 from collie.langid.model import LangModel
-from collie.mining.search import QueryOutcome
+from collie.mining.search import QueryOutcome, page_size
 from collie.search import Backend
 from collie.search.coverage import Estimate, Incidence, StopRule, site_key
 from collie.store.search import JudgedResult
@@ -38,11 +38,11 @@ class SearchCoverage:
         self.loop_new = 0  # target sites this loop's queries brought
         self.quiet = 0  # this loop's queries since the last that brought a new target site
         self.first_loop = True
+        self.target_urls: set[str] = set()  # result URLs judged target so far
         for _, sample in _samples(ws, model, before_loop=loop):
-            self.incidence.add(sample)
+            self.incidence.add((site_key(url), target) for url, target in sample)
+            self.target_urls |= {url for url, target in sample if target}
             self.first_loop = False
-        self.target_urls = {r.url for r in ws.queries.judged_results()
-                            if r.target and (r.loop or 0) < loop}  # fmt: skip
         self.new_urls = 0  # target result URLs the last page taken brought, new to the search
 
     def take(self, outcome: QueryOutcome, page: int = 1) -> int:
@@ -108,7 +108,7 @@ class SearchCoverage:
 def _samples(
     ws: Workspace, model: LangModel | None, before_loop: int | None = None
 ) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
-    """(loop, results) of each answered query, its judged results as (site, target),
+    """(loop, results) of each answered query, its judged results as (URL, target),
     in the order sent (a query's later pages with its first: one sample), of the loops
     before `before_loop` (None: all). With a `model` and `before_loop`, the results of
     the loops before are judged again by it and the changes stored: a later loop's model
@@ -135,7 +135,7 @@ def _samples(
             ws.queries.record_judgements(query_id, judged, 0)
             found = [replace(r, target=t) for r, t in zip(found, judged, strict=True)]
         sample = samples.setdefault(keys[query_id], [])
-        sample += [(site_key(r.url or ""), bool(r.target)) for r in found]
+        sample += [(r.url or "", bool(r.target)) for r in found]
     for (loop, _), sample in samples.items():
         yield loop or 0, sample
 
@@ -161,7 +161,7 @@ def coverage_by_loop(ws: Workspace, model: LangModel | None = None) -> dict[int,
     curve: dict[int, list[Estimate]] = {}
     incidence = Incidence()
     for loop, sample in _samples(ws, model):
-        incidence.add(sample)
+        incidence.add((site_key(url), target) for url, target in sample)
         curve.setdefault(loop, []).append(incidence.estimate())
     return curve
 
@@ -205,8 +205,7 @@ def plan_cost(ws: Workspace, backend: Backend, loops: int, now: str) -> SearchCo
     """The worst case of a run bringing the workspace to `loops` loops (`now`: the time,
     UTC ISO 8601, whose calendar month counts)."""
     settings = ws.settings
-    per_page = min(settings["search.results"], backend.max_count)
-    pages = -(-settings["search.results"] // per_page)
+    _, pages = page_size(settings, backend)
     left = max(0, loops - ws.completed_loops())
     requests = left * settings["queries.count"] * pages
     if settings["search.max_queries_per_run"]:

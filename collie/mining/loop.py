@@ -38,6 +38,7 @@ from collie.mining.search import (
     SearchBudget,
     SearchReport,
     loop_queries,
+    page_size,
     search_one,
     send_queries,
 )
@@ -199,7 +200,7 @@ def _search_stage(miner: Miner, report: LoopReport, stream: Stream | None) -> st
     searched = SearchReport()
     fruitless = _Fruitless(settings["search.max_fruitless"])
     coverage = SearchCoverage(ws, miner.model, loop)
-    per_page = min(settings["search.results"], miner.backend.max_count)
+    per_page, _ = page_size(settings, miner.backend)
     for outcome in send_queries(
         ws,
         miner.backend,
@@ -256,10 +257,10 @@ def _next_pages(
     always; each a request of its own, counted against the budgets and paced by the
     rate limit. Returns how many URLs they added to the frontier."""
     settings, backend = miner.ws.settings, miner.backend
-    per_page = min(settings["search.results"], backend.max_count)
+    per_page, pages = page_size(settings, backend)
     always = settings["search.next_page"] == "always"
     added, outcome, offset = 0, first, per_page
-    while offset < settings["search.results"] and len(outcome.results) >= per_page:
+    while offset < per_page * pages and len(outcome.results) >= per_page:
         if not (always or coverage.new_urls):
             break
         try:

@@ -75,6 +75,13 @@ class SearchReport:
         return sum(1 for o in self.outcomes if o.status == status)
 
 
+def page_size(settings: Mapping[str, Any], backend: Backend) -> tuple[int, int]:
+    """(results a request asks for, requests a query may take): search.results in pages
+    of what the backend serves at most."""
+    per_page = min(settings["search.results"], backend.max_count)
+    return per_page, -(-settings["search.results"] // per_page)
+
+
 def query_params(backend: Backend, count: int, offset: int) -> str:
     """The canonical JSON of what, besides its text, identifies a query's results."""
     return json.dumps(backend.cache_params(count, offset), sort_keys=True)
