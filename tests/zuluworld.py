@@ -261,7 +261,7 @@ def code_switched_page() -> tuple[str, dict[str, list[str]]]:
     held = [p for p in decl["zul"].heldout_paragraphs() if len(p) > 100]
     z = [p for p in decl["zul"].training_paragraphs() if len(p) > 30 and p.endswith(".")]
     e = [p for p in decl["eng"].training_paragraphs() if len(p) > 30 and p.endswith(".")]
-    zez, ze, eze = f"{z[12]} {e[8]} {z[13]}", f"{z[5]} {e[7]}", f"{e[4]} {z[5]} {e[5]}"
+    zez, ze, eze = f"{z[12]} {e[8]} {z[13]}", f"{z[5]} {e[24]}", f"{e[4]} {z[5]} {e[5]}"
     english, heading_en, heading_zu = e[9], "From our English edition", "More from our reporters"
     parts = [("p", held[0]), ("p", zez), ("h2", heading_en), ("p", english), ("p", ze),
              ("p", eze), ("h2", heading_zu), ("p", held[1]), ("p", held[2])]  # fmt: skip

@@ -98,11 +98,13 @@ def fold_evidence(
     articles: Articles, codes: Sequence[str], evidence: Evidence, folds: int = FOLDS
 ) -> tuple[np.ndarray, np.ndarray]:
     """(evidence (n, codes), gold code numbers) of snippets of every fold, each scored
-    by a model trained without it. `evidence(training texts, snippets)` returns the
+    by a model trained without it (a key "code/column" of `articles` is text of code
+    for a column of its own). `evidence(training texts, snippets)` returns the
     closeness of each snippet to the codes of that model, and those codes."""
     from collie.langid.evaluate import heldout_snippets
 
     position = {code: i for i, code in enumerate(codes)}
+    position |= {key: position[key.split("/", 1)[0]] for key in articles if "/" in key}
     parts: list[np.ndarray] = []
     gold: list[int] = []
     for fit, held in article_folds(articles, folds):

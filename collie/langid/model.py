@@ -14,7 +14,8 @@ does), the output of the maxent layer over each code's score (collie.langid.maxe
 scikit-learn LogisticRegression stored as two arrays). Keeping counts rather than weights
 makes adding or retraining a language one column (collie.langid.train).
 
-Open set: a text whose best probability is under the threshold, that has fewer than
+Open set: a text whose best probability is under the threshold (for a member of a
+macrolanguage, the probability of all its members in the model together), that has fewer than
 `min_chars` letters, or that has no letters at all, is `und`; so is the anonymous class
 `mis` (the user's "not the target" documents), and a text taken for a language learnt
 from documents that fails its novelty test (collie.langid.novelty).
@@ -23,6 +24,7 @@ from documents that fails its novelty test (collie.langid.novelty).
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +36,7 @@ import scipy.sparse as sp
 from collie.langid.features import (
     ORDERS,
     FeatureIndex,
+    count_letters,
     hash_ngrams,
     prepare_texts,
 )
@@ -171,9 +174,7 @@ class LangModel:
                 (np.ones(order.size, np.float32), features, indptr),
                 shape=(len(texts), len(self.keys)),
             )
-        text_all = np.cumsum(stream == 0)
-        letters = np.bincount(text_all[(stream != 0) & (stream != 0x5F)], minlength=len(texts))
-        return matrix, hits, letters
+        return matrix, hits, count_letters(stream, len(texts))
 
     def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(log-likelihood scores (n, columns), known n-grams per text, letters per text)."""
@@ -258,7 +259,7 @@ class LangModel:
             batch = list(texts[start : start + BATCH])
             proba, letters, margins = self._proba_margins(batch)
             best = proba.argmax(axis=1)
-            probs = proba[np.arange(len(best)), best]
+            probs = self._answer_probability(proba, best)
             unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
@@ -276,6 +277,40 @@ class LangModel:
             labels = np.where(unsure, UNDETERMINED, nearest)
             result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
+
+    @cached_property
+    def _macro_groups(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(group of each code, -1 for none; membership (codes, groups)) over the
+        macrolanguages with two or more of the codes, or None."""
+        from collie.languages import all_languages
+
+        known = all_languages()
+        macro = [getattr(known.get(code), "macrolanguage", None) for code in self.codes]
+        sizes = Counter(m for m in macro if m)
+        groups = sorted(m for m, size in sizes.items() if size > 1)
+        if not groups:
+            return None
+        number = {m: i for i, m in enumerate(groups)}
+        group = np.array([number.get(m, -1) if m else -1 for m in macro], np.int64)
+        members = np.zeros((len(self.codes), len(groups)))
+        members[group >= 0, group[group >= 0]] = 1
+        return group, members
+
+    def _answer_probability(self, proba: np.ndarray, best: np.ndarray) -> np.ndarray:
+        """The probability an answer is judged by: the best code's, or, for a member of a
+        macrolanguage, all its members' together (Bosnian, Croatian and Serbian news
+        shares most of its words: the model is sure of Serbo-Croatian, if not of which)."""
+        probs = proba[np.arange(len(best)), best]
+        groups = self._macro_groups
+        if groups is None:
+            return probs
+        group_of, members = groups
+        group = group_of[best]
+        member = group >= 0
+        if member.any():
+            sums = proba[member] @ members
+            probs[member] = sums[np.arange(sums.shape[0]), group[member]]
+        return probs
 
     def identify(self, text: str) -> tuple[str, float]:
         """(code, probability) of one text; `und` when unsure, too short or letterless."""

@@ -5,7 +5,9 @@ or the one at a path.
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -50,8 +52,15 @@ def save_model(model: LangModel, path: Path) -> None:
         arrays["stack_bias"] = model.stacker.bias.astype(np.float32)
     header_bytes = np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as out:
-        np.savez_compressed(out, header=header_bytes, **arrays)
+    # The .npz layout of np.savez_compressed, with a fixed date in every entry so that the
+    # same model gives the same bytes (np.savez stamps the current time).
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, array in {"header": header_bytes, **arrays}.items():
+            entry = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asanyarray(array), allow_pickle=False)
+            archive.writestr(entry, buffer.getvalue())
 
 
 def read_model(path: Path | Any) -> LangModel:

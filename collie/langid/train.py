@@ -73,12 +73,20 @@ def count_classes(
     return codes, keys, matrix
 
 
+# Scripts written together as one system: Japanese mixes kanji and kana in every line.
+SCRIPT_FAMILY = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}
+# A script with less than this share of a class's characters gets no column of its own:
+# the Latin-script names of a Japanese news sentence are not a Latin Japanese.
+MIN_SCRIPT_SHARE = 0.1
+
+
 def script_of(paragraph: str) -> str:
     """The Unicode script of most of a paragraph's first 200 letters ("" if none)."""
     scripts = Counter(
         unicodedata.name(ch, "?").split(" ", 1)[0] for ch in paragraph[:400] if ch.isalpha()
     )
-    return scripts.most_common(1)[0][0] if scripts else ""
+    script = scripts.most_common(1)[0][0] if scripts else ""
+    return SCRIPT_FAMILY.get(script, script)
 
 
 def split_scripts(code: str, paragraphs: Sequence[str]) -> dict[str, list[str]]:
@@ -91,6 +99,10 @@ def split_scripts(code: str, paragraphs: Sequence[str]) -> dict[str, list[str]]:
         script = script_of(paragraph)
         if script:
             by_script.setdefault(script, []).append(paragraph)
+    sizes = {script: sum(map(len, texts)) for script, texts in by_script.items()}
+    main = max(sizes, key=lambda script: (sizes[script], script), default="")
+    for script in [s for s, size in sizes.items() if size < MIN_SCRIPT_SHARE * sum(sizes.values())]:
+        by_script[main] += by_script.pop(script)  # a minor script joins the main one
     if len(by_script) <= 1:
         return {code: [p for p in paragraphs if p.strip()]}
     return {f"{code}/{script}": texts for script, texts in sorted(by_script.items())}

@@ -43,10 +43,11 @@ BIG = (
     "tha",
 )
 RELATIVES = {
-    "zul": ("xho", "nbl", "ssw"),
-    "xho": ("zul", "nbl", "ssw"),
-    "nbl": ("zul", "xho", "ssw"),
-    "ssw": ("zul", "xho", "nbl"),
+    "zul": ("xho", "nbl", "ssw", "nde"),
+    "xho": ("zul", "nbl", "ssw", "nde"),
+    "nbl": ("zul", "xho", "ssw", "nde"),
+    "ssw": ("zul", "xho", "nbl", "nde"),
+    "nde": ("zul", "xho", "nbl", "ssw"),
     "sot": ("tsn", "nso"),
     "tsn": ("sot", "nso"),
     "nso": ("sot", "tsn"),
