@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -57,6 +58,7 @@ from bench_langid import HELIPORT_CODES, SERBO_CROATIAN, macrolanguage, pin_one_
 
 from langmodel.ntrex import HELD_OUT_EVERY, NTREX, classes_for, documents, held_out, ntrex_split
 
+STARTUP_RUNS = 3
 SHORT_SETTING = 10  # the second collie row: langid.min_chars 10 instead of 20
 
 Identify = Callable[[Sequence[str]], list[str]]
@@ -174,6 +176,21 @@ def speed(tool: Tool, sentences: list[str]) -> float:
     return len(sample) / (time.perf_counter() - began)
 
 
+def startup(path: Path | None) -> None:
+    """Seconds for `collie langid identify` on one line, process start to exit (best of
+    STARTUP_RUNS): the interpreter, the imports, the model's load and its first batch."""
+    command = [sys.executable, "-m", "collie", "langid", "identify"]
+    if path:
+        command += ["--model", str(path)]
+    best = float("inf")
+    for _ in range(STARTUP_RUNS):
+        began = time.perf_counter()
+        subprocess.run(command, input="Kila mtu ana haki ya kupumzika\n", text=True,
+                       capture_output=True, check=True)  # fmt: skip
+        best = min(best, time.perf_counter() - began)
+    print(f"collie langid identify, one line, start to exit (best of {STARTUP_RUNS}): {best:.2f} s")
+
+
 def udhr_lines(path: Path | None, tests: dict[str, list[str]]) -> None:
     """The model's strict accuracy on the held-out UDHR snippets (articles 21-30), per
     band: what must not fall when real sentences join the training; then apart for the
@@ -252,6 +269,7 @@ def main() -> None:
               f"{100 * acc_long:5.1f} ({100 * strict_long:5.1f} strict)", flush=True)  # fmt: skip
     missing = sorted(everything - {c for c in everything if tools[0].covers(c)})
     print(f"NTREX languages collie's model lacks ({len(missing)}): {', '.join(missing) or '-'}")
+    startup(args.model)
     udhr_lines(args.model, tests)
 
 

@@ -38,7 +38,7 @@ from collie.langid.corpus import (  # noqa: E402
 )
 from collie.langid.modelfile import save_model  # noqa: E402
 from collie.langid.train import train_model, train_stacked  # noqa: E402
-from collie.languages import resolve_language  # noqa: E402
+from collie.languages import all_languages, resolve_language  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
 LANGUAGES = OUTPUT.parent / "languages.tsv"
@@ -74,7 +74,6 @@ def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int, column: bool
     """NTREX-128's training sentences added to the classes they belong to (at most `cap`
     characters a class), with `column` as a column of their own (`code/news`); says what
     it used. Returns how many classes got some."""
-    from collie.languages import all_languages
     from langmodel.ntrex import NTREX, training_articles
 
     if not (NTREX / "DOCUMENT_IDS.tsv").exists():
@@ -136,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
                     f"{added} languages"
                 )
         model = train_stacked(articles, meta=meta)
+        # Each class's macrolanguage ("" for none), read by the und rule at run time
+        # without loading the language table (LangModel._macro_groups).
+        model.meta["macrolanguages"] = {
+            code: getattr(all_languages().get(code), "macrolanguage", None) or ""
+            for code in model.codes
+        }
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     save_model(model, out)
     if out == OUTPUT:

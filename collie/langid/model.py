@@ -282,10 +282,13 @@ class LangModel:
     def _macro_groups(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(group of each code, -1 for none; membership (codes, groups)) over the
         macrolanguages with two or more of the codes, or None."""
-        from collie.languages import all_languages
+        stored: dict[str, str] = self.meta.get("macrolanguages", {})
+        if any(code not in stored for code in self.codes):  # not written by the build
+            from collie.languages import all_languages
 
-        known = all_languages()
-        macro = [getattr(known.get(code), "macrolanguage", None) for code in self.codes]
+            known = all_languages()
+            stored = {c: getattr(known.get(c), "macrolanguage", None) or "" for c in self.codes}
+        macro = [stored[code] or None for code in self.codes]
         sizes = Counter(m for m in macro if m)
         groups = sorted(m for m, size in sizes.items() if size > 1)
         if not groups:
