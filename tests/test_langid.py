@@ -280,3 +280,67 @@ def read_model_without_novelty(model: LangModel, tmp_path: Path) -> LangModel:
     again = read_model(tmp_path / "m.npz")
     again.meta.pop("novelty")
     return again
+
+
+# --- issue 32: dense scripts, macrolanguages, script columns, NTREX classes ---------------
+
+
+def test_a_dense_scripts_characters_count_as_several_letters() -> None:
+    from collie.langid.features import letter_counts
+
+    # Han 3, kana and Hangul 2, Latin 1 (the NTREX ratios: docs/language-id.md)
+    assert letter_counts(["今天天气", "ひらがな", "한국어", "abc d"]).tolist() == [12, 8, 6, 4]
+
+
+def test_a_short_chinese_sentence_is_not_too_short(bundled: LangModel) -> None:
+    """Ten Han characters carry what ~30 Latin letters do: over langid.min_chars (20)."""
+    code, _ = bundled.identify("今天北京的天气很好我们")
+    assert code in {"cmn", "yue", "wuu", "nan", "hak", "gan", "hsn", "cjy"}
+    assert bundled.identify("今天天气很好")[0] == "und"  # 6 characters: 18 letters
+
+
+def test_the_members_of_a_macrolanguage_pass_the_threshold_together(bundled: LangModel) -> None:
+    """A Serbo-Croatian text whose best member has less than half the probability, the
+    members together more: answered with the best member and their summed probability."""
+    hbs = [bundled.codes.index(c) for c in ("bos", "hrv", "srp", "cnr")]
+    text = "tajnim glasanjem ili odgovarajućim postupcima"
+    proba = bundled.predict_proba([text])[0]
+    assert proba.max() < 0.5 <= proba[hbs].sum()
+    code, prob = bundled.identify(text)
+    assert code == bundled.codes[int(proba.argmax())] and code in {"bos", "hrv", "srp", "cnr"}
+    assert prob == pytest.approx(float(proba[hbs].sum()), abs=1e-5)
+    # a language outside any macrolanguage of the model keeps its own probability
+    strict = bundled.with_settings(0.999999, 20)
+    assert strict.identify(text)[0] == "und"
+
+
+def test_a_minor_script_joins_the_main_column() -> None:
+    from collie.langid.train import split_scripts
+
+    japanese = ["今日は良い天気です。ひらがなも漢字も一つの書き方です。"] * 30
+    names = ["Donald Trump and Boris Johnson met in London on Tuesday."]
+    assert list(split_scripts("jpn", japanese + names)) == ["jpn"]  # kana = Han; Latin < 10%
+    serbian = ["Сва људска бића рађају се слободна."] * 3 + ["Sva ljudska bića rađaju se."] * 3
+    assert list(split_scripts("srp", serbian)) == ["srp/CYRILLIC", "srp/LATIN"]
+
+
+def test_ntrex_files_train_the_language_they_are_in() -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "langmodel" / "ntrex.py"
+    spec = importlib.util.spec_from_file_location("ntrex", path)
+    assert spec is not None and spec.loader is not None
+    ntrex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ntrex)
+    classes_for = ntrex.classes_for
+
+    codes = {"cmn", "yue", "pes", "prs", "hnj", "tgl", "zul", "azj"}
+    macro_of = {"cmn": "zho", "yue": "zho", "pes": "fas", "prs": "fas", "hnj": "hmn",
+                "azj": "aze", "mww": "hmn"}  # fmt: skip
+    assert classes_for("zho-CN", codes, macro_of) == "cmn"  # named by the macrolanguage
+    assert classes_for("fas", codes, macro_of) == "pes"
+    assert classes_for("hmn", codes, macro_of) == "mww"  # White Hmong: a class of its own
+    assert classes_for("fil", codes, macro_of) == "tgl"
+    assert classes_for("aze-Latn", codes, macro_of) == "azj"  # the one member in the model
+    assert classes_for("nde", codes, macro_of) == "nde"  # an individual language it lacks
+    assert classes_for("ara", codes, {"arb": "ara", "ary": "ara"}) is None  # which one?

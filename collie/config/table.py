@@ -290,11 +290,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "langid.threshold",
         0.5,
-        "Texts whose best language probability is lower are undetermined (und).",
+        "Texts whose best language probability is lower are undetermined (und); the "
+        "members of a macrolanguage (hrv, bos, srp) count together.",
         minimum=0,
         maximum=1,
     ),
-    Setting("langid.min_chars", 20, "Shorter texts are undetermined (und).", minimum=0),
+    Setting(
+        "langid.min_chars",
+        20,
+        "Texts with fewer letters are undetermined (und); a Han character counts as 3, "
+        "a kana, Hangul or Ethiopic one as 2.",
+        minimum=0,
+    ),
     Setting(
         "langid.hide",
         [],
