@@ -39,6 +39,39 @@ class QueuedPage:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """One HTTP request and its answer as they went over the wire, for the workspace's
+    WARC files: the request's headers, the response's status line and headers in their
+    order (repeats kept), and the body as received (before its Content-Encoding is
+    undone), cut where collie stopped reading (`truncated`: "length" at fetch.max_bytes,
+    "time" at fetch.read_timeout, "disconnect" when the connection broke, "" whole)."""
+
+    url: str
+    request_headers: tuple[tuple[str, str], ...]
+    status: int
+    reason: str
+    http_version: str  # "HTTP/1.1"
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    fetched_at: float  # wall-clock time the request was sent
+    truncated: str = ""
+    method: str = "GET"
+
+
+@dataclass(frozen=True)
+class WarcLocation:
+    """Where a record is in the workspace's WARC files (collie.store.warc): its file's
+    name, the offset and length of its gzip member, its WARC-Record-ID, and the payload
+    digest of the response (for revisit records of the same payload later)."""
+
+    file: str
+    offset: int
+    length: int
+    record_id: str
+    digest: str = ""
+
+
+@dataclass(frozen=True)
 class FetchResult:
     """What fetching one URL gave: a response to process, or a drop with its reason."""
 
@@ -53,6 +86,9 @@ class FetchResult:
     reason: str | None = None  # drop reason: "robots", "not-html:application/pdf", "http-404"...
     fetched_at: float = 0.0  # wall-clock time of the final request (time.time())
     elapsed: float = 0.0  # seconds spent on this URL, waiting included
+    # every HTTP exchange of this fetch, in order: robots.txt, redirect hops, retried
+    # answers and the final one (what the WARC files keep)
+    exchanges: tuple[Exchange, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,6 +164,7 @@ class PageOutcome:
     target_letters: int = 0  # letters identified as the target
     near_letters: int = 0  # letters nearest to a learnt target but failing its tests
     suspect: SuspectRow | None = None  # a relative's page, maybe (status dropped)
+    warc: WarcLocation | None = None  # its final answer's record in the WARC files
 
 
 @dataclass(frozen=True)
@@ -154,6 +191,7 @@ class Examined:
     short_text: str | None = None  # set: the language is the driver's to decide
     short_paragraphs: list[str] = field(default_factory=list)
     short_labels: list[tuple[str, str, float]] = field(default_factory=list)  # the model's own
+    exchanges: tuple[Exchange, ...] = ()  # the fetch's HTTP exchanges, for the WARC files
 
 
 @dataclass(frozen=True)

@@ -532,3 +532,77 @@ def test_pool_close_returns_what_never_started(web: MiniWebServer, world: World)
     assert sorted([key for key, _ in done] + never) == list(range(10))  # type: ignore[type-var]
     assert len(never) >= 7
     assert len(web.requests_for("one.example")) == 1 + len(done)  # robots.txt + pages
+
+
+# --- the exchanges as they went over the wire (issue 33: the WARC files keep them) -------
+
+
+def test_every_exchange_of_a_fetch_is_kept_as_received(web: MiniWebServer, world: World) -> None:
+    """robots.txt, a redirect hop and the page, in order; a gzip body is undone for the
+    result and kept compressed, byte for byte, for the archive, with the headers in their
+    order (repeats kept)."""
+    import gzip
+
+    packed = gzip.compress(PAGE.encode(), mtime=0)
+    page = Response(200, [("Content-Type", "text/html; charset=utf-8"),
+                          ("Content-Encoding", "gzip"), ("Set-Cookie", "a=1"),
+                          ("Set-Cookie", "b=2")], packed)  # fmt: skip
+    world.add("http://gz.example/old", Response.redirect("/new"))
+    world.add("http://gz.example/new", page)
+    with Fetcher(config()) as fetcher:
+        result = fetcher.fetch("http://gz.example/old")
+    assert result.outcome == "fetched" and result.body == PAGE.encode()
+    robots, hop, final = result.exchanges
+    assert (robots.url, robots.status) == ("http://gz.example/robots.txt", 404)
+    assert (hop.url, hop.status, hop.truncated) == ("http://gz.example/old", 301, "")
+    assert b"moved" in hop.body  # a redirect's note is kept
+    assert (final.url, final.status, final.truncated) == ("http://gz.example/new", 200, "")
+    assert final.body == packed  # the bytes received, not the decoded page
+    cookies = [value for name, value in final.headers if name.lower() == "set-cookie"]
+    assert cookies == ["a=1", "b=2"]
+    assert final.http_version == "HTTP/1.1" and final.reason == "OK"
+    sent = dict(final.request_headers)
+    assert sent["Accept-Encoding"] == "gzip, deflate"
+    assert web.requests_for("gz.example")[-1].headers["accept-encoding"] == "gzip, deflate"
+
+
+def test_a_body_cut_at_the_size_limit_is_marked_truncated(web: MiniWebServer, world: World) -> None:
+    big = "<html><body>" + "<p>Ber ahinya!</p>" * 2000 + "</body></html>"
+    world.add("http://big.example/", Response.html(big))
+    world.add("http://big.example/doc.pdf", Response.binary(b"%PDF-1.4" * 5000, "application/pdf"))
+    with Fetcher(config(max_bytes=5000)) as fetcher:
+        page = fetcher.fetch("http://big.example/")
+        pdf = fetcher.fetch("http://big.example/doc.pdf")
+    assert page.truncated and len(page.body) == 5000
+    assert page.exchanges[-1].truncated == "length"
+    assert big.encode().startswith(page.exchanges[-1].body)
+    # a type collie does not take is not downloaded: headers only
+    assert pdf.reason == "not-html:application/pdf"
+    assert (pdf.exchanges[-1].body, pdf.exchanges[-1].truncated) == (b"", "unspecified")
+
+
+@pytest.mark.parametrize("raw_deflate", [False, True])
+def test_deflate_bodies_are_undone_with_or_without_the_zlib_header(
+    web: MiniWebServer, world: World, raw_deflate: bool
+) -> None:
+    import zlib
+
+    packer = zlib.compressobj(wbits=-zlib.MAX_WBITS if raw_deflate else zlib.MAX_WBITS)
+    packed = packer.compress(PAGE.encode()) + packer.flush()
+    headers = [("Content-Type", "text/html"), ("Content-Encoding", "deflate")]
+    world.add("http://df.example/", Response(200, headers, packed))
+    with Fetcher(config()) as fetcher:
+        result = fetcher.fetch("http://df.example/")
+    assert result.body == PAGE.encode() and result.exchanges[-1].body == packed
+
+
+def test_a_compressed_body_cannot_expand_past_the_limit(web: MiniWebServer, world: World) -> None:
+    """A 10 MB page of one letter gzips to ~10 kB: reading stops at fetch.max_bytes."""
+    import gzip
+
+    bomb = gzip.compress(b"<html>" + b"a" * 10_000_000, mtime=0)
+    headers = [("Content-Type", "text/html"), ("Content-Encoding", "gzip")]
+    world.add("http://bomb.example/", Response(200, headers, bomb))
+    with Fetcher(config(max_bytes=100_000)) as fetcher:
+        result = fetcher.fetch("http://bomb.example/")
+    assert result.truncated and len(result.body) == 100_000

@@ -1,5 +1,6 @@
 """A run killed with SIGKILL at several points and resumed ends where an uninterrupted
-run ends: the same documents, no query sent twice, no stored page fetched again."""
+run ends: the same documents, no query sent twice, no stored page fetched again, WARC
+files that standard readers accept with every page's record where its row says."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from collie.mininet.server import MiniWebServer, Response, World
 
 from .clihelp import run_collie
+from .warchelp import assert_archive
 from .zuluworld import build_zulu_world, init_zulu
 
 
@@ -90,6 +92,9 @@ def test_killed_runs_resume_to_the_same_corpus(tmp_path: Path, capsys, web: Mini
     proc = start_run(killed)
     assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
     assert outcome(killed) == expected
+    # the WARC files after the kills: every file one that readers accept (a record torn by
+    # a kill cut off on resume), every page's record where its row says
+    assert assert_archive(killed) >= len(expected["kept"])
 
     sent = Counter(q for q in search_queries(web) if q[0] != "collie preflight")  # free, SearXNG
     assert sent and max(sent.values()) == 1  # no query sent twice

@@ -48,6 +48,8 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("ALTER TABLE search_results DROP COLUMN target")  # search-coverage
         conn.execute("ALTER TABLE queries DROP COLUMN new_sites")
         conn.execute("ALTER TABLE loops DROP COLUMN search_stopped")
+        for column in ("file", "offset", "length", "record_id", "digest"):  # warc-records
+            conn.execute(f"ALTER TABLE pages DROP COLUMN warc_{column}")
     conn.close()
 
 

@@ -40,6 +40,7 @@ SECTIONS: dict[str, str] = {
     "queries": "Search queries built from the seed words.",
     "search": "The search backend. API keys are read from the environment variables named here.",
     "fetch": "Polite downloading.",
+    "warc": "The WARC files (ISO 28500) that keep every HTTP exchange of a run, in warc/.",
     "encoding": "Turning fetched bytes into text.",
     "extract": "HTML to clean text.",
     "langid": "Language identification.",
@@ -245,6 +246,20 @@ SETTINGS: tuple[Setting, ...] = (
         "fetch.allow_private",
         False,
         "Allow IP-literal hosts in private, loopback or link-local ranges.",
+    ),
+    Setting(
+        "warc.keep",
+        "all",
+        "Which HTTP exchanges the WARC files keep: all (robots.txt, pages, listings, "
+        "redirects, errors), target (only the fetches of target-language documents, for "
+        "users short of disk), none (no WARC files).",
+        choices=("all", "target", "none"),
+    ),
+    Setting(
+        "warc.max_bytes",
+        1_000_000_000,
+        "A WARC file is closed, and the next one begun, once it holds this many bytes.",
+        minimum=1,
     ),
     Setting(
         "encoding.min_confidence",

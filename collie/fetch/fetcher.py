@@ -36,7 +36,13 @@ import requests
 
 from collie.config import user_agent_header
 from collie.fetch.hostgate import HostGate
-from collie.fetch.response import read_body, read_response
+from collie.fetch.response import (
+    ACCEPT_ENCODING,
+    exchange_of,
+    read_body,
+    read_response,
+    unread_exchange,
+)
 from collie.fetch.robots import (
     PARSE_LIMIT,
     RETRY_WAIT,
@@ -53,7 +59,7 @@ from collie.http import (
     RetryPolicy,
     parse_retry_after,
 )
-from collie.models import FetchResult
+from collie.models import Exchange, FetchResult
 from collie.reasons import ROBOTS_UNREACHABLE
 from collie.urls import canonical_url
 
@@ -175,6 +181,9 @@ class Fetcher:
             session = requests.Session()  # trust_env: HTTP_PROXY/HTTPS_PROXY/NO_PROXY
             session.headers["User-Agent"] = self.config.user_agent_header
             session.headers["Accept"] = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+            # what response.Decoder undoes (requests would add br or zstd when their
+            # libraries happen to be installed)
+            session.headers["Accept-Encoding"] = ACCEPT_ENCODING
             if self.config.email:
                 session.headers["From"] = self.config.email
             self._local.session = session
@@ -200,12 +209,23 @@ class Fetcher:
         `accept`: the content types wanted instead of HTML (a sitemap's, a feed's: taken
         as they are, not sniffed, and not counted as a page answered)."""
         started = self.clock.now()
+        self._local.exchanges = exchanges = list[Exchange]()
         try:
             result = self._fetch(urldefrag(url.strip())[0] or url, accept)
         except Exception as exc:  # a bug must not stop a run: record it and go on
             log.exception("fetching %s failed", url)
             result = FetchResult(url, url, None, outcome="dropped", reason=f"error:{exc!r}"[:200])
-        return replace(result, url=url, elapsed=self.clock.now() - started)
+        finally:
+            self._local.exchanges = None
+        return replace(
+            result, url=url, elapsed=self.clock.now() - started, exchanges=tuple(exchanges)
+        )
+
+    def _exchanged(self, exchange: Exchange) -> None:
+        """Keep an exchange with the result of the fetch under way in this thread."""
+        exchanges: list[Exchange] | None = getattr(self._local, "exchanges", None)
+        if exchanges is not None:
+            exchanges.append(exchange)
 
     def _fetch(self, url: str, accept: frozenset[str] | None = None) -> FetchResult:
         if accept is None and canonical_url(url) in self.answered:  # an earlier redirect's
@@ -223,6 +243,7 @@ class Fetcher:
                 status = resp.status_code
                 location = resp.headers.get("Location")
                 if status in REDIRECT_STATUSES and location:
+                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
                     target = urldefrag(urljoin(current, location.strip()))[0]
                     if len(hops) >= self.config.max_redirects:
                         return self._dropped(url, target, "too-many-redirects", hops, status)
@@ -236,7 +257,7 @@ class Fetcher:
                 if accept is None:
                     with self._lock:
                         self.answered.add(canonical_url(current))
-                return read_response(
+                result, exchange = read_response(
                     resp,
                     url,
                     current,
@@ -246,6 +267,8 @@ class Fetcher:
                     max_bytes=self.config.max_bytes,
                     read_timeout=self.config.read_timeout,
                 )
+                self._exchanged(exchange)
+                return result
             finally:
                 resp.close()
                 self.gate.release(host)
@@ -314,6 +337,7 @@ class Fetcher:
                     or (resp.status_code == 500 and failed > ONCE_FOR_500)
                 ):
                     return _Answer(resp, None, fetched_at)  # recorded as http-STATUS
+                self._exchanged(unread_exchange(resp, url, fetched_at))
                 resp.close()
                 # A Retry-After of 0 still backs off.
                 reason, hold = (
@@ -379,14 +403,21 @@ class Fetcher:
             try:
                 location = resp.headers.get("Location")
                 if resp.status_code in REDIRECT_STATUSES and location:
+                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
                     current = urldefrag(urljoin(current, location.strip()))[0]
                     continue
-                body = b""
-                if 200 <= resp.status_code < 300:
-                    body, _, problem = read_body(resp, False, PARSE_LIMIT, self.config.read_timeout)
-                    if problem:
-                        return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
-                return RobotsRecord.from_answer(origin, resp.status_code, body, answer.fetched_at)
+                if not 200 <= resp.status_code < 300:
+                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
+                    return RobotsRecord.from_answer(
+                        origin, resp.status_code, b"", answer.fetched_at
+                    )
+                body = read_body(resp, False, PARSE_LIMIT, self.config.read_timeout)
+                self._exchanged(exchange_of(resp, current, answer.fetched_at, body))
+                if body.problem:
+                    return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
+                return RobotsRecord.from_answer(
+                    origin, resp.status_code, body.text, answer.fetched_at
+                )
             finally:
                 resp.close()
                 self.gate.release(host)

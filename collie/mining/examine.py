@@ -86,13 +86,15 @@ def examine(
     """`examine_page`, but a bug on one page drops that page (with the error as its
     reason) instead of stopping the run."""
     try:
-        return examine_page(queued, result, model, rules)
+        examined = examine_page(queued, result, model, rules)
     except ImportError:  # a broken install, not the page: stop (pages stay queued)
         raise
     except Exception as exc:
         log.exception("processing %s failed", queued.url)
         reason = f"error:{type(exc).__name__}"
-        return Examined(queued, PageOutcome(queued.id, queued.site, "dropped", reason))
+        examined = Examined(queued, PageOutcome(queued.id, queued.site, "dropped", reason))
+    examined.exchanges = result.exchanges
+    return examined
 
 
 def examine_cached(page: CachedPage, cache: Path, model: LangModel, rules: PageRules) -> Examined:

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from collie import __version__
 from collie.crawl.links import crawl_url, site_of
 from collie.decide.classify import PageRules
 from collie.fetch.fetcher import Fetcher
@@ -50,6 +51,7 @@ from collie.models import QueueEntry
 from collie.reasons import TOO_SHORT, kind_of
 from collie.search import Backend, SearchFatal
 from collie.store import Store
+from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.urls import canonical_url
 from collie.workspace.folder import Workspace
 
@@ -105,6 +107,8 @@ def run(
     ws.queries.mark_pending_lost()
     miner.share_model(model)
     _load_robots(miner)
+    if ws.settings["warc.keep"] != "none":
+        miner.archive = open_archive(ws, store)
     try:
         while ws.completed_loops() < limits.loops and report.stopped is None:
             loop = store.open_loop()
@@ -120,7 +124,18 @@ def run(
                 store.finish_loop(loop.number)
     finally:
         save_robots(miner)
+        if miner.archive is not None:
+            miner.archive.close()
     return report
+
+
+def open_archive(ws: Workspace, store: Store) -> WarcArchive:
+    """The workspace's WARC files (warc/), a torn last record cut off, the payloads of
+    the pages archived before remembered (a refetch of one is a revisit record)."""
+    software = f"collie/{__version__}"
+    archive = WarcArchive(ws.root / WARC_FOLDER, ws.settings["warc.max_bytes"], software)
+    archive.remember(store.warc_digests())
+    return archive
 
 
 def _mark_teasers(miner: Miner) -> None:

@@ -7,6 +7,7 @@ batches.py), the spider (spider.py) and the recorder (settle.py) read it.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from collie.decide.classify import PageRules
@@ -17,8 +18,10 @@ from collie.mining.examine import WorkerContext
 from collie.mining.executor import Executor
 from collie.mining.records import LoopReport, RunEvents, RunLimits
 from collie.mining.search import SearchBudget
+from collie.models import Exchange, WarcLocation
 from collie.search import Backend
 from collie.store import Store
+from collie.store.warc import WarcArchive
 from collie.workspace.folder import Workspace
 
 
@@ -43,6 +46,7 @@ class Miner:
     originals: Deduplicator | None = None  # the near-duplicate lookups (settle.py)
     new_sites: set[str] | None = None  # sites this loop entered through a link (spider.py)
     loops: list[LoopReport] = field(default_factory=list)  # this run's, as in RunReport
+    archive: WarcArchive | None = None  # the workspace's WARC files (settle.py writes them)
 
     @property
     def target(self) -> str:
@@ -52,6 +56,22 @@ class Miner:
     def local(self) -> bool:
         """Are pages fetched in this process (not on Dask workers)?"""
         return self.executor.name == "local"
+
+    def archive_exchanges(
+        self, exchanges: Sequence[Exchange], final: str | None = None, target: bool = False
+    ) -> WarcLocation | None:
+        """Write a fetch's exchanges to the WARC files, when the run keeps them (warc.keep:
+        all, or target and `target` says this fetch gave a target-language document);
+        the record of the last answer from `final` (the page's own), if there is one."""
+        keep = self.ws.settings["warc.keep"]
+        if self.archive is None or keep == "none" or (keep == "target" and not target):
+            return None
+        found = None
+        for exchange in exchanges:
+            where = self.archive.write(exchange)
+            if exchange.url == final:
+                found = where
+        return found
 
     def out_of_time(self) -> bool:
         limit = self.limits.max_time

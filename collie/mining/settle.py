@@ -2,9 +2,10 @@
 workspace, whichever scheduler fetched them (stream.py here, batches.py on an
 executor's workers).
 
-Each page is finished (its body kept in cache/, a short page decided by its
-referrers' vote) and judged with its site; the batch is recorded in one transaction,
-each target document marked as a near-duplicate or not against every earlier original,
+Each page is finished (its body kept in cache/, its HTTP exchanges in the WARC files,
+on disk before the batch's transaction, a short page decided by its referrers' vote)
+and judged with its site; the batch is recorded in one transaction, each target
+document marked as a near-duplicate or not against every earlier original,
 with the crawl links of its new target documents (spider.py); then the batch's sites
 are judged again, the robots.txt records fetched meanwhile are saved and the pages
 counted in the loop's report. A batch is recorded whole or not at all: kill -9 loses
@@ -43,6 +44,8 @@ def settle_batch(
     """A batch of examined pages into the workspace (see the module docstring), in the
     batch's order. Returns their outcomes."""
     outcomes = [_finish(miner, e) for e in examined]
+    if miner.archive is not None:
+        miner.archive.flush()  # on disk before any row points at a record
     judge_batch_with_sites(miner, outcomes)
     record_batch(miner, outcomes, {e.queued.id: e.queued for e in examined}, report.number)
     suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
@@ -53,13 +56,18 @@ def settle_batch(
 
 
 def _finish(miner: Miner, examined: Examined) -> PageOutcome:
-    """Keep the page's body in the cache; decide a short page by its referrers' vote."""
+    """Keep the page's body in the cache and its exchanges in the WARC files; decide a
+    short page by its referrers' vote."""
     if examined.body is not None:
         miner.store.save_body(examined.body)
     if examined.short_text is not None:
         referrers = miner.store.referrers(examined.queued.url)
         voted = short_page_vote(referrers, miner.ws.settings["crawl.min_votes"])
         decide_short(examined, voted, miner.rules)
+    if examined.exchanges:
+        final = examined.outcome.final_url
+        target = examined.outcome.status == "kept"  # a target document (duplicates too)
+        examined.outcome.warc = miner.archive_exchanges(examined.exchanges, final, target)
     return examined.outcome
 
 

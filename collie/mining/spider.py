@@ -227,6 +227,7 @@ class Listings:
         up to the site's page cap) and record the listing. Returns the sitemaps an index
         names, to fetch next (MAX_LISTINGS a site), and how many pages were queued."""
         miner = self.miner
+        miner.archive_exchanges(result.exchanges)
         if HeldBack.applies(result):  # not read: asked again on the site's next document
             self.asked.discard(result.url)
             self.listed.discard(site)

@@ -264,6 +264,21 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE loops ADD COLUMN search_stopped TEXT",
         ],
     ),
+    (
+        "warc-records",
+        [
+            # Where a page's final answer is in the workspace's WARC files
+            # (collie.store.warc): the file under warc/, the offset and length of the
+            # record's gzip member, its WARC-Record-ID, and the payload digest that a
+            # later copy of the same payload is a revisit record of. NULL: fetched
+            # before WARC files were written, or no answer.
+            "ALTER TABLE pages ADD COLUMN warc_file TEXT",
+            "ALTER TABLE pages ADD COLUMN warc_offset INTEGER",
+            "ALTER TABLE pages ADD COLUMN warc_length INTEGER",
+            "ALTER TABLE pages ADD COLUMN warc_record_id TEXT",
+            "ALTER TABLE pages ADD COLUMN warc_digest TEXT",
+        ],
+    ),
 ]
 
 

@@ -61,6 +61,16 @@ class PageStore(FrontierStore):
         """Queue URLs not seen before, inside `batch`; return how many were new."""
         return self._insert_queue(entries)
 
+    def warc_digests(self) -> list[tuple[str, str, float, str]]:
+        """(payload digest, URL, fetched at, record id) of every page answer archived in
+        the WARC files, the first of each payload (collie.store.warc: revisits)."""
+        rows = self.conn.execute(
+            "SELECT warc_digest, final_url, fetched_at, warc_record_id FROM pages "
+            "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200 "
+            "ORDER BY fetched_at, id"
+        ).fetchall()
+        return [(d, u, float(f or 0.0), r) for d, u, f, r in rows]
+
     def write(self, o: PageOutcome) -> int | None:
         """A page's outcome, its document, links, suspicion and site counts (inside
         `batch`); returns the document's id (None without one). The document's
@@ -94,6 +104,13 @@ class PageStore(FrontierStore):
             "INSERT OR IGNORE INTO links (from_page, to_url, anchor) VALUES (?, ?, ?)",
             [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
         )
+        if o.warc is not None:  # a rewrite by reprocess keeps the page's record
+            w = o.warc
+            self.conn.execute(
+                "UPDATE pages SET warc_file = ?, warc_offset = ?, warc_length = ?, "
+                "warc_record_id = ?, warc_digest = ? WHERE id = ?",
+                (w.file, w.offset, w.length, w.record_id, w.digest, o.page_id),
+            )
         if o.suspect is not None:
             self.insert_suspect(o.page_id, o.suspect)
         if o.status in ("kept", "wronglang", "duplicate") or o.suspect is not None:

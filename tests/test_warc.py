@@ -1,0 +1,229 @@
+"""The workspace's WARC files (collie.store.warc): what standard readers accept, records
+found at their offsets, revisits, rotation and a torn record cut off (issue 33)."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from collie.models import Exchange
+from collie.store.warc import WarcArchive, payload_digest, repair
+
+PAGE = b"<!DOCTYPE html><html><body><p>Ji duto onyuol ka gin thuolo.</p></body></html>"
+
+
+def exchange(url: str, body: bytes = PAGE, status: int = 200, **changes: object) -> Exchange:
+    packed = gzip.compress(body, mtime=0)
+    values: dict[str, object] = {
+        "url": url,
+        "request_headers": (("User-Agent", "collie/0.1"), ("Accept-Encoding", "gzip, deflate")),
+        "status": status,
+        "reason": "OK" if status == 200 else "Not Found",
+        "http_version": "HTTP/1.1",
+        "headers": (("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip"),
+                    ("Transfer-Encoding", "chunked"), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")),
+        "body": packed,
+        "fetched_at": 1_795_700_000.25,
+    }  # fmt: skip
+    values.update(changes)
+    return Exchange(**values)  # type: ignore[arg-type]
+
+
+def warcio_check(folder: Path) -> subprocess.CompletedProcess[str]:
+    files = sorted(str(p) for p in folder.glob("*.warc.gz"))
+    command = [sys.executable, "-m", "warcio.cli", "check", "-v", *files]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def read_at(folder: Path, file: str, offset: int) -> tuple[object, bytes]:
+    """(the record at an offset, its payload as stored)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with (folder / file).open("rb") as handle:
+        handle.seek(offset)
+        record = next(iter(ArchiveIterator(handle)))
+        return record, record.raw_stream.read()
+
+
+def test_exchanges_become_records_standard_readers_accept(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=10_000_000) as archive:
+        first = archive.write(exchange("http://ramogi.example.ke/a"))
+        missing = archive.write(exchange("http://ramogi.example.ke/gone", b"gone", status=404))
+        again = archive.write(exchange("http://ramogi.example.ke/a?print=1"))
+    checked = warcio_check(folder)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    record, payload = read_at(folder, first.file, first.offset)
+    headers = record.rec_headers  # type: ignore[attr-defined]
+    assert headers.get_header("WARC-Type") == "response"
+    assert headers.get_header("WARC-Record-ID") == first.record_id
+    assert headers.get_header("WARC-Target-URI") == "http://ramogi.example.ke/a"
+    assert headers.get_header("WARC-Date") == "2026-11-26T13:33:20.250000Z"
+    assert headers.get_header("WARC-Payload-Digest") == payload_digest(gzip.compress(PAGE, mtime=0))
+    assert payload == gzip.compress(PAGE, mtime=0)  # the bytes received, still gzipped
+    http = record.http_headers  # type: ignore[attr-defined]
+    assert [v for k, v in http.headers if k == "Set-Cookie"] == ["a=1", "b=2"]
+    assert http.get_header("X-Collie-Orig-Transfer-Encoding") == "chunked"
+    assert http.get_header("Transfer-Encoding") is None
+    record, _ = read_at(folder, missing.file, missing.offset)
+    assert record.http_headers.get_statuscode() == "404"  # type: ignore[attr-defined]
+    # the same payload again: a revisit record pointing at the first
+    record, _ = read_at(folder, again.file, again.offset)
+    headers = record.rec_headers  # type: ignore[attr-defined]
+    assert headers.get_header("WARC-Type") == "revisit"
+    assert headers.get_header("WARC-Refers-To") == first.record_id
+    assert headers.get_header("WARC-Refers-To-Target-URI") == "http://ramogi.example.ke/a"
+    assert "1.1/revisit/identical-payload-digest" in headers.get_header("WARC-Profile")
+
+
+def test_each_response_has_its_request(tmp_path: Path) -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=10_000_000) as archive:
+        where = archive.write(exchange("http://ramogi.example.ke/path?q=1"))
+    with (folder / where.file).open("rb") as handle:
+        records = [(r.rec_type, r.rec_headers, r.http_headers) for r in ArchiveIterator(handle)]
+    kinds = [kind for kind, _, _ in records]
+    assert kinds == ["warcinfo", "response", "request"]
+    _, headers, http = records[2]
+    assert headers.get_header("WARC-Concurrent-To") == where.record_id
+    assert http.protocol == "GET" and http.statusline == "/path?q=1 HTTP/1.1"
+    assert http.get_header("Host") == "ramogi.example.ke"
+
+
+def test_a_truncated_body_is_marked(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=10_000_000) as archive:
+        cut = archive.write(exchange("http://big.example/", truncated="length"))
+        cut_again = archive.write(exchange("http://big.example/", truncated="length"))
+    record, _ = read_at(folder, cut.file, cut.offset)
+    assert record.rec_headers.get_header("WARC-Truncated") == "length"  # type: ignore[attr-defined]
+    # a cut body is never the payload a revisit stands for
+    record, _ = read_at(folder, cut_again.file, cut_again.offset)
+    assert record.rec_headers.get_header("WARC-Type") == "response"  # type: ignore[attr-defined]
+    assert warcio_check(folder).returncode == 0
+
+
+def test_files_rotate_at_the_size_setting_and_sort_by_time(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=1_500) as archive:
+        places = [
+            archive.write(exchange(f"http://s.example/{i}", PAGE + bytes([i]))) for i in range(6)
+        ]
+    files = sorted({p.file for p in places})
+    assert len(files) >= 3 and files == WarcArchive(folder, 1_500).files()
+    assert [p.file for p in places] == sorted(p.file for p in places)
+    assert all(name.startswith("collie-") and name.endswith(".warc.gz") for name in files)
+    assert warcio_check(folder).returncode == 0
+
+
+@pytest.mark.parametrize("cut", [1, 7, 40, 200])
+def test_a_torn_last_record_is_cut_off_on_reopening(tmp_path: Path, cut: int) -> None:
+    """A process killed in the middle of a record: the file ends inside a gzip member.
+    Reopening the archive repairs it; the records written before are all there."""
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=10_000_000) as archive:
+        kept = archive.write(exchange("http://s.example/1"))
+        torn = archive.write(exchange("http://s.example/2", PAGE * 3))
+    path = folder / kept.file
+    end = torn.offset + torn.length
+    with path.open("r+b") as handle:  # the response record half written, no request after
+        handle.truncate(end - cut)
+    with pytest.raises(EOFError):  # the last gzip member ends before its trailer
+        gzip.decompress(path.read_bytes())
+    archive = WarcArchive(folder, max_bytes=10_000_000)
+    assert path.stat().st_size == torn.offset
+    later = archive.write(exchange("http://s.example/3", b"<p>new</p>"))
+    archive.close()
+    assert warcio_check(folder).returncode == 0
+    record, _ = read_at(folder, kept.file, kept.offset)
+    assert record.rec_headers.get_header("WARC-Record-ID") == kept.record_id  # type: ignore[attr-defined]
+    assert later.file != kept.file  # a new file, after the repaired one
+    assert repair(path) == 0
+
+
+def test_fastwarc_reads_them_too(tmp_path: Path) -> None:
+    fastwarc = pytest.importorskip("fastwarc.warc")
+    folder = tmp_path / "warc"
+    with WarcArchive(folder, max_bytes=10_000_000) as archive:
+        archive.write(exchange("http://s.example/1"))
+        archive.write(exchange("http://s.example/2", b"<p>two</p>", status=404))
+    kinds = []
+    for path in sorted(folder.glob("*.warc.gz")):
+        with path.open("rb") as handle:
+            for record in fastwarc.ArchiveIterator(handle, parse_http=False):
+                assert record.verify_block_digest()  # the whole block, HTTP headers included
+                kinds.append(record.headers["WARC-Type"])
+    assert kinds == ["warcinfo", "response", "request", "response", "request"]
+
+
+# --- a run's WARC files ---------------------------------------------------------------
+
+
+def test_a_run_keeps_every_exchange_in_warc_files(mined) -> None:  # type: ignore[no-untyped-def]
+    """robots.txt, pages, sitemaps and error answers all archived; every fetched page
+    points at its record, whose payload is the body the page was made from."""
+    import sqlite3
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    from collie.fetch.bodycache import read_body
+
+    from .warchelp import assert_archive
+
+    root, _, _ = mined
+    assert assert_archive(root) > 0
+    conn = sqlite3.connect(root / "collie.db")
+    pages = conn.execute(
+        "SELECT url, status, warc_file, warc_offset, body_sha1 FROM pages "
+        "WHERE status IN ('kept', 'wronglang', 'duplicate')"
+    ).fetchall()
+    conn.close()
+    assert pages and all(name is not None for _, _, name, _, _ in pages)
+    for _, _, name, offset, sha1 in pages[:20]:
+        with (root / "warc" / name).open("rb") as handle:
+            handle.seek(offset)
+            record = next(iter(ArchiveIterator(handle)))
+            if record.rec_type == "response":
+                assert record.content_stream().read() == read_body(root / "cache", sha1)
+    uris = set()
+    for path in sorted((root / "warc").glob("*.warc.gz")):
+        with path.open("rb") as handle:
+            uris |= {
+                r.rec_headers.get_header("WARC-Target-URI")
+                for r in ArchiveIterator(handle)
+                if r.rec_type == "response"
+            }
+    assert any(uri.endswith("/robots.txt") for uri in uris)
+
+
+@pytest.mark.parametrize("keep", ["target", "none"])
+def test_warc_keep_limits_what_is_archived(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, web, world, monkeypatch, keep: str
+) -> None:
+    """warc.keep=target archives only the fetches of target documents; none, nothing."""
+    import sqlite3
+
+    from .clihelp import run_collie
+    from .warchelp import assert_archive
+    from .zuluworld import zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    result = run_collie(capsys, "--set", f"warc.keep={keep}", "run", "--loops", "2")
+    assert result.code == 0, result.err
+    conn = sqlite3.connect(root / "collie.db")
+    pointed = dict(conn.execute("SELECT status, COUNT(warc_file) FROM pages GROUP BY status"))
+    conn.close()
+    if keep == "none":
+        assert not (root / "warc").exists() and not any(pointed.values())
+        return
+    assert pointed["kept"] > 0 and assert_archive(root) == pointed["kept"] + pointed.get(
+        "duplicate", 0
+    )
+    assert not pointed.get("wronglang") and not pointed.get("dropped")
