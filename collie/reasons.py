@@ -30,6 +30,7 @@ REASONS: dict[str, str] = {
     "timeout": "no answer, or the body did not arrive, within fetch.read_timeout",
     "connection-error": "the host could not be reached (after retries)",
     "incomplete-body": "the connection broke while the body was read",
+    "content-encoding": "a Content-Encoding collie cannot undo (detail: the coding)",
     "bad-url": "the URL cannot be requested (detail: the error)",
     "too-many-redirects": "more than fetch.max_redirects redirects",
     "redirect-loop": "a redirect came back to a URL of its own chain",

@@ -606,3 +606,12 @@ def test_a_compressed_body_cannot_expand_past_the_limit(web: MiniWebServer, worl
     with Fetcher(config(max_bytes=100_000)) as fetcher:
         result = fetcher.fetch("http://bomb.example/")
     assert result.truncated and len(result.body) == 100_000
+
+
+def test_a_coding_collie_did_not_ask_for_drops_the_page(web: MiniWebServer, world: World) -> None:
+    headers = [("Content-Type", "text/html"), ("Content-Encoding", "br")]
+    world.add("http://br.example/", Response(200, headers, b"\x1b\x00\x00"))
+    with Fetcher(config()) as fetcher:
+        result = fetcher.fetch("http://br.example/")
+    assert (result.outcome, result.reason) == ("dropped", "content-encoding:br")
+    assert result.exchanges[-1].status == 200 and result.exchanges[-1].truncated == "unspecified"
