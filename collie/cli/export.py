@@ -28,7 +28,8 @@ from collie.errors import InputError
     show_default=True,
     help="txt: documents separated by a blank line, a paragraph a line; jsonl: a "
     "JSON object per document (URL, title, loop, source, query or referrer, "
-    "language, share, encoding, simhash, text, and paragraphs: the whole document, "
+    "language, share, encoding, simhash, its WARC record, text, and paragraphs: the "
+    "whole document, "
     "each paragraph with its language and target share); dir: a .txt file per "
     "document and manifest.jsonl.",
 )

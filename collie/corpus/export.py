@@ -192,6 +192,21 @@ def iso_time(stamp: float | None) -> str | None:
     return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def warc_pointer(row: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the answer a document's text came from is in the workspace's WARC files (the
+    file under the workspace, the offset and length of its gzip member, its
+    WARC-Record-ID), or None (fetched before the workspace kept WARC files, or
+    warc.keep left it out)."""
+    if not row.get("warc_file"):
+        return None
+    return {
+        "file": f"warc/{row['warc_file']}",
+        "offset": row["warc_offset"],
+        "length": row["warc_length"],
+        "record_id": row["warc_record_id"],
+    }
+
+
 def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
     """The jsonl object of one document: `text` as written, and `paragraphs`, the whole
     document (each paragraph with its language, its target share and whether `text`
@@ -214,6 +229,7 @@ def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
         "encoding_method": row["encoding_method"],
         "fetched_at": iso_time(row["fetched_at"]),
         "simhash": row["simhash"],
+        "warc": warc_pointer(row),
         "text": text,
         "paragraphs": [
             {

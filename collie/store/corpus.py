@@ -39,7 +39,7 @@ class CorpusStore:
             "SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, p.source, p.depth, "
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs, "
-            "d.teasers "
+            "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
             f"WHERE {' AND '.join(where)} ORDER BY d.id",
@@ -62,7 +62,8 @@ class CorpusStore:
             "SELECT s.page_id AS id, p.url, p.final_url, p.title, s.loop, p.source, p.depth, "
             "q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
             "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, s.text, "
-            "s.paragraphs, s.level, s.pass_share, s.label FROM suspects s "
+            "s.paragraphs, s.level, s.pass_share, s.label, p.warc_file, p.warc_offset, "
+            "p.warc_length, p.warc_record_id FROM suspects s "
             "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
             f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
             params,
