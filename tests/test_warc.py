@@ -253,3 +253,34 @@ def test_warc_keep_limits_what_is_archived(  # type: ignore[no-untyped-def]
         "duplicate", 0
     )
     assert not pointed.get("wronglang") and not pointed.get("dropped")
+
+
+def test_export_format_warc_writes_the_corpus_answers(mined, capsys) -> None:  # type: ignore[no-untyped-def]
+    """One WARC file of the exported documents' answers (revisits with the response they
+    refer to), byte for byte from the workspace's files, which readers accept."""
+    import json
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    from .clihelp import run_collie
+    from .warchelp import warcio_check
+
+    root, _, _ = mined
+    assert run_collie(capsys, "export", "corpus.jsonl", "--format", "jsonl").code == 0
+    done = run_collie(capsys, "export", "corpus.warc.gz", "--format", "warc")
+    assert done.code == 0, done.err
+    checked = warcio_check([root / "corpus.warc.gz"])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    docs = [json.loads(line) for line in (root / "corpus.jsonl").read_text().splitlines()]
+    with (root / "corpus.warc.gz").open("rb") as handle:
+        records = [(r.rec_type, r.rec_headers) for r in ArchiveIterator(handle)]
+    kinds = [kind for kind, _ in records]
+    assert kinds[0] == "warcinfo" and set(kinds[1:]) <= {"response", "revisit", "request"}
+    ids = {headers.get_header("WARC-Record-ID") for _, headers in records}
+    assert {doc["warc"]["record_id"] for doc in docs} <= ids
+    for kind, headers in records:  # every revisit's original is in the file too
+        if kind == "revisit":
+            assert headers.get_header("WARC-Refers-To") in ids
+    assert kinds.count("request") == len(kinds) - 1 - kinds.count("request")  # pairs
+    refused = run_collie(capsys, "export", "corpus.warc.gz", "--format", "warc")
+    assert refused.code != 0 and "already exists" in refused.err  # never replaced silently

@@ -31,7 +31,8 @@ from collie.errors import InputError
     "language, share, encoding, simhash, its WARC record, text, and paragraphs: the "
     "whole document, "
     "each paragraph with its language and target share); dir: a .txt file per "
-    "document and manifest.jsonl.",
+    "document and manifest.jsonl; warc: the documents' own HTTP answers (response and "
+    "request records copied from the workspace's WARC files), to publish with the corpus.",
 )
 @click.option(
     "--min-share",
@@ -103,6 +104,7 @@ def export(
       collie export corpus.jsonl --format jsonl --min-share 0.5
       collie export - --segments all | wc -w
       collie export suspects.jsonl --format jsonl --suspects
+      collie export corpus.warc.gz --format warc
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
@@ -149,6 +151,12 @@ def export(
             note(
                 f"{count.other_paragraphs:,} paragraphs ({count.other_words:,} words) not in "
                 "the target language left out (--segments all keeps them)."
+            )
+        if count.without_record:
+            note(
+                f"{count.without_record:,} document{'s' if count.without_record != 1 else ''} "
+                "without a WARC record (fetched before the workspace kept them, or left out "
+                "by warc.keep): not in the WARC file."
             )
         if count.no_target:
             note(

@@ -16,6 +16,7 @@ and never clobbers an earlier export with half of a new one.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import os
 import shutil
@@ -33,10 +34,11 @@ from collie.decide.segments import Segment, mark_segments
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.store import CorpusStore
+from collie.store.warc import WARC_FOLDER
 from collie.text import count_words
 from collie.workspace.folder import Workspace
 
-FORMATS = ("txt", "jsonl", "dir")
+FORMATS = ("txt", "jsonl", "dir", "warc")
 SEGMENTS = ("target", "all")
 
 
@@ -52,6 +54,7 @@ class ExportCount:
     other_paragraphs: int = 0  # paragraphs left out as not in the target language
     other_words: int = 0
     no_target: int = 0  # documents left out: not one paragraph in the target language
+    without_record: int = 0  # warc format: documents whose answer the WARC files lack
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,13 @@ def export_corpus(
         rows = store.export_rows(choice.loop, choice.source, choice.min_share)
     segments = choice.segments or ("all" if choice.suspects else "target")
     selection = Selection(ws.language.code, segments, ws.model)
-    return write_export(rows, out, choice.fmt, selection, repeats=repeats, replace=replace)
+    archive = originals = None
+    if choice.fmt == "warc":
+        archive, originals = ws.root / WARC_FOLDER, store.warc_records()
+    return write_export(
+        rows, out, choice.fmt, selection, repeats=repeats, replace=replace,
+        archive=archive, originals=originals,
+    )  # fmt: skip
 
 
 def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:
@@ -309,6 +318,51 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
             manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
 
 
+def _write_warc(
+    out: IO[bytes],
+    items: Iterable[tuple[dict[str, Any], str]],
+    archive: Path,
+    originals: dict[str, tuple[str, int]],
+    count: ExportCount,
+    name: str,
+) -> None:
+    """The corpus's own answers as one WARC file, for publishing with the corpus: a
+    warcinfo record, then each document's response record and its request, copied byte
+    for byte from the workspace's WARC files (a revisit record comes with the response it
+    refers to, once). A document without a record is counted, not written."""
+    from collie.store.warc import copy_members, write_warcinfo
+
+    write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
+    copied: set[str] = set()
+    for row, _ in items:
+        pointer = warc_pointer(row)
+        if pointer is None:
+            count.without_record += 1
+            continue
+        referred = _refers_to(archive / row["warc_file"], row["warc_offset"])
+        if referred is not None and referred not in copied and referred in originals:
+            file, offset = originals[referred]
+            copy_members(archive / file, offset, out, count=2)
+            copied.add(referred)
+        if row["warc_record_id"] not in copied:
+            copy_members(archive / row["warc_file"], row["warc_offset"], out, count=2)
+            copied.add(row["warc_record_id"])
+
+
+def _refers_to(path: Path, offset: int) -> str | None:
+    """The WARC-Refers-To of a revisit record (None for a response)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        record = next(iter(ArchiveIterator(handle)))
+        return (
+            record.rec_headers.get_header("WARC-Refers-To")
+            if record.rec_type == "revisit"
+            else None
+        )
+
+
 def umask_mode(directory: bool = False) -> int:
     """The mode a new file (or directory) gets under the process's umask: what a
     temporary file renamed into place must be given (mkstemp makes 0600, mkdtemp 0700)."""
@@ -325,16 +379,28 @@ def write_export(
     segments: str = "target",
     repeats: Repeats | None = None,
     replace: bool = False,
+    archive: Path | None = None,
+    originals: dict[str, tuple[str, int]] | None = None,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
     `selection` picks each document's paragraphs (a target language's code: its
     `segments`, identified with the bundled model). With `repeats` (learnt from a first
     pass over the same rows), paragraphs are left out as it says. An existing file (or
-    non-empty folder) is replaced only with `replace`."""
+    non-empty folder) is replaced only with `replace`. The warc format copies records
+    from the WARC files in `archive` (`originals`: record id -> (file, offset) of the
+    answers a revisit record may refer to)."""
     if isinstance(selection, str):
         selection = Selection(selection, segments)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
     items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl")
+    if fmt == "warc":
+        folder, known = archive or Path("warc"), originals or {}
+        if out == "-":
+            _write_warc(sys.stdout.buffer, items, folder, known, count, "-")
+            return count
+        _write_file(Path(out), fmt, replace, lambda handle: _write_warc(
+            handle, items, folder, known, count, Path(out).name))  # fmt: skip
+        return count
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
         return count
@@ -351,6 +417,20 @@ def write_export(
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise
         return count
+    _write_file(path, fmt, replace, lambda handle: _write_text(handle, fmt, items))
+    return count
+
+
+def _write_text(handle: IO[bytes], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+    text = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
+    _write_stream(text, fmt, items)
+    text.flush()
+    text.detach()  # the file is closed by its owner
+
+
+def _write_file(path: Path, fmt: str, replace: bool, write: Callable[[IO[bytes]], None]) -> None:
+    """`write` into a temporary file renamed to `path` once complete (an existing one is
+    replaced only with `replace`)."""
     if path.is_dir():
         raise IsADirectoryError(
             f"{path} is a directory; a {fmt} export is one file (--format dir writes a "
@@ -360,14 +440,13 @@ def write_export(
         raise FileExistsError(f"{path} exists")
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            _write_stream(handle, fmt, items)
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
         os.chmod(tmp_name, umask_mode())
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
-    return count
 
 
 def _swap_folder(new: Path, path: Path) -> None:

@@ -54,6 +54,14 @@ class CorpusStore:
             data["teasers"] = len(teasers)
             yield data
 
+    def warc_records(self) -> dict[str, tuple[str, int]]:
+        """Record id -> (WARC file, offset) of every page answer in the WARC files."""
+        rows = self.conn.execute(
+            "SELECT warc_record_id, warc_file, warc_offset FROM pages "
+            "WHERE warc_record_id IS NOT NULL"
+        )
+        return {record: (file, offset) for record, file, offset in rows}
+
     def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:
         """The relative-suspected pages, in export_rows' shape (level and pass_share
         added; their paragraphs carry a fourth value: near the target but failing it)."""

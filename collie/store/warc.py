@@ -205,6 +205,32 @@ def repair(path: Path) -> int:
     return size - good
 
 
+def copy_members(path: Path, offset: int, out: IO[bytes], count: int = 1) -> int:
+    """Copy `count` whole records (gzip members) of a WARC file from `offset` to `out`,
+    byte for byte; the offset after them."""
+    with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        view = memoryview(data)
+        try:
+            position = offset
+            for _ in range(count):
+                end = _member_end(view, position)
+                if end is None:
+                    raise ValueError(f"{path.name}: no whole record at offset {position}")
+                out.write(view[position:end])
+                position = end
+        finally:
+            view.release()
+    return position
+
+
+def write_warcinfo(out: IO[bytes], filename: str, info: dict[str, str]) -> None:
+    """A warcinfo record at the head of a WARC file written elsewhere (an export)."""
+    from warcio.warcwriter import WARCWriter
+
+    writer = WARCWriter(out, gzip=True, warc_version="WARC/1.1")
+    writer.write_record(writer.create_warcinfo_record(filename, info))
+
+
 def _member_end(data: memoryview, start: int) -> int | None:
     """Where the gzip member starting at `start` ends, or None when it is torn."""
     member = zlib.decompressobj(16 + zlib.MAX_WBITS)
