@@ -166,7 +166,7 @@ def test_fastwarc_reads_them_too(tmp_path: Path) -> None:
 # --- a run's WARC files ---------------------------------------------------------------
 
 
-def test_a_run_keeps_every_exchange_in_warc_files(mined) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # type: ignore[no-untyped-def]
     """robots.txt, pages, sitemaps and error answers all archived; every fetched page
     points at its record, whose payload is the body the page was made from."""
     import sqlite3
@@ -201,6 +201,17 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined) -> None:  # type: ignor
                 if r.rec_type == "response"
             }
     assert any(uri.endswith("/robots.txt") for uri in uris)
+    # the size bill: status says what the WARC files take, beside the body cache
+    import json
+
+    from .clihelp import run_collie
+
+    status = run_collie(capsys, "status", "--json")
+    archive = json.loads(status.out)["archive"]
+    on_disk = sum(p.stat().st_size for p in (root / "warc").glob("*.warc.gz"))
+    assert archive["bytes"] == on_disk and archive["files"] >= 1 and archive["cache_bytes"] > 0
+    assert archive["bytes_per_document"] > 0 and archive["keep"] == "all"
+    assert "warc        " in run_collie(capsys, "status").out
 
 
 def test_exported_documents_point_at_their_records(mined, capsys) -> None:  # type: ignore[no-untyped-def]

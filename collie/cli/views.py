@@ -83,6 +83,14 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"queries     {counts}; {search['requests_sent']:,} search requests, "
             f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
+    archive = data["archive"]
+    if archive["files"]:
+        per_doc = archive["bytes_per_document"]
+        lines.append(
+            f"warc        {_plural(archive['files'], 'file')}, {archive['bytes'] / 1e6:,.1f} MB "
+            f"(the body cache: {archive['cache_bytes'] / 1e6:,.1f} MB)"
+            + (f"; {per_doc:,} bytes per target document" if per_doc else "")
+        )
     settings = data["settings"]
     others = {k: v for k, v in settings.items() if k != "language.code"}
     if others:

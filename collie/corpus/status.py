@@ -11,6 +11,7 @@ from collie.mining.coverage import coverage_by_loop
 from collie.mining.search import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
+from collie.store.warc import WARC_FOLDER
 from collie.workspace.folder import Workspace
 
 
@@ -46,6 +47,9 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
         },
+        "archive": archive_data(
+            ws, sum(c["documents"]["search"] + c["documents"]["crawl"] for c in counts.values())
+        ),
         "loops": [
             {
                 "number": loop.number,
@@ -57,6 +61,21 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             }
             for loop in ws.records.loops()
         ],
+    }
+
+
+def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
+    """The disk the WARC files take (compressed, as stored), beside the body cache, and
+    per target document exported (issue 33's size bill)."""
+    files = sorted((ws.root / WARC_FOLDER).glob("*.warc.gz"))
+    warc = sum(path.stat().st_size for path in files)
+    cache = sum(p.stat().st_size for p in (ws.root / "cache").rglob("*.gz") if p.is_file())
+    return {
+        "files": len(files),
+        "bytes": warc,
+        "cache_bytes": cache,
+        "keep": ws.settings["warc.keep"],
+        "bytes_per_document": round(warc / documents) if documents else None,
     }
 
 
