@@ -212,6 +212,7 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # typ
     assert archive["bytes"] == on_disk and archive["files"] >= 1 and archive["cache_bytes"] > 0
     assert archive["bytes_per_document"] > 0 and archive["keep"] == "all"
     assert "warc        " in run_collie(capsys, "status").out
+    assert f"WARC files: {archive['files']}, {on_disk:,} bytes" in run_collie(capsys, "report").out
 
 
 def test_exported_documents_point_at_their_records(mined, capsys) -> None:  # type: ignore[no-untyped-def]

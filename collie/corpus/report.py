@@ -65,6 +65,12 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         "",
     ]
     lines += loop_lines(data["loops"])
+    archive = data.get("archive") or {}
+    if archive.get("files"):
+        per_doc = archive["bytes_per_document"]
+        lines += ["", f"WARC files: {archive['files']}, {archive['bytes']:,} bytes compressed "
+                  f"(warc.keep {archive['keep']}; the body cache {archive['cache_bytes']:,} bytes)"
+                  + (f", {per_doc:,} bytes per target document" if per_doc else "")]  # fmt: skip
     fetched = ", ".join(f"{language_label(code)} {n}" for code, n in data["languages"].items())
     lines += ["", f"languages of the pages fetched: {fetched or '-'}"]
     lines += ["", "best sites (target documents / pages fetched):"]

@@ -136,6 +136,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "language": status["language"],
         "language_name": status["language_name"],
         "loops": status["loops"],
+        "archive": status["archive"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),
