@@ -60,8 +60,10 @@ def exported(capsys, root: Path) -> list[dict[str, Any]]:
     result = run_collie(capsys, "-w", str(root), "export", "-", "--format", "jsonl")
     assert result.code == 0, result.err
     records = [json.loads(line) for line in result.out.splitlines()]
-    for record in records:
-        record.pop("fetched_at", None)  # the only thing that differs between two runs
+    for record in records:  # what differs between two runs: when, and where in warc/
+        record.pop("fetched_at", None)
+        warc = record.pop("warc", None)
+        assert warc is None or {"file", "offset", "length", "record_id"} <= set(warc)
     return records
 
 
