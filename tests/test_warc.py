@@ -6,13 +6,15 @@ from __future__ import annotations
 import gzip
 import io
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from collie.models import Exchange
 from collie.store.warc import WarcArchive, payload_digest, repair
+
+from .warchelp import record_at
+from .warchelp import warcio_check as check_files
 
 PAGE = b"<!DOCTYPE html><html><body><p>Ji duto onyuol ka gin thuolo.</p></body></html>"
 
@@ -35,19 +37,8 @@ def exchange(url: str, body: bytes = PAGE, status: int = 200, **changes: object)
 
 
 def warcio_check(folder: Path) -> subprocess.CompletedProcess[str]:
-    files = sorted(str(p) for p in folder.glob("*.warc.gz"))
-    command = [sys.executable, "-m", "warcio.cli", "check", "-v", *files]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
-
-
-def read_at(folder: Path, file: str, offset: int) -> tuple[object, bytes]:
-    """(the record at an offset, its payload as stored)."""
-    from warcio.archiveiterator import ArchiveIterator
-
-    with (folder / file).open("rb") as handle:
-        handle.seek(offset)
-        record = next(iter(ArchiveIterator(handle)))
-        return record, record.raw_stream.read()
+    """`warcio check` over every WARC file of a folder."""
+    return check_files(sorted(folder.glob("*.warc.gz")))
 
 
 def test_exchanges_become_records_standard_readers_accept(tmp_path: Path) -> None:
@@ -58,7 +49,7 @@ def test_exchanges_become_records_standard_readers_accept(tmp_path: Path) -> Non
         again = archive.write(exchange("http://ramogi.example.ke/a?print=1"))
     checked = warcio_check(folder)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    record, payload = read_at(folder, first.file, first.offset)
+    record, payload = record_at(folder / first.file, first.offset)
     headers = record.rec_headers  # type: ignore[attr-defined]
     assert headers.get_header("WARC-Type") == "response"
     assert headers.get_header("WARC-Record-ID") == first.record_id
@@ -70,10 +61,10 @@ def test_exchanges_become_records_standard_readers_accept(tmp_path: Path) -> Non
     assert [v for k, v in http.headers if k == "Set-Cookie"] == ["a=1", "b=2"]
     assert http.get_header("X-Collie-Orig-Transfer-Encoding") == "chunked"
     assert http.get_header("Transfer-Encoding") is None
-    record, _ = read_at(folder, missing.file, missing.offset)
+    record, _ = record_at(folder / missing.file, missing.offset)
     assert record.http_headers.get_statuscode() == "404"  # type: ignore[attr-defined]
     # the same payload again: a revisit record pointing at the first
-    record, _ = read_at(folder, again.file, again.offset)
+    record, _ = record_at(folder / again.file, again.offset)
     headers = record.rec_headers  # type: ignore[attr-defined]
     assert headers.get_header("WARC-Type") == "revisit"
     assert headers.get_header("WARC-Refers-To") == first.record_id
@@ -102,10 +93,10 @@ def test_a_truncated_body_is_marked(tmp_path: Path) -> None:
     with WarcArchive(folder, max_bytes=10_000_000) as archive:
         cut = archive.write(exchange("http://big.example/", truncated="length"))
         cut_again = archive.write(exchange("http://big.example/", truncated="length"))
-    record, _ = read_at(folder, cut.file, cut.offset)
+    record, _ = record_at(folder / cut.file, cut.offset)
     assert record.rec_headers.get_header("WARC-Truncated") == "length"  # type: ignore[attr-defined]
     # a cut body is never the payload a revisit stands for
-    record, _ = read_at(folder, cut_again.file, cut_again.offset)
+    record, _ = record_at(folder / cut_again.file, cut_again.offset)
     assert record.rec_headers.get_header("WARC-Type") == "response"  # type: ignore[attr-defined]
     assert warcio_check(folder).returncode == 0
 
@@ -142,7 +133,7 @@ def test_a_torn_last_record_is_cut_off_on_reopening(tmp_path: Path, cut: int) ->
     later = archive.write(exchange("http://s.example/3", b"<p>new</p>"))
     archive.close()
     assert warcio_check(folder).returncode == 0
-    record, _ = read_at(folder, kept.file, kept.offset)
+    record, _ = record_at(folder / kept.file, kept.offset)
     assert record.rec_headers.get_header("WARC-Record-ID") == kept.record_id  # type: ignore[attr-defined]
     assert later.file != kept.file  # a new file, after the repaired one
     assert repair(path) == 0
@@ -187,11 +178,9 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # typ
     conn.close()
     assert pages and all(name is not None for _, _, name, _, _ in pages)
     for _, _, name, offset, sha1 in pages[:20]:
-        with (root / "warc" / name).open("rb") as handle:
-            handle.seek(offset)
-            record = next(iter(ArchiveIterator(handle)))
-            if record.rec_type == "response":
-                assert record.content_stream().read() == read_body(root / "cache", sha1)
+        record, payload = record_at(root / "warc" / name, offset)
+        if record.rec_type == "response":  # the test world sends no Content-Encoding
+            assert payload == read_body(root / "cache", sha1)
     uris = set()
     for path in sorted((root / "warc").glob("*.warc.gz")):
         with path.open("rb") as handle:
@@ -275,13 +264,12 @@ def test_export_format_warc_writes_the_corpus_answers(mined, capsys) -> None:  #
     from warcio.archiveiterator import ArchiveIterator
 
     from .clihelp import run_collie
-    from .warchelp import warcio_check
 
     root, _, _ = mined
     assert run_collie(capsys, "export", "corpus.jsonl", "--format", "jsonl").code == 0
     done = run_collie(capsys, "export", "corpus.warc.gz", "--format", "warc")
     assert done.code == 0, done.err
-    checked = warcio_check([root / "corpus.warc.gz"])
+    checked = check_files([root / "corpus.warc.gz"])
     assert checked.returncode == 0, checked.stdout + checked.stderr
     docs = [json.loads(line) for line in (root / "corpus.jsonl").read_text().splitlines()]
     with (root / "corpus.warc.gz").open("rb") as handle:

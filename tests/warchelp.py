@@ -6,6 +6,17 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+
+def record_at(path: Path, offset: int) -> tuple[Any, bytes]:
+    """(the record at an offset of a WARC file, its payload as stored)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        record = next(iter(ArchiveIterator(handle)))
+        return record, record.raw_stream.read()
 
 
 def warcio_check(files: list[Path]) -> subprocess.CompletedProcess[str]:
@@ -18,8 +29,6 @@ def assert_archive(root: Path) -> int:
     """Every WARC file of the workspace passes `warcio check`, and every page row that
     points at a record finds it there: a response or revisit record with that id, for the
     page's final URL. Returns how many rows point at one."""
-    from warcio.archiveiterator import ArchiveIterator
-
     files = sorted((root / "warc").glob("*.warc.gz"))
     assert files, "no WARC file"
     checked = warcio_check(files)
@@ -31,11 +40,9 @@ def assert_archive(root: Path) -> int:
     ).fetchall()
     conn.close()
     for final_url, name, offset, length, record_id in rows:
-        with (root / "warc" / name).open("rb") as handle:
-            assert offset + length <= handle.seek(0, 2)
-            handle.seek(offset)
-            record = next(iter(ArchiveIterator(handle)))
-            assert record.rec_headers.get_header("WARC-Record-ID") == record_id
-            assert record.rec_type in ("response", "revisit")
-            assert record.rec_headers.get_header("WARC-Target-URI") == final_url
+        assert offset + length <= (root / "warc" / name).stat().st_size
+        record, _ = record_at(root / "warc" / name, offset)
+        assert record.rec_headers.get_header("WARC-Record-ID") == record_id
+        assert record.rec_type in ("response", "revisit")
+        assert record.rec_headers.get_header("WARC-Target-URI") == final_url
     return len(rows)
