@@ -162,7 +162,7 @@ def export_corpus(
     selection = Selection(ws.language.code, segments, ws.model)
     archive = originals = None
     if choice.fmt == "warc":
-        archive, originals = ws.root / WARC_FOLDER, store.warc_records()
+        archive, originals = ws.root / WARC_FOLDER, store.warc_originals()
     return write_export(
         rows, out, choice.fmt, selection, repeats=repeats, replace=replace,
         archive=archive, originals=originals,
@@ -322,45 +322,30 @@ def _write_warc(
     out: IO[bytes],
     items: Iterable[tuple[dict[str, Any], str]],
     archive: Path,
-    originals: dict[str, tuple[str, int]],
+    originals: dict[str, tuple[str, str, int]],
     count: ExportCount,
     name: str,
 ) -> None:
     """The corpus's own answers as one WARC file, for publishing with the corpus: a
     warcinfo record, then each document's response record and its request, copied byte
-    for byte from the workspace's WARC files (a revisit record comes with the response it
-    refers to, once). A document without a record is counted, not written."""
+    for byte from the workspace's WARC files (a revisit record comes after the response
+    it refers to: the first answer archived with its payload, `originals`). A document
+    without a record is counted, not written."""
     from collie.store.warc import copy_members, write_warcinfo
 
     write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
     copied: set[str] = set()
     for row, _ in items:
-        pointer = warc_pointer(row)
-        if pointer is None:
+        if warc_pointer(row) is None:
             count.without_record += 1
             continue
-        referred = _refers_to(archive / row["warc_file"], row["warc_offset"])
-        if referred is not None and referred not in copied and referred in originals:
-            file, offset = originals[referred]
-            copy_members(archive / file, offset, out, count=2)
-            copied.add(referred)
-        if row["warc_record_id"] not in copied:
-            copy_members(archive / row["warc_file"], row["warc_offset"], out, count=2)
-            copied.add(row["warc_record_id"])
-
-
-def _refers_to(path: Path, offset: int) -> str | None:
-    """The WARC-Refers-To of a revisit record (None for a response)."""
-    from warcio.archiveiterator import ArchiveIterator
-
-    with path.open("rb") as handle:
-        handle.seek(offset)
-        record = next(iter(ArchiveIterator(handle)))
-        return (
-            record.rec_headers.get_header("WARC-Refers-To")
-            if record.rec_type == "revisit"
-            else None
-        )
+        first = originals.get(row["warc_digest"] or "")
+        wanted = [first] if first else []
+        wanted.append((row["warc_record_id"], row["warc_file"], row["warc_offset"]))
+        for record_id, file, offset in wanted:
+            if record_id not in copied:
+                copy_members(archive / file, offset, out, count=2)
+                copied.add(record_id)
 
 
 def umask_mode(directory: bool = False) -> int:
@@ -380,15 +365,15 @@ def write_export(
     repeats: Repeats | None = None,
     replace: bool = False,
     archive: Path | None = None,
-    originals: dict[str, tuple[str, int]] | None = None,
+    originals: dict[str, tuple[str, str, int]] | None = None,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
     `selection` picks each document's paragraphs (a target language's code: its
     `segments`, identified with the bundled model). With `repeats` (learnt from a first
     pass over the same rows), paragraphs are left out as it says. An existing file (or
     non-empty folder) is replaced only with `replace`. The warc format copies records
-    from the WARC files in `archive` (`originals`: record id -> (file, offset) of the
-    answers a revisit record may refer to)."""
+    from the WARC files in `archive` (`originals`: payload digest -> (record id, file,
+    offset) of the answer a revisit record of that payload refers to)."""
     if isinstance(selection, str):
         selection = Selection(selection, segments)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)

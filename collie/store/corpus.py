@@ -39,7 +39,8 @@ class CorpusStore:
             "SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, p.source, p.depth, "
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs, "
-            "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id "
+            "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id, "
+            "p.warc_digest "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
             f"WHERE {' AND '.join(where)} ORDER BY d.id",
@@ -54,13 +55,15 @@ class CorpusStore:
             data["teasers"] = len(teasers)
             yield data
 
-    def warc_records(self) -> dict[str, tuple[str, int]]:
-        """Record id -> (WARC file, offset) of every page answer in the WARC files."""
+    def warc_originals(self) -> dict[str, tuple[str, str, int]]:
+        """Payload digest -> (record id, WARC file, offset) of its first archived page
+        answer: the record a later copy's revisit record refers to (collie.store.warc)."""
         rows = self.conn.execute(
-            "SELECT warc_record_id, warc_file, warc_offset FROM pages "
-            "WHERE warc_record_id IS NOT NULL"
+            "SELECT warc_digest, warc_record_id, warc_file, warc_offset FROM pages "
+            "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200 "
+            "ORDER BY fetched_at DESC, id DESC"
         )
-        return {record: (file, offset) for record, file, offset in rows}
+        return {digest: (record, file, offset) for digest, record, file, offset in rows}
 
     def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:
         """The relative-suspected pages, in export_rows' shape (level and pass_share
@@ -71,7 +74,7 @@ class CorpusStore:
             "q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
             "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, s.text, "
             "s.paragraphs, s.level, s.pass_share, s.label, p.warc_file, p.warc_offset, "
-            "p.warc_length, p.warc_record_id FROM suspects s "
+            "p.warc_length, p.warc_record_id, p.warc_digest FROM suspects s "
             "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
             f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
             params,
