@@ -196,7 +196,9 @@ class Examined:
 
 @dataclass(frozen=True)
 class CachedPage:
-    """A recorded page whose raw body is in cache/."""
+    """A recorded page whose raw body was kept: in the WARC files (the record holding its
+    payload: its own, or for a revisit the first answer with that payload) or, without
+    them, in the body cache."""
 
     id: int
     url: str
@@ -212,6 +214,8 @@ class CachedPage:
     encoding_method: str | None
     body_sha1: str
     status: PageStatus  # before reprocessing
+    warc_file: str | None = None
+    warc_offset: int | None = None
 
 
 @dataclass(frozen=True)

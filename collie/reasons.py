@@ -53,7 +53,8 @@ REASONS: dict[str, str] = {
     TEASER: "nothing of its own left once the truncated copies of its site's other documents "
     "(teasers) are taken out (extract.teasers)",
     # reprocess
-    CACHE_MISSING: "the page's raw body is gone from cache/ (reprocess cannot redo it)",
+    CACHE_MISSING: "the page's raw body was not kept, or is gone (warc.keep target keeps "
+    "only target-language pages' answers; reprocess cannot redo it)",
 }
 
 _HTTP = re.compile(r"^http-\d{3}$")

@@ -42,6 +42,7 @@ COMMANDS = [
     ["export"],
     ["report"],
     ["review"],
+    ["replay"],
     ["extract"],
     ["langid"],
     ["langid", "identify"],

@@ -159,17 +159,17 @@ def test_fastwarc_reads_them_too(tmp_path: Path) -> None:
 
 def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # type: ignore[no-untyped-def]
     """robots.txt, pages, sitemaps and error answers all archived; every fetched page
-    points at its record, whose payload is the body the page was made from."""
+    points at its record, whose payload is the body the page was made from; no body
+    cache beside them."""
+    import hashlib
     import sqlite3
 
     from warcio.archiveiterator import ArchiveIterator
 
-    from collie.fetch.bodycache import read_body
-
     from .warchelp import assert_archive
 
     root, _, _ = mined
-    assert assert_archive(root) > 0
+    assert assert_archive(root) > 0 and not (root / "cache").exists()
     conn = sqlite3.connect(root / "collie.db")
     pages = conn.execute(
         "SELECT url, status, warc_file, warc_offset, body_sha1 FROM pages "
@@ -180,7 +180,7 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # typ
     for _, _, name, offset, sha1 in pages[:20]:
         record, payload = record_at(root / "warc" / name, offset)
         if record.rec_type == "response":  # the test world sends no Content-Encoding
-            assert payload == read_body(root / "cache", sha1)
+            assert hashlib.sha1(payload).hexdigest() == sha1
     uris = set()
     for path in sorted((root / "warc").glob("*.warc.gz")):
         with path.open("rb") as handle:
@@ -198,7 +198,7 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # typ
     status = run_collie(capsys, "status", "--json")
     archive = json.loads(status.out)["archive"]
     on_disk = sum(p.stat().st_size for p in (root / "warc").glob("*.warc.gz"))
-    assert archive["bytes"] == on_disk and archive["files"] >= 1 and archive["cache_bytes"] > 0
+    assert archive["bytes"] == on_disk and archive["files"] >= 1 and archive["cache_bytes"] == 0
     assert archive["bytes_per_document"] > 0 and archive["keep"] == "all"
     assert "warc        " in run_collie(capsys, "status").out
     assert f"WARC files: {archive['files']}, {on_disk:,} bytes" in run_collie(capsys, "report").out
@@ -233,7 +233,9 @@ def test_exported_documents_point_at_their_records(mined, capsys) -> None:  # ty
 def test_warc_keep_limits_what_is_archived(  # type: ignore[no-untyped-def]
     tmp_path: Path, capsys, web, world, monkeypatch, keep: str
 ) -> None:
-    """warc.keep=target archives only the fetches of target documents; none, nothing."""
+    """warc.keep=target archives only the fetches of target documents (and of pages a
+    later pass may make one: too short to judge, relative suspects); none, nothing (the
+    bodies go to the body cache, which reprocess reads)."""
     import sqlite3
 
     from .clihelp import run_collie
@@ -246,14 +248,25 @@ def test_warc_keep_limits_what_is_archived(  # type: ignore[no-untyped-def]
     assert result.code == 0, result.err
     conn = sqlite3.connect(root / "collie.db")
     pointed = dict(conn.execute("SELECT status, COUNT(warc_file) FROM pages GROUP BY status"))
+    again = conn.execute(
+        "SELECT COUNT(*) FROM pages WHERE warc_file IS NOT NULL AND status = 'dropped' "
+        "AND (reason = 'too-short' OR reason LIKE 'relative-suspected%')"
+    ).fetchone()[0]
     conn.close()
     if keep == "none":
         assert not (root / "warc").exists() and not any(pointed.values())
+        assert any((root / "cache").rglob("*.gz"))
+        done = run_collie(capsys, "reprocess")
+        assert done.code == 0 and "0 changed status" in done.err, done.err
         return
+    assert not (root / "cache").exists()
     assert pointed["kept"] > 0 and assert_archive(root) == pointed["kept"] + pointed.get(
         "duplicate", 0
-    )
-    assert not pointed.get("wronglang") and not pointed.get("dropped")
+    ) + pointed.get("dropped", 0)
+    assert not pointed.get("wronglang") and pointed.get("dropped", 0) == again
+    done = run_collie(capsys, "reprocess")  # the other-language pages' bodies are not kept
+    assert done.code == 0 and "0 changed status" in done.err, done.err
+    assert "had no body kept" in done.err
 
 
 def test_export_format_warc_writes_the_corpus_answers(mined, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -284,3 +297,214 @@ def test_export_format_warc_writes_the_corpus_answers(mined, capsys) -> None:  #
     assert kinds.count("request") == len(kinds) - 1 - kinds.count("request")  # pairs
     refused = run_collie(capsys, "export", "corpus.warc.gz", "--format", "warc")
     assert refused.code != 0 and "already exists" in refused.err  # never replaced silently
+
+
+# --- reprocess from the WARC files ------------------------------------------------------
+
+
+def _wipe_derived(root: Path) -> None:
+    """Forget what was made of the pages: their texts, languages and decisions."""
+    import sqlite3
+
+    conn = sqlite3.connect(root / "collie.db")
+    with conn:
+        conn.execute("UPDATE documents SET text = '', paragraphs = '[]', words = 0, sketch = NULL")
+        conn.execute(
+            "UPDATE pages SET lang = NULL, lang_prob = NULL, target_share = NULL, title = NULL "
+            "WHERE body_sha1 IS NOT NULL"
+        )
+    conn.close()
+
+
+def test_the_corpus_rebuilt_from_the_warc_files_is_the_export(mined, capsys) -> None:  # type: ignore[no-untyped-def]
+    """With every text the run made forgotten, reprocess reads the pages from the WARC
+    files alone (no cache/) and the export comes out byte for byte the same."""
+    from .clihelp import run_collie
+
+    root, _, _ = mined
+    assert not (root / "cache").exists()
+    before = {
+        fmt: run_collie(capsys, "export", "-", "--format", fmt).out for fmt in ("jsonl", "txt")
+    }
+    assert before["jsonl"].count("\n") > 3
+    _wipe_derived(root)
+    assert run_collie(capsys, "export", "-", "--format", "txt").out != before["txt"]
+    done = run_collie(capsys, "reprocess")
+    assert done.code == 0, done.err
+    assert "had no body" not in done.err and not (root / "cache").exists()
+    after = {
+        fmt: run_collie(capsys, "export", "-", "--format", fmt).out for fmt in ("jsonl", "txt")
+    }
+    assert after == before
+
+
+def test_an_old_workspace_body_cache_moves_into_warc_files(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, web, world, monkeypatch
+) -> None:
+    """A workspace from before the WARC files (its bodies in cache/): the first reprocess
+    moves them into resource records (with a metadata record saying the headers were not
+    kept), points every page at them, removes cache/, and the corpus stays the same; an
+    export --format warc then carries them."""
+    import json
+    import sqlite3
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    from .clihelp import run_collie
+    from .runhelp import exported
+    from .zuluworld import zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "--set", "warc.keep=none", "run", "--loops", "2").code == 0
+    assert any((root / "cache").rglob("*.gz")) and not (root / "warc").exists()
+    corpus = exported(capsys, root)
+    moved = run_collie(capsys, "reprocess")
+    assert moved.code == 0, moved.err
+    assert "moved from cache/ into the WARC files" in moved.err and "0 changed status" in moved.err
+    assert not (root / "cache").exists()
+    checked = warcio_check(root / "warc")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    conn = sqlite3.connect(root / "collie.db")
+    unpointed = conn.execute(
+        "SELECT COUNT(*) FROM pages WHERE body_sha1 IS NOT NULL AND warc_file IS NULL"
+    ).fetchone()[0]
+    conn.close()
+    assert unpointed == 0
+    assert exported(capsys, root) == corpus
+    docs = [
+        json.loads(line)
+        for line in run_collie(capsys, "export", "-", "--format", "jsonl").out.splitlines()
+    ]
+    record, _ = record_at(root / docs[0]["warc"]["file"], docs[0]["warc"]["offset"])
+    assert record.rec_type == "resource"  # type: ignore[attr-defined]
+    assert run_collie(capsys, "export", "c.warc.gz", "--format", "warc").code == 0
+    with (root / "c.warc.gz").open("rb") as handle:
+        kinds = [r.rec_type for r in ArchiveIterator(handle)]
+    assert kinds[0] == "warcinfo" and kinds[1:] == ["resource", "metadata"] * (len(kinds) // 2)
+    _wipe_derived(root)  # and read back from the moved records alone
+    assert run_collie(capsys, "reprocess").code == 0
+    assert exported(capsys, root) == corpus
+
+
+# --- the CDXJ index and replay by pywb ----------------------------------------------------
+
+SURT_URLS = [
+    "http://www.Ramogi.example.ke/A/b?z=1&a=2",
+    "http://127.0.0.1:8080/x/",
+    "https://www2.example.org/",
+    "http://example.org",
+    "http://example.org/?",
+    "http://example.org/a#frag",
+    "http://example.org/a%20b?q=%C3%A9&jsessionid=1",
+    "http://user@example.org:80/p;x?b&a",
+    "http://example.org/a/./b/../c//d/",
+    "http://example.org/%41%2541?B=1&a=2",
+    "https://sw.wikipedia.org/wiki/Dholuo_(lugha)",
+    "http://example.org/ñ?q=é",
+    "http://bücher.example/a b",
+    "http://EXAMPLE.org./a?jsessionid=0123456789abcdef0123456789abcdef&x=1",
+    "http://example.org/a?b=2&a",
+    "http://example.org/a?q=a+b%20c",
+    "example.org/no-scheme",
+]
+
+
+@pytest.mark.parametrize("url", SURT_URLS)
+def test_index_keys_are_the_surt_package_keys(url: str) -> None:
+    import surt
+
+    from collie.store.warcindex import surt_key
+
+    assert surt_key(url) == surt.surt(url)
+
+
+def test_the_index_is_the_one_cdxj_indexer_writes(mined, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`collie replay --index-only` writes warc/index.cdxj: sorted, line for line what
+    webrecorder's cdxj-indexer makes of the same files; written again when a WARC file
+    is newer."""
+    import os
+    import sys
+
+    from .clihelp import run_collie
+
+    root, _, _ = mined
+    done = run_collie(capsys, "replay", "--index-only")
+    assert done.code == 0, done.err
+    index = Path(done.out.strip())
+    assert index == root / "warc" / "index.cdxj"
+    lines = index.read_text().splitlines()
+    assert lines == sorted(lines) and len(lines) > 10
+    files = sorted(str(p) for p in (root / "warc").glob("collie-*.warc.gz"))
+    indexer = Path(sys.executable).parent / "cdxj-indexer"
+    theirs = subprocess.run([str(indexer), *files], capture_output=True, text=True, check=True)
+    assert lines == sorted(theirs.stdout.splitlines())
+    newest = Path(files[-1])
+    os.utime(newest, ns=(index.stat().st_mtime_ns + 10**9,) * 2)
+    index.write_text("stale\n")
+    os.utime(index, ns=(newest.stat().st_mtime_ns - 10**9,) * 2)
+    assert run_collie(capsys, "replay", "--index-only").code == 0
+    assert index.read_text().splitlines() == lines
+
+
+def test_pywb_replays_the_bytes_the_crawler_received(mined, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A real pywb over the run's WARC files (collie.corpus.replay) gives back, for the
+    exported documents, the bytes each page was made from; `collie review` starts it
+    and the review page links each document to its archived page."""
+    import hashlib
+    import sqlite3
+    import sys
+    import time
+
+    import requests
+
+    from collie.corpus.replay import ReplayServer
+
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    root, _, _ = mined
+    conn = sqlite3.connect(root / "collie.db")
+    pages = conn.execute(
+        "SELECT COALESCE(p.final_url, p.url), p.fetched_at, p.body_sha1 FROM documents d "
+        "JOIN pages p ON p.id = d.page_id WHERE d.kind = 'target' ORDER BY d.id LIMIT 5"
+    ).fetchall()
+    conn.close()
+    assert len(pages) == 5
+    with ReplayServer(root) as server:
+        for url, fetched_at, sha1 in pages:
+            answer = requests.get(server.url_for(url, fetched_at, raw=True), timeout=30)
+            assert answer.status_code == 200, url
+            assert hashlib.sha1(answer.content).hexdigest() == sha1
+    port = _free_port()
+    review = subprocess.Popen(
+        [sys.executable, "-m", "collie", "-w", str(root), "review", "--sample", "3",
+         "--port", str(port)], stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert review.stderr is not None
+        assert f"http://127.0.0.1:{port}/" in review.stderr.readline()
+        assert "replayed by pywb" in review.stderr.readline()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                state = requests.get(f"http://127.0.0.1:{port}/api/next", timeout=30).json()
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        link = state["document"]["replay"]
+        assert link.startswith("http://127.0.0.1:") and link.endswith(state["document"]["url"])
+        shown = requests.get(link, timeout=30)
+        assert shown.status_code == 200 and "wb_frame" in shown.text  # pywb's page with banner
+    finally:
+        review.terminate()
+        review.wait(timeout=20)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

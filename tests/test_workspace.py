@@ -52,7 +52,8 @@ def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypa
     assert result.code == 0, result.err
     assert result.out == ""
     assert "1 seed document" in result.err
-    for name in ("collie.toml", "collie.db", "seed", "cache", "models", "exports", "logs"):
+    assert not (root / "cache").exists()  # bodies go to warc/ with the first run
+    for name in ("collie.toml", "collie.db", "seed", "models", "exports", "logs"):
         assert (root / name).exists(), name
     assert (root / "seed" / "docs" / "some.txt").read_text(encoding="utf-8") == LUO
     toml = (root / "collie.toml").read_text()

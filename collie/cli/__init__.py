@@ -22,6 +22,7 @@ from collie.cli.langid import langid
 from collie.cli.language import language, safetynet
 from collie.cli.mininet import demo, mininet
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
+from collie.cli.replay import replay
 from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
@@ -90,7 +91,7 @@ def cli(ctx: click.Context, traceback: bool) -> None:
 
 
 COMMANDS = (init, status, config, language, seeds, queries, safetynet, search, extract, run,
-            reprocess_command, export, report, review, langid, mininet, demo)  # fmt: skip
+            reprocess_command, export, report, review, replay, langid, mininet, demo)  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)
 

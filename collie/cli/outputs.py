@@ -19,7 +19,7 @@ from collie.workspace.folder import CONFIG_FILE, DB_FILE, LOCK_FILE, is_workspac
 
 F = TypeVar("F", bound=Callable[..., Any])
 OWN_FILES = (CONFIG_FILE, DB_FILE, LOCK_FILE, *(DB_FILE + s for s in ("-wal", "-shm", "-journal")))
-OWN_FOLDERS = ("seed", "cache", "models", "logs")  # exports/ is for the user's files
+OWN_FOLDERS = ("seed", "cache", "warc", "models", "logs")  # exports/ is for the user's files
 MANIFEST = "manifest.jsonl"  # what marks a folder as an earlier `export --format dir`
 
 

@@ -28,8 +28,10 @@ from collie.workspace.folder import RunLock
 @common_options
 @click.pass_obj
 def reprocess_command(app: App, threads: int, **_options: Any) -> None:
-    """Process the pages kept in cache/ again: decoding, extraction, language ID and
-    near-duplicates, with today's settings and language model, without the network.
+    """Process the fetched pages again from the workspace's WARC files: decoding,
+    extraction, language ID and near-duplicates, with today's settings and language
+    model, without the network. (A workspace from before WARC files has its body cache
+    moved into them first; with warc.keep none the pages are read from cache/.)
 
     Rewrites in collie.db, in one transaction (interrupted: nothing changes): each
     cached page's outcome, encoding, title, language and text length; its document,
@@ -48,9 +50,9 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
     check_installed()
     with app.open() as ws, RunLock(ws.root):
         settings = ws.settings
-        if not (ws.root / "cache").is_dir():
+        if not any((ws.root / name).is_dir() for name in ("warc", "cache")):
             raise CollieError(
-                "This workspace has no cache/ of fetched pages yet.",
+                "This workspace has no fetched pages yet (no warc/ or cache/ folder).",
                 "Run `collie run` first; it keeps every page it reads.",
             )
         model = workspace_model(ws)
@@ -70,12 +72,17 @@ def _print(app: App, report: ReprocessReport) -> None:
     statuses = ", ".join(f"{report.after[s]} {s}" for s in kinds if report.after[s])
     docs = ", ".join(f"{n} {what}" for what, n in sorted(report.documents.items()))
     note(
-        f"Reprocessed {report.pages - report.missing} cached pages: {statuses or 'none'}; "
+        f"Reprocessed {report.pages - report.missing} pages: {statuses or 'none'}; "
         f"{report.changed} changed status. Documents: {docs or 'none'}; "
         f"{report.duplicates} near-duplicates, {report.teasers} teaser paragraphs."
     )
+    if report.migrated:
+        note(f"{report.migrated} pages' bodies were moved from cache/ into the WARC files (warc/).")
     if report.missing:
-        note(f"{report.missing} pages had no body left in cache/ and were left as they were.")
+        note(
+            f"{report.missing} pages had no body kept (warc.keep target keeps only target "
+            "pages' answers) and were left as they were."
+        )
     if report.documents["reviewed"]:
         note(
             f"{report.documents['reviewed']} reviewed documents were kept although their "

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
+from pathlib import Path
 
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
+from collie.corpus.replay import INSTALL_HINT, ReplayServer, find_wayback, warc_files
 from collie.corpus.review import precision
 from collie.corpus.review.server import ReviewServer
 from collie.errors import UsageProblem
@@ -39,10 +42,30 @@ from collie.store import ReviewStore
     help="Print the share of each class (95% intervals) instead of serving.",
 )
 @click.option("--json", "as_json", is_flag=True, help="With --results: JSON on stdout.")
+@click.option(
+    "--replay/--no-replay",
+    default=True,
+    show_default=True,
+    help="Link each document to its archived page, served by pywb from the WARC files "
+    "(when the replay extra is installed).",
+)
+@click.option(
+    "--replay-port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    help="Port of the replay server on 127.0.0.1 (default: any free port).",
+)
 @common_options
 @click.pass_obj
 def review(
-    app: App, size: int, port: int, reviewer: str | None, results: bool, as_json: bool
+    app: App,
+    size: int,
+    port: int,
+    reviewer: str | None,
+    results: bool,
+    as_json: bool,
+    replay: bool,
+    replay_port: int,
 ) -> None:
     """Judge a sample of the corpus in the browser: mainly, some or no target language.
 
@@ -50,7 +73,9 @@ def review(
     at a time with buttons and keys 1 (mainly), 2 (some), 3 (none), s (skip), u (undo).
     Judgements are kept in the workspace as they are made; stop with Ctrl-C and run
     again to continue. --results prints each class's share with a 95% interval, as in
-    CorpusCollie's Table 2.
+    CorpusCollie's Table 2. With the replay extra installed (pip install
+    'collie[replay]'), each document links to the page as collie fetched it, served
+    from the workspace's WARC files by pywb (started and stopped with the review).
 
     \b
     Example:
@@ -87,10 +112,28 @@ def review(
             f"Reviewing {drawn} documents: open {server.url} (Ctrl-C to stop; your "
             "judgements are kept)."
         )
-        try:
-            server.serve_forever()
-        finally:
-            server.server_close()
+        with contextlib.ExitStack() as stack:
+            if replay:  # the page's first requests wait for it in the listen queue
+                server.replay = _start_replay(stack, ws.root, replay_port, app.quiet)
+            try:
+                server.serve_forever()
+            finally:
+                server.server_close()
+
+
+def _start_replay(stack: contextlib.ExitStack, root: Path, port: int, quiet: bool) -> str | None:
+    """pywb over the workspace's WARC files, stopped with `stack`; its base URL, or None
+    (said why) when it is not installed or there is nothing to replay."""
+    if not warc_files(root):
+        return None
+    if find_wayback() is None:
+        if not quiet:
+            note(f"No links to the archived pages: pywb is not installed. {INSTALL_HINT}")
+        return None
+    server = stack.enter_context(ReplayServer(root, port))
+    if not quiet:
+        note(f"Archived pages replayed by pywb at {server.base}/collie/.")
+    return server.base
 
 
 def _print_results(labels: dict[str, int], as_json: bool) -> None:

@@ -39,7 +39,7 @@ Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
 @dataclass(frozen=True)
 class PageRules:
     """The settings that decide a page's fate (encoding.*, extract.*, langid.min_share,
-    crawl.short_page_chars) and the target language."""
+    crawl.short_page_chars, fetch.max_bytes) and the target language."""
 
     target: str
     min_confidence: float = 0.7
@@ -50,6 +50,7 @@ class PageRules:
     min_pass: float = 0.0  # > 0: the relative check of a target learnt from documents
     listings: bool = True  # extract.listings
     site_own_text: bool = True  # langid.site_own_text
+    max_bytes: int = 5 * 1024 * 1024  # fetch.max_bytes: a kept body is read back to it
 
     @classmethod
     def from_settings(
@@ -68,6 +69,7 @@ class PageRules:
             settings["langid.min_pass"] if learnt else 0.0,
             settings["extract.listings"],
             settings["langid.site_own_text"],
+            settings["fetch.max_bytes"],
         )
 
 

@@ -21,16 +21,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from collie.decide.classify import PageRules, decide, mark_listing
-from collie.fetch.bodycache import compress_body, read_body
+from collie.fetch.bodycache import compress_body
 from collie.fetch.fetcher import FetchConfig, Fetcher, origin_of
 from collie.fetch.pool import fetch_all
 from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
+from collie.mining.bodies import read_kept
 from collie.models import CachedPage, Examined, FetchResult, PageOutcome, QueuedPage
 from collie.page.process import process
 from collie.reasons import CACHE_MISSING
 
-MISSING = CACHE_MISSING  # a recorded body gone from cache/
+MISSING = CACHE_MISSING  # a recorded body gone (from the WARC files, or cache/)
 log = logging.getLogger("collie.examine")
 
 
@@ -97,10 +98,11 @@ def examine(
     return examined
 
 
-def examine_cached(page: CachedPage, cache: Path, model: LangModel, rules: PageRules) -> Examined:
-    """`examine` a recorded page again from its raw body in cache/ (no network)."""
+def examine_cached(page: CachedPage, root: Path, model: LangModel, rules: PageRules) -> Examined:
+    """`examine` a recorded page again from its raw body as the workspace at `root` kept
+    it (its WARC record, or the body cache: bodies.py), without the network."""
     queued = QueuedPage(page.id, page.url, page.site, page.loop, page.source, page.depth)
-    body = read_body(cache, page.body_sha1)
+    body = read_kept(root, page, rules.max_bytes)
     if body is None:
         return Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING))
     result = FetchResult(
@@ -112,7 +114,7 @@ def examine_cached(page: CachedPage, cache: Path, model: LangModel, rules: PageR
         fetched_at=page.fetched_at or 0.0,
     )
     examined = examine(queued, result, model, rules)
-    examined.body = None  # already in cache/
+    examined.body = None  # already kept
     return examined
 
 

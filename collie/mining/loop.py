@@ -21,12 +21,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from collie import __version__
 from collie.crawl.links import crawl_url, site_of
 from collie.decide.classify import PageRules
 from collie.fetch.fetcher import Fetcher
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
+from collie.mining.archive import migrate_body_cache, open_archive
 from collie.mining.batches import BatchFetch
 from collie.mining.coverage import SearchCoverage
 from collie.mining.executor import Executor, LocalExecutor
@@ -51,7 +51,6 @@ from collie.models import QueueEntry
 from collie.reasons import TOO_SHORT, kind_of
 from collie.search import Backend, SearchFatal
 from collie.store import Store
-from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.urls import canonical_url
 from collie.workspace.folder import Workspace
 
@@ -109,6 +108,7 @@ def run(
     _load_robots(miner)
     if ws.settings["warc.keep"] != "none":
         miner.archive = open_archive(ws, store)
+        migrate_body_cache(ws, store, miner.archive)  # a workspace from before WARC files
     try:
         while ws.completed_loops() < limits.loops and report.stopped is None:
             loop = store.open_loop()
@@ -127,15 +127,6 @@ def run(
         if miner.archive is not None:
             miner.archive.close()
     return report
-
-
-def open_archive(ws: Workspace, store: Store) -> WarcArchive:
-    """The workspace's WARC files (warc/), a torn last record cut off, the payloads of
-    the pages archived before remembered (a refetch of one is a revisit record)."""
-    software = f"collie/{__version__}"
-    archive = WarcArchive(ws.root / WARC_FOLDER, ws.settings["warc.max_bytes"], software)
-    archive.remember(store.warc_digests())
-    return archive
 
 
 def _mark_teasers(miner: Miner) -> None:

@@ -294,14 +294,14 @@ def suspect_sites(store: Store, rules: PageRules, sites: set[str]) -> int:
 
 def pages_to_restore(store: Store, model: LangModel, rules: PageRules) -> list[Examined]:
     """The pages suspected on their own that a new model, and their site, now let pass:
-    examined again from cache/ (no request), those that are target documents now (on
+    examined again from their kept bodies (no request), those that are target documents now (on
     a site that is not a relatives' site); the caller records them like any page."""
     restored = []
     for page in page_suspects(store):
         letters = store.site_letters(page.site)
         if relative_site(*letters, rules, SITE_MIN_LETTERS // 2):
             continue  # a relatives' site now: its pages stay aside
-        examined = examine_cached(page, store.cache, model, rules)
+        examined = examine_cached(page, store.root, model, rules)
         outcome = examined.outcome
         if outcome.suspect is not None and target_site(*letters, rules):
             judge_with_site(outcome, rules, model)

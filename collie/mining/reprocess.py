@@ -1,10 +1,12 @@
 """`collie reprocess`: extraction, language ID, near-duplicates and teasers again, over the raw
-pages kept in cache/, without the network (after changing a setting, or the model).
+pages the workspace kept, without the network (after changing a setting, or the model).
 
-The cached pages are cut into shards by the first two hex digits of their body's SHA-1
-(cache/ab/...: at most 256 shards) and mapped by an executor (executor.py): a plain loop
-here, or a `dask.bag` of shards on a cluster, whose workers read the bodies from the
-workspace's cache/ (on a cluster: a file system they share) and return plain outcomes.
+The bodies are read back from the WARC files (bodies.py; a workspace from before them
+has its body cache moved into them first: archive.py), or from cache/ when the
+workspace keeps no WARC files. The pages are cut into shards in the order they lie in
+the files and mapped by an executor (executor.py): a plain loop here, or a `dask.bag`
+of shards on a cluster, whose workers read the bodies from the workspace's folder (on a
+cluster: a file system they share) and return plain outcomes.
 This process writes everything in one transaction (store/rewrite.py says what is
 rewritten): an interrupted reprocess changes nothing, and a finished one leaves the
 workspace as if the run had met every page with today's settings and model.
@@ -20,6 +22,7 @@ from collie.crawl.links import short_page_vote
 from collie.decide.classify import PageRules, decide_short
 from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
+from collie.mining.archive import migrate_body_cache
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
 from collie.mining.records import RunEvents
@@ -33,9 +36,9 @@ SHARD_PAGES = 200  # pages of a task at least, when there are enough
 
 @dataclass(frozen=True)
 class CacheShard:
-    """The cached pages whose bodies live in one cache/ subfolder."""
+    """Pages whose bodies lie next to each other (in one WARC file, or cache/ subfolder)."""
 
-    cache: str  # absolute path of the workspace's cache/ (as the workers see it)
+    root: str  # absolute path of the workspace (as the workers see it)
     pages: list[CachedPage]
     rules: PageRules
 
@@ -43,7 +46,8 @@ class CacheShard:
 @dataclass
 class ReprocessReport:
     pages: int = 0
-    missing: int = 0  # bodies gone from cache/: pages left as they were
+    missing: int = 0  # bodies not kept (or gone): pages left as they were
+    migrated: int = 0  # bodies moved from the old body cache into the WARC files
     before: Counter[str] = field(default_factory=Counter)  # statuses
     after: Counter[str] = field(default_factory=Counter)
     changed: int = 0  # pages whose status changed
@@ -53,41 +57,46 @@ class ReprocessReport:
 
 
 def shard_pages(
-    pages: list[CachedPage], cache: Path, rules: PageRules, min_pages: int = 1
+    pages: list[CachedPage], root: Path, rules: PageRules, per_shard: int = 1
 ) -> list[CacheShard]:
-    """The pages by cache/ subfolder (first two hex digits of the SHA-1), in order;
-    neighbouring subfolders share a shard until it has `min_pages` pages (a task per
-    handful of pages costs more than the pages)."""
-    folders: dict[str, list[CachedPage]] = {}
-    for page in pages:
-        folders.setdefault(page.body_sha1[:2], []).append(page)
-    shards: list[list[CachedPage]] = [[]]
-    for key in sorted(folders):
-        if len(shards[-1]) >= min_pages:
-            shards.append([])
-        shards[-1].extend(folders[key])
-    return [CacheShard(str(cache.resolve()), shard, rules) for shard in shards if shard]
+    """The pages in the order their bodies lie (WARC file and offset; cache/ subfolder
+    for those without a record), `per_shard` to a shard (a task per handful of pages
+    costs more than the pages); deterministic."""
+
+    def place(page: CachedPage) -> tuple[str, int, str, int]:
+        if page.warc_file is not None:
+            return (page.warc_file, page.warc_offset or 0, "", page.id)
+        return ("~", 0, page.body_sha1, page.id)  # the body cache, after the WARC files
+
+    ordered = sorted(pages, key=place)
+    size = max(1, per_shard)
+    return [
+        CacheShard(str(root.resolve()), ordered[i : i + size], rules)
+        for i in range(0, len(ordered), size)
+    ]
 
 
 def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
-    """Decode, extract, identify and fingerprint a shard's cached pages (on a worker)."""
-    cache = Path(shard.cache)
-    return [examine_cached(page, cache, model, shard.rules) for page in shard.pages]
+    """Decode, extract, identify and fingerprint a shard's kept pages (on a worker)."""
+    root = Path(shard.root)
+    return [examine_cached(page, root, model, shard.rules) for page in shard.pages]
 
 
 def reprocess(
     ws: Workspace, model: LangModel, executor: Executor, events: RunEvents | None = None
 ) -> ReprocessReport:
-    """Reprocess every cached page of the workspace (see the module docstring); events
+    """Reprocess every kept page of the workspace (see the module docstring); events
     get the stage ("reprocess", with the page count) and each shard's pages as done."""
     events = events or RunEvents()
     settings = ws.settings
     rules = PageRules.from_settings(ws.language.code, settings, model)
     rewriter = Rewriter(ws, settings["dedup.max_distance"])
+    migrated = migrate_body_cache(ws, rewriter)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
+    report.migrated = migrated
     per_task = min(SHARD_PAGES, len(pages) // (8 * executor.slots) + 1)  # 8+ tasks a slot
-    shards = shard_pages(pages, ws.root / "cache", rules, per_task)
+    shards = shard_pages(pages, ws.root, rules, per_task)
     events.stage(0, "reprocess", len(pages))
     shared = executor.share(model)
     short: list[Examined] = []

@@ -2,9 +2,10 @@
 workspace, whichever scheduler fetched them (stream.py here, batches.py on an
 executor's workers).
 
-Each page is finished (its body kept in cache/, its HTTP exchanges in the WARC files,
-on disk before the batch's transaction, a short page decided by its referrers' vote)
-and judged with its site; the batch is recorded in one transaction, each target
+Each page is finished (a short page decided by its referrers' vote) and judged with its
+site, its HTTP exchanges written to the WARC files (or, when the workspace keeps none,
+its body to cache/), on disk before the batch's transaction; the batch is recorded in
+one transaction, each target
 document marked as a near-duplicate or not against every earlier original,
 with the crawl links of its new target documents (spider.py); then the batch's sites
 are judged again, the robots.txt records fetched meanwhile are saved and the pages
@@ -35,6 +36,7 @@ from collie.mining.spider import (
     suspect_relative_sites,
 )
 from collie.models import Examined, PageOutcome, QueuedPage
+from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
 from collie.store import Store
 
 
@@ -44,9 +46,11 @@ def settle_batch(
     """A batch of examined pages into the workspace (see the module docstring), in the
     batch's order. Returns their outcomes."""
     outcomes = [_finish(miner, e) for e in examined]
+    judge_batch_with_sites(miner, outcomes)
+    for one in examined:
+        _keep(miner, one)
     if miner.archive is not None:
         miner.archive.flush()  # on disk before any row points at a record
-    judge_batch_with_sites(miner, outcomes)
     record_batch(miner, outcomes, {e.queued.id: e.queued for e in examined}, report.number)
     suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
     stop_poor_sites(miner, {o.site for o in outcomes})
@@ -56,19 +60,28 @@ def settle_batch(
 
 
 def _finish(miner: Miner, examined: Examined) -> PageOutcome:
-    """Keep the page's body in the cache and its exchanges in the WARC files; decide a
-    short page by its referrers' vote."""
-    if examined.body is not None:
-        miner.store.save_body(examined.body)
+    """Decide a short page by its referrers' vote."""
     if examined.short_text is not None:
         referrers = miner.store.referrers(examined.queued.url)
         voted = short_page_vote(referrers, miner.ws.settings["crawl.min_votes"])
         decide_short(examined, voted, miner.rules)
-    if examined.exchanges:
-        final = examined.outcome.final_url
-        target = examined.outcome.status == "kept"  # a target document (duplicates too)
-        examined.outcome.warc = miner.archive_exchanges(examined.exchanges, final, target)
     return examined.outcome
+
+
+def _keep(miner: Miner, examined: Examined) -> None:
+    """The page's exchanges into the WARC files (warc.keep target: a target document's,
+    or a page a later pass may make one: too short to judge yet, a relative suspect),
+    the page pointing at its answer's record; without WARC files, its body into cache/."""
+    outcome = examined.outcome
+    if miner.archive is None:
+        if examined.body is not None:
+            miner.store.save_body(examined.body)
+        return
+    if examined.exchanges:
+        reason = outcome.reason or ""
+        again = reason == TOO_SHORT or reason.startswith(RELATIVE_SUSPECTED)
+        target = outcome.status == "kept" or again  # "kept": a target document, duplicates too
+        outcome.warc = miner.archive_exchanges(examined.exchanges, outcome.final_url, target)
 
 
 def save_robots(miner: Miner) -> None:

@@ -153,15 +153,15 @@ def stop_poor_sites(miner: Miner, sites: set[str]) -> None:
 def decide_short_pages(miner: Miner, loop: int) -> list[Examined]:
     """Hayati's vote again for the loop's short pages that too few linking pages had
     voted on when they were fetched (a site's about page comes in the batch that brings
-    the articles linking to it): read from cache/, no request. Returns those the vote
-    decides now (to be recorded, and crawled out, like any page)."""
+    the articles linking to it): read back as kept (bodies.py), no request. Returns
+    those the vote decides now (to be recorded, and crawled out, like any page)."""
     min_votes = miner.ws.settings["crawl.min_votes"]
     decided = []
     for page in short_pages(miner.store, loop):
         voted = short_page_vote(miner.store.referrers(page.url), min_votes)
         if voted is None:
             continue
-        examined = examine_cached(page, miner.store.cache, miner.model, miner.rules)
+        examined = examine_cached(page, miner.ws.root, miner.model, miner.rules)
         if examined.short_text is not None:
             decide_short(examined, voted, miner.rules)
             decided.append(examined)

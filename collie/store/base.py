@@ -51,6 +51,7 @@ class StoreBase:
 
     def __init__(self, ws: OpenDatabase, max_distance: int = 3) -> None:
         self.conn: sqlite3.Connection = ws.conn
+        self.root = ws.root
         self.cache = ws.root / "cache"
         self.max_distance = max_distance
 

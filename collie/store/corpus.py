@@ -55,6 +55,16 @@ class CorpusStore:
             data["teasers"] = len(teasers)
             yield data
 
+    def archived_documents(self, limit: int) -> list[tuple[str, float]]:
+        """(URL, fetched at) of the first target documents whose answer is archived."""
+        rows = self.conn.execute(
+            "SELECT COALESCE(p.final_url, p.url), p.fetched_at FROM documents d "
+            "JOIN pages p ON p.id = d.page_id WHERE d.kind = 'target' AND "
+            "p.warc_file IS NOT NULL ORDER BY d.id LIMIT ?",
+            (limit,),
+        )
+        return [(url, float(at or 0.0)) for url, at in rows]
+
     def warc_originals(self) -> dict[str, tuple[str, str, int]]:
         """Payload digest -> (record id, WARC file, offset) of its first archived page
         answer: the record a later copy's revisit record refers to (collie.store.warc)."""

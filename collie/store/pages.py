@@ -14,6 +14,7 @@ from collie.models import (
     PageOutcome,
     QueueEntry,
     SuspectRow,
+    WarcLocation,
 )
 from collie.reasons import TEASER
 from collie.store.base import from_sqlite, to_sqlite
@@ -61,6 +62,24 @@ class PageStore(FrontierStore):
         """Queue URLs not seen before, inside `batch`; return how many were new."""
         return self._insert_queue(entries)
 
+    def set_warc(self, page_id: int, where: WarcLocation) -> None:
+        """The record of the page's answer in the WARC files."""
+        self.conn.execute(
+            "UPDATE pages SET warc_file = ?, warc_offset = ?, warc_length = ?, "
+            "warc_record_id = ?, warc_digest = ? WHERE id = ?",
+            (where.file, where.offset, where.length, where.record_id, where.digest, page_id),
+        )
+
+    def unarchived_bodies(self) -> list[tuple[int, str, str, float, str]]:
+        """(page id, URL, content type, fetched at, body SHA-1) of the pages whose body
+        is kept in cache/ and not in the WARC files (a workspace from before them)."""
+        rows = self.conn.execute(
+            "SELECT id, COALESCE(final_url, url), COALESCE(content_type, ''), "
+            "COALESCE(fetched_at, 0), body_sha1 FROM pages "
+            "WHERE body_sha1 IS NOT NULL AND warc_file IS NULL ORDER BY id"
+        )
+        return [(i, u, t, float(f), s) for i, u, t, f, s in rows]
+
     def warc_digests(self) -> list[tuple[str, str, float, str]]:
         """(payload digest, URL, fetched at, record id) of every page answer archived in
         the WARC files, the first of each payload (collie.store.warc: revisits)."""
@@ -105,12 +124,7 @@ class PageStore(FrontierStore):
             [(o.page_id, url, anchor[:200]) for url, anchor in o.links],
         )
         if o.warc is not None:  # a rewrite by reprocess keeps the page's record
-            w = o.warc
-            self.conn.execute(
-                "UPDATE pages SET warc_file = ?, warc_offset = ?, warc_length = ?, "
-                "warc_record_id = ?, warc_digest = ? WHERE id = ?",
-                (w.file, w.offset, w.length, w.record_id, w.digest, o.page_id),
-            )
+            self.set_warc(o.page_id, o.warc)
         if o.suspect is not None:
             self.insert_suspect(o.page_id, o.suspect)
         if o.status in ("kept", "wronglang", "duplicate") or o.suspect is not None:

@@ -9,12 +9,21 @@ from typing import Any
 
 from collie.store.base import now_iso_precise
 
+# Where the page's answer is archived: its URL and fetch time, for a replay link (or NULL).
+ARCHIVED = (
+    "CASE WHEN p.warc_file IS NULL THEN NULL ELSE COALESCE(p.final_url, p.url) END, "
+    "CASE WHEN p.warc_file IS NULL THEN NULL ELSE p.fetched_at END"
+)
+
 
 def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
     """A row as the review page takes it: the paragraphs as [text, language] pairs (the
-    language collie gave each)."""
+    language collie gave each); `archived`, [URL, fetched at] when the answer is in the
+    WARC files."""
     doc = dict(zip(keys, tuple(row), strict=True))
     doc["paragraphs"] = [[p[0], p[1]] for p in json.loads(doc["paragraphs"] or "[]")]
+    at = doc.pop("at")
+    doc["archived"] = [doc["archived"], at] if doc["archived"] and at is not None else None
     return doc
 
 
@@ -57,16 +66,18 @@ class ReviewStore:
             "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
             "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
         ).fetchone()
-        keys = ("position", "doc_id", "url", "title", "text", "paragraphs")
+        keys = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at")
         row = self.conn.execute(
-            "SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs FROM suspects s "
+            f"SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs, {ARCHIVED} "
+            "FROM suspects s "
             "JOIN pages p ON p.id = s.page_id WHERE s.label IS NULL ORDER BY s.page_id LIMIT 1"
         ).fetchone()
         if row is not None:
             aside = {**_document(keys, row), "suspect": True}
             return {"total": total, "judged": judged, "document": aside}
         row = self.conn.execute(
-            "SELECT r.position, d.id, p.url, p.title, d.text, d.paragraphs FROM reviews r "
+            f"SELECT r.position, d.id, p.url, p.title, d.text, d.paragraphs, {ARCHIVED} "
+            "FROM reviews r "
             "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
             "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"
         ).fetchone()

@@ -24,15 +24,27 @@ from collie.store import Store
 from collie.store.base import StoreBase, from_sqlite
 from collie.store.pages import DOCUMENT_COLUMNS, PageStore, document_values, paragraph_texts
 
+# The record that holds each archived payload: the first page answer archived with it
+# (a later one with the same payload digest may be a revisit record, which holds none).
+PAYLOAD_RECORDS = (
+    "WITH payloads AS (SELECT warc_digest, warc_file, warc_offset, ROW_NUMBER() OVER "
+    "(PARTITION BY warc_digest ORDER BY fetched_at, id) AS n FROM pages "
+    "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200) "
+)
+
 
 def select_cached(
     store: StoreBase, where: str = "", params: tuple[Any, ...] = ()
 ) -> list[CachedPage]:
-    """Recorded pages whose raw body is in cache/ (and `where`), in id order."""
+    """Recorded pages whose raw body was kept (and `where`), in id order, each with the
+    WARC record holding its payload when it was archived (collie.mining.bodies reads it)."""
     rows = store.conn.execute(
-        "SELECT id, url, site, loop, source, depth, final_url, http_status, fetched_at, "
-        "content_type, encoding, encoding_method, body_sha1, status FROM pages "
-        f"WHERE body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY id",
+        PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
+        "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
+        "p.encoding_method, p.body_sha1, p.status, COALESCE(o.warc_file, p.warc_file), "
+        "COALESCE(o.warc_offset, p.warc_offset) FROM pages p LEFT JOIN payloads o "
+        "ON o.warc_digest = p.warc_digest AND o.n = 1 "
+        f"WHERE p.body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY p.id",
         params,
     )
     return [CachedPage(*tuple(row)) for row in rows]
@@ -40,7 +52,9 @@ def select_cached(
 
 def short_pages(store: Store, loop: int) -> list[CachedPage]:
     """The loop's pages dropped as too short (too few linking pages had voted yet)."""
-    return select_cached(store, "loop = ? AND status = 'dropped' AND reason = 'too-short'", (loop,))
+    return select_cached(
+        store, "p.loop = ? AND p.status = 'dropped' AND p.reason = 'too-short'", (loop,)
+    )
 
 
 def page_suspects(store: Store) -> list[CachedPage]:
@@ -48,7 +62,7 @@ def page_suspects(store: Store) -> list[CachedPage]:
     has called a relative's."""
     return select_cached(
         store,
-        f"status = 'dropped' AND reason LIKE '{RELATIVE_SUSPECTED}:page%' AND id NOT IN "
+        f"p.status = 'dropped' AND p.reason LIKE '{RELATIVE_SUSPECTED}:page%' AND p.id NOT IN "
         "(SELECT page_id FROM suspects WHERE label IS NOT NULL)",
     )
 

@@ -4,7 +4,10 @@ the web archives keep what a crawler fetched (issue 33).
 Each exchange (collie.models.Exchange: robots.txt, pages, listings, redirect hops,
 error answers) becomes a request record and a response record that names it
 (WARC-Concurrent-To), or, when a complete 200 answer carries a payload archived before,
-a revisit record pointing at the first (identical-payload-digest profile). Records are
+a revisit record pointing at the first (identical-payload-digest profile). A body kept
+by a workspace from before the WARC files (its body cache) comes in as a resource
+record and a metadata record that says what was lost (the headers). Whatever record a
+page points at, one companion record follows it. Records are
 gzipped one by one (a reader can start at any record's offset), written by warcio, into
 `warc/collie-YYYYMMDDHHMMSS-NNNNN.warc.gz` (names sort by time), a new file once one
 passes `max_bytes`; each file starts with a warcinfo record.
@@ -142,6 +145,44 @@ class WarcArchive:
             self.digests[digest] = (exchange.url, date, response_id)
         return WarcLocation(self._name, offset, length, response_id, digest)
 
+    def write_resource(
+        self, url: str, content_type: str, body: bytes, fetched_at: float, note: str
+    ) -> WarcLocation:
+        """A body known without its HTTP answer (the body cache of a workspace from before
+        the WARC files, collie.mining.archive) as a resource record, followed by a
+        metadata record that says so (`note`); where the resource record is."""
+        from warcio.warcwriter import WARCWriter
+
+        out = self._current()
+        writer = WARCWriter(out, gzip=True, warc_version="WARC/1.1")
+        date = warc_date(fetched_at)
+        digest = payload_digest(body)
+        record = writer.create_warc_record(
+            url,
+            "resource",
+            payload=io.BytesIO(body),
+            length=len(body),
+            warc_content_type=content_type or "application/octet-stream",
+            warc_headers_dict={"WARC-Date": date, "WARC-Payload-Digest": digest},
+        )
+        resource_id = record.rec_headers.get_header("WARC-Record-ID")
+        text = note.encode("utf-8")
+        metadata = writer.create_warc_record(
+            url,
+            "metadata",
+            payload=io.BytesIO(text),
+            length=len(text),
+            warc_content_type="text/plain; charset=utf-8",
+            warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": resource_id},
+        )
+        offset = out.tell()
+        writer.write_record(record)
+        length = out.tell() - offset
+        writer.write_record(metadata)
+        out.flush()
+        self.digests.setdefault(digest, (url, date, resource_id))
+        return WarcLocation(self._name, offset, length, resource_id, digest)
+
     def flush(self) -> None:
         """Everything written, on disk."""
         if self._file is not None:
@@ -221,6 +262,19 @@ def copy_members(path: Path, offset: int, out: IO[bytes], count: int = 1) -> int
         finally:
             view.release()
     return position
+
+
+def read_record(path: Path, offset: int) -> tuple[str, Any, bytes]:
+    """The record whose gzip member starts at `offset`: its type, its HTTP headers
+    (warcio's StatusAndHeaders: a response's, a revisit's; None for a resource) and its
+    payload as stored (a response's body before its Content-Encoding is undone)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with path.open("rb") as file:
+        file.seek(offset)
+        for record in ArchiveIterator(file):
+            return record.rec_type, record.http_headers, record.raw_stream.read()
+    raise ValueError(f"{path.name}: no record at offset {offset}")
 
 
 def write_warcinfo(out: IO[bytes], filename: str, info: dict[str, str]) -> None:

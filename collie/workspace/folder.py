@@ -34,7 +34,7 @@ from collie.workspace.seedfiles import SeedDocument, SeedPlan
 
 CONFIG_FILE = "collie.toml"
 DB_FILE = "collie.db"
-DIRECTORIES = ("seed", "cache", "models", "exports", "logs")
+DIRECTORIES = ("seed", "models", "exports", "logs")  # warc/ (or cache/) comes with a run
 WORKSPACE_ENV = "COLLIE_WORKSPACE"
 SEED_WORDS_FILE = "seed/seed-words.txt"
 LOCK_FILE = "collie.lock"

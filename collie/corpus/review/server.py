@@ -14,6 +14,7 @@ import json
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Protocol
 
+from collie.corpus.replay import archived_path
 from collie.corpus.report import language_label
 from collie.corpus.review import LABELS
 
@@ -54,7 +55,9 @@ kbd {{ border: 1px solid #999; border-radius: 3px; padding: 0 0.3em; font-size: 
 <p id="help"><b>Mainly</b>: most of the text is {language}. <b>Some</b>: a part is (a
 paragraph or more), the rest is not. <b>No</b>: none of it is. Paragraphs collie took for
 another language are highlighted, with the language it saw.</p>
-<div id="doc"><h2 id="title"></h2><div id="url"></div><div id="text"></div></div>
+<div id="doc"><h2 id="title"></h2><div id="url"></div>
+<div><a id="archived" target="_blank" rel="noopener" hidden>the page as collie fetched it</a></div>
+<div id="text"></div></div>
 <div id="buttons">
 <button id="mainly" data-label="mainly">Mainly {language} <kbd>1</kbd></button>
 <button id="some" data-label="some">Some {language} <kbd>2</kbd></button>
@@ -80,6 +83,9 @@ function show(state) {{
   const title = current ? aside + (current.title || "(no title)") : "";
   document.getElementById("title").textContent = title;
   document.getElementById("url").textContent = current ? current.url : "";
+  const archived = document.getElementById("archived");
+  archived.hidden = !(current && current.replay);
+  archived.href = current && current.replay ? current.replay : "#";
   const text = document.getElementById("text");
   text.replaceChildren();
   for (const [paragraph, lang] of (current ? current.paragraphs : [])) {{
@@ -114,15 +120,20 @@ call("/api/next").then(show);
 """
 
 
-def with_language_names(review: dict[str, Any] | None) -> dict[str, Any] | None:
+def with_language_names(
+    review: dict[str, Any] | None, replay: str | None = None
+) -> dict[str, Any] | None:
     """The next review with `language_names`: each paragraph's language code with its
-    name ("xho (Xhosa)"), as the page labels paragraphs in another language."""
+    name ("xho (Xhosa)"), as the page labels paragraphs in another language; with a
+    `replay` server's base URL, `replay`: the archived page's address on it."""
     document = (review or {}).get("document")
     if not document:
         return review
     codes = {paragraph[1] for paragraph in document.get("paragraphs") or []}
     names = {code: language_label(code) for code in codes if code}
-    return {**(review or {}), "document": {**document, "language_names": names}}
+    archived = document.get("archived")
+    link = replay + archived_path(*archived) if replay and archived else None
+    return {**(review or {}), "document": {**document, "language_names": names, "replay": link}}
 
 
 class ReviewServer(HTTPServer):
@@ -136,10 +147,13 @@ class ReviewServer(HTTPServer):
         host: str = "127.0.0.1",
         port: int = 0,
         target: str = "",
+        replay: str | None = None,
     ) -> None:
         """`language`: its name, shown; `target`: its code (paragraphs collie gave
-        another code are highlighted)."""
+        another code are highlighted); `replay`: the base URL of a replay server of the
+        workspace's WARC files (collie.corpus.replay), which each document links to."""
         self.backend = backend
+        self.replay = replay
         self.page = PAGE.format(language=html.escape(language), target=html.escape(target)).encode(
             "utf-8"
         )
@@ -162,7 +176,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/":
             self._send(200, "text/html; charset=utf-8", self.server.page)
         elif self.path == "/api/next":
-            self._json(with_language_names(self.server.backend.next_review()))
+            self._json(self._next())
         else:
             self._json({"error": "not found"}, 404)
 
@@ -190,7 +204,10 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._json({"error": "not found"}, 404)
             return
-        self._json(with_language_names(backend.next_review()))
+        self._json(self._next())
+
+    def _next(self) -> dict[str, Any] | None:
+        return with_language_names(self.server.backend.next_review(), self.server.replay)
 
     def _json(self, data: Any, status: int = 200) -> None:
         body = json.dumps(data, ensure_ascii=False).encode("utf-8")

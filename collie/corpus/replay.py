@@ -1,0 +1,149 @@
+"""Replay: the workspace's WARC files served by pywb, webrecorder's replay server, so a
+reviewer sees a page as collie fetched it (issue 33).
+
+pywb is an optional extra (`pip install 'collie[replay]'`; it is GPL-3.0 and runs as
+a program of its own, never imported). `ReplayServer` writes the CDXJ index
+(collie.store.warcindex, warc/index.cdxj) when a WARC file is newer than it, writes a
+pywb configuration naming the index and the warc/ folder as the collection "collie" in
+a temporary folder, starts `wayback` on 127.0.0.1 and waits until it answers. A page's
+archived copy is then at `{base}/collie/{timestamp}/{url}` (with pywb's banner) and its
+bytes as received at `{base}/collie/{timestamp}id_/{url}`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+import requests
+
+from collie.errors import CollieError
+from collie.store.warc import PREFIX, SUFFIX, WARC_FOLDER, warc_date
+from collie.store.warcindex import INDEX_FILE, index_is_current, timestamp, write_index
+
+COLLECTION = "collie"
+START_SECONDS = 60.0  # pywb (gevent) starts in a few seconds; a slow machine gets more
+INSTALL_HINT = "Install the replay extra: pip install 'collie[replay]' (it brings pywb)."
+
+
+def find_wayback() -> str | None:
+    """pywb's `wayback` program: beside this Python's (the same environment), or on PATH."""
+    beside = Path(sys.executable).parent / "wayback"
+    return str(beside) if beside.exists() else shutil.which("wayback")
+
+
+def warc_files(root: Path) -> list[str]:
+    folder = root / WARC_FOLDER
+    return sorted(p.name for p in folder.glob(f"{PREFIX}*{SUFFIX}")) if folder.is_dir() else []
+
+
+def ensure_index(root: Path) -> Path:
+    """warc/index.cdxj of the workspace at `root`, written again when a WARC file is
+    newer (CollieError when there are no WARC files)."""
+    files = warc_files(root)
+    if not files:
+        raise CollieError(
+            "This workspace has no WARC files (warc/) to index or replay.",
+            "Run `collie run` first (with warc.keep all or target).",
+        )
+    folder = root / WARC_FOLDER
+    if not index_is_current(folder, files):
+        write_index(folder, files)
+    return folder / INDEX_FILE
+
+
+def archived_path(url: str, fetched_at: float, raw: bool = False) -> str:
+    """The replay path of a page fetched at `fetched_at` (`raw`: the bytes as received)."""
+    stamp = timestamp(warc_date(fetched_at))
+    return f"/{COLLECTION}/{stamp}{'id_' if raw else ''}/{url}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ReplayServer:
+    """pywb over a workspace's WARC files, for a `with` block (module docstring)."""
+
+    def __init__(self, root: Path, port: int = 0, wayback: str | None = None) -> None:
+        self.root = root
+        self.port = port or free_port()
+        self.wayback = wayback or find_wayback()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url_for(self, url: str, fetched_at: float, raw: bool = False) -> str:
+        return self.base + archived_path(url, fetched_at, raw)
+
+    def start(self) -> ReplayServer:
+        if self.wayback is None:
+            raise CollieError("pywb is not installed, so there is no replay server.", INSTALL_HINT)
+        index = ensure_index(self.root)
+        self._folder = tempfile.TemporaryDirectory(prefix="collie-replay-")
+        folder = Path(self._folder.name)
+        archive = (self.root / WARC_FOLDER).resolve()
+        (folder / "config.yaml").write_text(
+            f"collections:\n  {COLLECTION}:\n"
+            f"    index_paths: {_yaml_string(str(index.resolve()))}\n"
+            f"    archive_paths: {_yaml_string(str(archive) + '/')}\n",
+            encoding="utf-8",
+        )
+        log = (folder / "wayback.log").open("wb")
+        command = [self.wayback, "--port", str(self.port), "--bind", "127.0.0.1"]
+        self._process = subprocess.Popen(command, cwd=folder, stdout=log, stderr=log)
+        self._wait(folder / "wayback.log")
+        return self
+
+    def _wait(self, log: Path) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        assert self._process is not None
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                tail = log.read_text(errors="replace")[-800:]
+                self.stop()
+                raise CollieError(f"pywb stopped as it started:\n{tail}", INSTALL_HINT)
+            try:
+                requests.get(f"{self.base}/{COLLECTION}/", timeout=2)
+                return
+            except requests.RequestException:
+                time.sleep(0.2)
+        self.stop()
+        raise CollieError(f"pywb did not answer on port {self.port} within {START_SECONDS:g} s.")
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            try:
+                self._process.wait(10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+    def __enter__(self) -> ReplayServer:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _yaml_string(text: str) -> str:
+    """A YAML double-quoted scalar (a path with spaces or colons stays one value)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
