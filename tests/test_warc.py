@@ -200,7 +200,11 @@ def test_a_run_keeps_every_exchange_in_warc_files(mined, capsys) -> None:  # typ
     on_disk = sum(p.stat().st_size for p in (root / "warc").glob("*.warc.gz"))
     assert archive["bytes"] == on_disk and archive["files"] >= 1 and archive["cache_bytes"] == 0
     assert archive["bytes_per_document"] > 0 and archive["keep"] == "all"
-    assert "warc        " in run_collie(capsys, "status").out
+    loops = json.loads(status.out)["loops"]
+    assert sum(loop["warc_bytes"] for loop in loops) == on_disk  # one run wrote them all
+    assert all(loop["warc_bytes"] > 0 for loop in loops)
+    text = run_collie(capsys, "status").out
+    assert "warc        " in text and f"WARC: {loops[0]['warc_bytes']:,} bytes written" in text
     assert f"WARC files: {archive['files']}, {on_disk:,} bytes" in run_collie(capsys, "report").out
 
 
@@ -459,7 +463,6 @@ def test_pywb_replays_the_bytes_the_crawler_received(mined, capsys, monkeypatch)
     import requests
 
     from collie.corpus.replay import ReplayServer
-
 
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")

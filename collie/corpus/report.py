@@ -396,4 +396,8 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
             lines += _detail(f"search stopped: {loop['search_stopped']}")
         if pages.get("queued"):
             lines += _detail(f"still queued: {pages['queued']}")
+        if loop.get("warc_bytes"):
+            docs = sum(loop.get("documents", {}).values())
+            per_doc = f", {loop['warc_bytes'] / docs:,.0f} per target document" if docs else ""
+            lines += _detail(f"WARC: {loop['warc_bytes']:,} bytes written{per_doc}")
     return [*lines, "", *textwrap.wrap(LEGEND, WIDTH, break_on_hyphens=False)]

@@ -56,6 +56,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
                 "started_at": loop.started_at,
                 "finished_at": loop.finished_at,
                 "search_stopped": loop.search_stopped,
+                "warc_bytes": loop.warc_bytes,
                 **coverage_of(curve.get(loop.number, []), backend),
                 **counts.get(loop.number, {}),
             }

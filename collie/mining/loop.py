@@ -115,7 +115,12 @@ def run(
             loop_report = LoopReport(loop.number)
             miner.relatives_passes, miner.new_sites = 0, None
             report.loops.append(loop_report)
-            report.stopped = _mine_loop(miner, loop.searched, loop_report)
+            written = miner.archive.written if miner.archive is not None else 0
+            try:
+                report.stopped = _mine_loop(miner, loop.searched, loop_report)
+            finally:
+                if miner.archive is not None and miner.archive.written > written:
+                    store.add_warc_bytes(loop.number, miner.archive.written - written)
             _mark_teasers(miner)
             events.line(loop_report.line())
             if loop_report.pages and not loop_report.pages["kept"]:

@@ -38,6 +38,7 @@ class LoopRow:
     started_at: str
     finished_at: str | None
     search_stopped: str | None = None  # why its search stage stopped early, if it did
+    warc_bytes: int = 0  # appended to the WARC files (compressed)
 
 
 class SeedFile(Protocol):
@@ -192,7 +193,9 @@ class WorkspaceRecords:
     def loops(self) -> list[LoopRow]:
         rows = self.conn.execute("SELECT * FROM loops ORDER BY number").fetchall()
         return [
-            LoopRow(r["number"], r["started_at"], r["finished_at"], r["search_stopped"])
+            LoopRow(
+                r["number"], r["started_at"], r["finished_at"], r["search_stopped"], r["warc_bytes"]
+            )
             for r in rows
         ]
 

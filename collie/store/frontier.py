@@ -36,6 +36,13 @@ class FrontierStore(StoreBase):
                 (now_iso(), stopped, loop),
             )
 
+    def add_warc_bytes(self, loop: int, written: int) -> None:
+        """What a loop appended to the WARC files (added up over its runs)."""
+        with self.conn:
+            self.conn.execute(
+                "UPDATE loops SET warc_bytes = warc_bytes + ? WHERE number = ?", (written, loop)
+            )
+
     def finish_loop(self, loop: int) -> None:
         with self.conn:
             self.conn.execute(

@@ -279,6 +279,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE pages ADD COLUMN warc_digest TEXT",
         ],
     ),
+    (
+        "loop-warc-bytes",
+        [
+            # The bytes a loop appended to the WARC files (compressed, as stored): the
+            # size bill per loop in status and the report.
+            "ALTER TABLE loops ADD COLUMN warc_bytes INTEGER NOT NULL DEFAULT 0",
+        ],
+    ),
 ]
 
 

@@ -70,6 +70,7 @@ class WarcArchive:
         self.max_bytes = max_bytes
         self.software = software
         self.digests: dict[str, tuple[str, str, str]] = {}  # digest -> (uri, date, record id)
+        self.written = 0  # bytes appended since opened (compressed, as stored)
         self._file: IO[bytes] | None = None
         self._name = ""
         self._serial = 0
@@ -141,6 +142,7 @@ class WarcArchive:
         length = out.tell() - offset
         writer.write_record(request)
         out.flush()
+        self.written += out.tell() - offset
         if not seen and exchange.status == 200 and not exchange.truncated:
             self.digests[digest] = (exchange.url, date, response_id)
         return WarcLocation(self._name, offset, length, response_id, digest)
@@ -180,6 +182,7 @@ class WarcArchive:
         length = out.tell() - offset
         writer.write_record(metadata)
         out.flush()
+        self.written += out.tell() - offset
         self.digests.setdefault(digest, (url, date, resource_id))
         return WarcLocation(self._name, offset, length, resource_id, digest)
 
@@ -219,8 +222,10 @@ class WarcArchive:
         assert self._file is not None
         writer = WARCWriter(self._file, gzip=True, warc_version="WARC/1.1")
         info = {"software": self.software, "format": "WARC File Format 1.1"}
+        start = self._file.tell()
         writer.write_record(writer.create_warcinfo_record(self._name, info))
         self._file.flush()
+        self.written += self._file.tell() - start
 
 
 def repair(path: Path) -> int:
