@@ -511,3 +511,51 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, web, world, monkeypatch
+) -> None:
+    """Killed in the middle of moving cache/ into the WARC files: every page that points
+    at a record finds its body there, the others still have theirs in cache/, and the
+    next reprocess finishes the move with the corpus unchanged."""
+    import collie.mining.archive as archive_module
+    from collie.mining.archive import migrate_body_cache
+    from collie.mining.bodies import read_kept
+    from collie.store import Store
+    from collie.store.rewrite import select_cached
+    from collie.workspace.folder import open_workspace
+
+    from .clihelp import run_collie
+    from .runhelp import exported
+    from .zuluworld import zulu_workspace
+
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "--set", "warc.keep=none", "run", "--loops", "2").code == 0
+    corpus = exported(capsys, root)
+    monkeypatch.setattr(archive_module, "MIGRATE_CHUNK", 3)
+    written = WarcArchive.write_resource
+    calls = []
+
+    def dies_on_the_fifth(self: WarcArchive, *args: object) -> object:
+        calls.append(args)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return written(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(WarcArchive, "write_resource", dies_on_the_fifth)
+    with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
+        migrate_body_cache(ws, Store(ws))
+    monkeypatch.setattr(WarcArchive, "write_resource", written)
+    with open_workspace(root, {}, {}) as ws:
+        pages = select_cached(Store(ws))
+    moved = [p for p in pages if p.warc_file is not None]
+    assert 0 < len(moved) < len(pages)
+    for page in pages:  # from its record, or from cache/
+        assert read_kept(root, page, 5 * 1024 * 1024) is not None, page.url
+    done = run_collie(capsys, "reprocess")
+    assert done.code == 0 and "0 changed status" in done.err, done.err
+    assert not (root / "cache").exists() and exported(capsys, root) == corpus
+    checked = warcio_check(root / "warc")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
