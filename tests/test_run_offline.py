@@ -50,6 +50,7 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("ALTER TABLE loops DROP COLUMN search_stopped")
         for column in ("file", "offset", "length", "record_id", "digest"):  # warc-records
             conn.execute(f"ALTER TABLE pages DROP COLUMN warc_{column}")
+        conn.execute("ALTER TABLE loops DROP COLUMN warc_bytes")  # loop-warc-bytes
     conn.close()
 
 

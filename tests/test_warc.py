@@ -500,9 +500,36 @@ def test_pywb_replays_the_bytes_the_crawler_received(mined, capsys, monkeypatch)
         assert link.startswith("http://127.0.0.1:") and link.endswith(state["document"]["url"])
         shown = requests.get(link, timeout=30)
         assert shown.status_code == 200 and "wb_frame" in shown.text  # pywb's page with banner
+        children = _children(review.pid)
+        assert children  # pywb
     finally:
         review.terminate()
         review.wait(timeout=20)
+    deadline = time.monotonic() + 15  # pywb goes with the review that started it
+    while any(_alive(pid) for pid in children):
+        assert time.monotonic() < deadline, "pywb outlived collie review"
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a parent that does not reap it is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def _free_port() -> int:

@@ -9,7 +9,7 @@ import time
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
-from collie.corpus.replay import ReplayServer, ensure_index
+from collie.corpus.replay import ReplayServer, ensure_index, stop_on_sigterm
 from collie.store import CorpusStore
 
 
@@ -56,6 +56,7 @@ def replay(app: App, port: int, index_only: bool) -> None:
                 probe.bind(("127.0.0.1", port))
         except OSError as exc:
             raise listen_problem(port, exc) from None
+    stop_on_sigterm()
     with ReplayServer(root, port) as server:
         note(f"Replaying {root.name}/warc/ at {server.base}/collie/ (Ctrl-C to stop).")
         if first is not None:

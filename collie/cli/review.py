@@ -10,7 +10,13 @@ from pathlib import Path
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
-from collie.corpus.replay import INSTALL_HINT, ReplayServer, find_wayback, warc_files
+from collie.corpus.replay import (
+    INSTALL_HINT,
+    ReplayServer,
+    find_wayback,
+    stop_on_sigterm,
+    warc_files,
+)
 from collie.corpus.review import precision
 from collie.corpus.review.server import ReviewServer
 from collie.errors import UsageProblem
@@ -130,6 +136,7 @@ def _start_replay(stack: contextlib.ExitStack, root: Path, port: int, quiet: boo
         if not quiet:
             note(f"No links to the archived pages: pywb is not installed. {INSTALL_HINT}")
         return None
+    stop_on_sigterm()
     server = stack.enter_context(ReplayServer(root, port))
     if not quiet:
         note(f"Archived pages replayed by pywb at {server.base}/collie/.")

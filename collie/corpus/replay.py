@@ -12,7 +12,9 @@ bytes as received at `{base}/collie/{timestamp}id_/{url}`.
 
 from __future__ import annotations
 
+import ctypes
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -29,6 +31,7 @@ from collie.store.warcindex import INDEX_FILE, index_is_current, timestamp, writ
 
 COLLECTION = "collie"
 START_SECONDS = 60.0  # pywb (gevent) starts in a few seconds; a slow machine gets more
+PR_SET_PDEATHSIG = 1  # prctl(2)
 INSTALL_HINT = "Install the replay extra: pip install 'collie[replay]' (it brings pywb)."
 
 
@@ -102,7 +105,9 @@ class ReplayServer:
         )
         log = (folder / "wayback.log").open("wb")
         command = [self.wayback, "--port", str(self.port), "--bind", "127.0.0.1"]
-        self._process = subprocess.Popen(command, cwd=folder, stdout=log, stderr=log)
+        self._process = subprocess.Popen(
+            command, cwd=folder, stdout=log, stderr=log, preexec_fn=_die_with_parent
+        )
         self._wait(folder / "wayback.log")
         return self
 
@@ -142,6 +147,27 @@ class ReplayServer:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+def _die_with_parent() -> None:
+    """In the child, before pywb starts: on Linux, ask for SIGTERM when the collie that
+    started it dies, however it dies (kill -9 too), so no replay server is left behind."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass
+
+
+def stop_on_sigterm() -> None:
+    """A SIGTERM ends the command as Ctrl-C does, through its `with` blocks (the
+    replay server stopped, its temporary folder removed)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _yaml_string(text: str) -> str:
