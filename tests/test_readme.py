@@ -39,6 +39,7 @@ COMMANDS = [
     ["search"],
     ["run"],
     ["reprocess"],
+    ["scan"],
     ["export"],
     ["report"],
     ["review"],

@@ -26,6 +26,7 @@ from collie.cli.replay import replay
 from collie.cli.reprocess import reprocess_command
 from collie.cli.review import review
 from collie.cli.run import run
+from collie.cli.scan import scan_command
 from collie.cli.search import queries, search, seeds
 from collie.cli.status import config, status
 from collie.errors import CollieError, LanguageNotFound, UsageProblem, dependency_error
@@ -91,7 +92,8 @@ def cli(ctx: click.Context, traceback: bool) -> None:
 
 
 COMMANDS = (init, status, config, language, seeds, queries, safetynet, search, extract, run,
-            reprocess_command, export, report, review, replay, langid, mininet, demo)  # fmt: skip
+            reprocess_command, scan_command, export, report, review, replay, langid, mininet,
+            demo)  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)
 

@@ -159,17 +159,28 @@ def examine_page(
     examined.body = compress_body(result.body)
     outcome.body_sha1 = examined.body.sha1
     outcome.content_type = result.headers.get("content-type")
-    outcome.text_chars = len(page.text)
     outcome.links = page.links
-    found = model.identify_nearest(page.paragraphs)
-    labels = [(p, code, prob) for p, (code, prob, _) in zip(page.paragraphs, found, strict=True)]
-    if len(page.text) < rules.short_page_chars:
-        examined.short_text, examined.short_paragraphs = page.text, page.paragraphs
+    return decide_text(examined, page.text, page.paragraphs, model, rules)
+
+
+def decide_text(
+    examined: Examined, text: str, paragraphs: list[str], model: LangModel, rules: PageRules
+) -> Examined:
+    """The language of a page's text, paragraph by paragraph, and its fate (a short page
+    waits for the vote; a listing page is not a document): the half of `examine_page`
+    after extraction, also for text that comes without its HTML (an archive's WET
+    record: collie.mining.scanfile)."""
+    outcome, queued = examined.outcome, examined.queued
+    outcome.text_chars = len(text)
+    found = model.identify_nearest(paragraphs)
+    labels = [(p, code, prob) for p, (code, prob, _) in zip(paragraphs, found, strict=True)]
+    if len(text) < rules.short_page_chars:
+        examined.short_text, examined.short_paragraphs = text, paragraphs
         examined.short_labels = labels  # the vote decides, with langid.site_own_text
         return examined
     near = [code == UNDETERMINED and nearest in (rules.target, OTHER) for code, _, nearest in found]
-    decide(outcome, page.text, labels, rules, near)
-    mark_listing(outcome, result.final_url or queued.url, page.paragraphs, rules)
+    decide(outcome, text, labels, rules, near)
+    mark_listing(outcome, outcome.final_url or queued.url, paragraphs, rules)
     return examined
 
 

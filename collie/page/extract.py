@@ -241,3 +241,16 @@ def _without_markers(page: str) -> str:
     if LINK_OPEN in page or LINK_CLOSE in page or LINK_RUN in page:
         page = page.replace(LINK_OPEN, "").replace(LINK_CLOSE, "").replace(LINK_RUN, "")
     return page
+
+
+def text_paragraphs(text: str, boilerplate: str = "rules") -> list[str]:
+    """The paragraphs of a page's plain text with a line per block (as an archive's WET
+    record gives it: menus and footers included): each line a paragraph, through the
+    line rules and the layout passes that guess boilerplate from the lines."""
+    lines = [line.strip() for line in normalise_text(text).split("\n")]
+    markdown = "\n\n".join(_MARKDOWN_START.sub(r"\\\g<0>", line) for line in lines if line)
+    paragraphs, _ = apply_rules(markdown, boilerplate)
+    return ["\n".join(line.text for line in p) for p in paragraphs]
+
+
+_MARKDOWN_START = re.compile(r"^(?:[#>*+-]|\d+[.)])")  # plain text, not Markdown syntax

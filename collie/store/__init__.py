@@ -3,7 +3,8 @@ one object per user, so each gets a narrow interface:
 
 - `Store` (the loop's, collie.mining): loops and the frontier (frontier.py) <- fetched
   pages, their documents and suspects, the texts later loops learn seed words from
-  (pages.py) <- sites (sites.py); robots.txt records (robots.py). Every batch of
+  (pages.py) <- sites (sites.py); robots.txt records (robots.py); the archive files
+  `collie scan` read and where its pages came from (scans.py). Every batch of
   fetched pages is recorded in one transaction, so a run killed at any moment leaves
   each page either still queued (fetched again on resume) or recorded with its
   document: never half.
@@ -30,11 +31,12 @@ from __future__ import annotations
 from collie.store.corpus import CorpusStore
 from collie.store.reviews import ReviewStore
 from collie.store.robots import RobotsStore
+from collie.store.scans import ScanStore
 from collie.store.search import QueryCache
 from collie.store.sites import SiteStore
 
 
-class Store(SiteStore, RobotsStore):
+class Store(SiteStore, RobotsStore, ScanStore):
     """The loop's reads and writes of one open workspace, all on the same connection
     (store/base.py): frontier <- pages <- sites (recording needs the frontier; sites set
     pages aside), robots."""

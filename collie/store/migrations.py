@@ -287,6 +287,33 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE loops ADD COLUMN warc_bytes INTEGER NOT NULL DEFAULT 0",
         ],
     ),
+    (
+        "archive-scan",
+        [
+            # `collie scan` (collie.mining.scan): each archive file scanned to its end, with
+            # what it held; a file listed here is not scanned again.
+            """CREATE TABLE scanned_files (
+                source TEXT PRIMARY KEY,
+                loop INTEGER NOT NULL,
+                records INTEGER NOT NULL,
+                pages INTEGER NOT NULL,
+                candidates INTEGER NOT NULL,
+                documents INTEGER NOT NULL,
+                seconds REAL NOT NULL,
+                error TEXT,
+                scanned_at TEXT NOT NULL
+            )""",
+            # A page found in an archive file: where its record is there (its provenance;
+            # the page's own row says when it was captured, fetched_at).
+            """CREATE TABLE archive_pages (
+                page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+                source TEXT NOT NULL,
+                offset INTEGER NOT NULL,
+                record_id TEXT NOT NULL,
+                kind TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 

@@ -1,0 +1,218 @@
+"""`collie scan FILES...`: mining web-archive files (Common Crawl's WARC or WET files,
+any WARC) for the workspace's language, feeding the live loop (issue 34).
+
+Each file is one task on the run's executor (scanfile.py, in this process or on Dask
+workers: one task per file, streaming, so a worker holds one record at a time and the
+pages that passed the first filter). This process alone writes: a file's pages are
+recorded when its task comes back, through the loop's own settle path (settle.py: the
+site judgement, near-duplicates against the whole corpus, the crawl links of new target
+documents queued), each with where its record is in the archive (archive_pages), then
+the file is marked scanned (scanned_files). A killed scan resumes at the file: the
+files marked are skipped, and a file half-recorded is read again (its pages recorded
+already are known and skipped).
+
+Pages found enter the workspace's open loop (a new one after the last finished loop), as
+crawled pages with their archive provenance; their sites' home pages are queued for the
+live loop (`collie run` fetches them politely, robots.txt obeyed, and crawls the sites
+out), and their text feeds the next loop's seed words like any document.
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from collie.crawl.links import site_of
+from collie.decide.classify import PageRules
+from collie.errors import InputError
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.langid.model import LangModel
+from collie.mining.archive import open_archive
+from collie.mining.executor import Executor
+from collie.mining.miner import Miner
+from collie.mining.records import LoopReport, RunEvents, RunLimits
+from collie.mining.scanfile import Prefilter, ScanTask, scan_file
+from collie.mining.search import seed_list_for
+from collie.mining.settle import settle_batch
+from collie.models import Examined, QueueEntry
+from collie.search.base import Backend
+from collie.search.queries import query_domains
+from collie.store import Store
+from collie.workspace.folder import Workspace
+
+log = logging.getLogger("collie.scan")
+NEEDLES = 150  # seed words the first filter looks for
+MIN_NEEDLES = 3  # distinct ones a record's text must hold (1 on a target country's domain)
+SITE_PRIORITY = 1.5  # a found site's home page, for the live loop (search results: 2.0)
+
+
+@dataclass
+class ScanReport:
+    loop: int = 0
+    files: int = 0  # scanned now
+    skipped: int = 0  # scanned before
+    records: int = 0
+    pages: int = 0
+    candidates: int = 0
+    documents: int = 0  # target documents recorded (near-duplicates not counted)
+    known: int = 0  # pages recorded before (fetched, or from an earlier scan)
+    sites_queued: int = 0  # home pages of the sites found, queued for the live loop
+    seconds: float = 0.0  # in the tasks (summed over workers)
+    errors: list[str] = field(default_factory=list)
+
+
+def expand_sources(sources: Iterable[str], base: str = "") -> list[str]:
+    """The archive files named: paths, globs, http(s) URLs, and Common Crawl's path
+    lists (warc.paths.gz, wet.paths.gz: one path a line, under `base`, a folder or a URL
+    prefix such as https://data.commoncrawl.org/), in order, each once."""
+    found: list[str] = []
+    for source in sources:
+        if source.startswith(("http://", "https://")):
+            found.append(source)
+        elif source.endswith(".paths.gz") or source.endswith(".paths"):
+            opener = gzip.open if source.endswith(".gz") else open
+            with opener(source, "rt", encoding="utf-8") as lines:
+                root = base or str(Path(source).parent)
+                for line in lines:
+                    if line.strip():
+                        found.append(_join(root, line.strip()))
+        else:
+            matches = sorted(glob.glob(source)) if glob.has_magic(source) else [source]
+            if not matches or not all(Path(m).is_file() for m in matches):
+                raise InputError(
+                    f"{source}: no such archive file.",
+                    "Name WARC or WET files (globs work), a Common Crawl paths file, or "
+                    "https:// URLs.",
+                )
+            found += [str(Path(m).resolve()) for m in matches]
+    return list(dict.fromkeys(found))
+
+
+def _join(root: str, path: str) -> str:
+    if root.startswith(("http://", "https://")):
+        return root.rstrip("/") + "/" + path.lstrip("/")
+    return str((Path(root) / path).resolve())
+
+
+def prefilter_for(ws: Workspace, loop: int, off: bool = False) -> Prefilter:
+    """The first filter of the workspace's language (scanfile.Prefilter): its seed words
+    as needles, its countries' domains."""
+    words = [w.word.lower() for w in seed_list_for(ws, loop).words if len(w.word) >= 3]
+    domains = tuple(query_domains(ws.language, ws.settings["language.extra_domains"], "auto"))
+    country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
+    return Prefilter(frozenset(words[:NEEDLES]), MIN_NEEDLES, country, off)
+
+
+def scan(
+    ws: Workspace,
+    model: LangModel,
+    executor: Executor,
+    sources: list[str],
+    events: RunEvents | None = None,
+    prefilter: bool = True,
+) -> ScanReport:
+    """Scan `sources` into the workspace (module docstring)."""
+    events = events or RunEvents()
+    store = Store(ws, ws.settings["dedup.max_distance"])
+    loop = store.open_loop()
+    report = ScanReport(loop=loop.number)
+    done = store.scanned_sources()
+    todo = [s for s in sources if s not in done]
+    report.skipped = len(sources) - len(todo)
+    if not todo:
+        return report
+    rules = PageRules.from_settings(ws.language.code, ws.settings, model)
+    first = prefilter_for(ws, loop.number, off=not prefilter)
+    fetcher = Fetcher(FetchConfig.from_settings(ws.settings))
+    limits = RunLimits(loops=loop.number, crawl_depth=ws.settings["crawl.depth"])
+    miner = Miner(ws, store, Backend(), fetcher, model, limits, events, executor, rules)
+    if ws.settings["warc.keep"] != "none":
+        miner.archive = open_archive(ws, store)
+    tasks = [ScanTask(source, rules, first, loop.number) for source in todo]
+    events.stage(loop.number, "scan", len(tasks))
+    shared = executor.share(model)
+    loop_report = LoopReport(loop.number)
+    try:
+        for result in executor.map_batches(scan_file, tasks, shared):
+            found = _record_file(miner, result, loop.number, loop_report, report)
+            report.files += 1
+            report.records += result.records
+            report.pages += result.pages
+            report.candidates += result.candidates
+            report.seconds += result.seconds
+            if result.error:
+                report.errors.append(f"{result.source}: {result.error}")
+            counts = {
+                "records": result.records,
+                "pages": result.pages,
+                "candidates": result.candidates,
+                "documents": found,
+                "seconds": round(result.seconds, 3),
+                "error": result.error,
+            }
+            store.mark_scanned(result.source, loop.number, counts)
+            rate = result.records / result.seconds if result.seconds else 0.0
+            events.advance(1)
+            events.line(
+                f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
+                f"{result.candidates:,} past the first filter, {found} target documents"
+                + (f"; stopped early: {result.error}" if result.error else "")
+            )
+    finally:
+        if miner.archive is not None:
+            miner.archive.close()
+        fetcher.close()
+    return report
+
+
+def _record_file(
+    miner: Miner, result: object, loop: int, loop_report: LoopReport, report: ScanReport
+) -> int:
+    """A file's pages into the workspace (module docstring); its new target documents."""
+    from collie.mining.scanfile import FileResult
+
+    assert isinstance(result, FileResult)
+    store = miner.store
+    if not result.found:
+        return 0
+    urls = [examined.queued.url for examined, _ in result.found]
+    entries = [QueueEntry(url, site_of(url), loop, "crawl", 0, 0.0) for url in urls]
+    with store.batch():
+        store.enqueue_in_batch(entries)
+        ids = store.queued_ids(urls)
+        pages: list[Examined] = []
+        provenance = []
+        for examined, hit in result.found:
+            page_id = ids.pop(examined.queued.url, None)
+            if page_id is None:  # recorded before (fetched, or twice in the archive)
+                report.known += 1
+                continue
+            examined.queued = replace(examined.queued, id=page_id)
+            examined.outcome.page_id = page_id
+            pages.append(examined)
+            provenance.append((page_id, hit.file, hit.offset, hit.record_id, hit.kind))
+        store.add_archive_pages(provenance)
+    if not pages:
+        return 0
+    outcomes = settle_batch(miner, pages, loop_report)
+    found = [o for o in outcomes if o.status == "kept"]
+    report.documents += len(found)
+    homes = {_home(o.final_url or "") for o in found} - {""}
+    report.sites_queued += store.enqueue(
+        QueueEntry(url, site_of(url), loop, "crawl", 1, SITE_PRIORITY) for url in sorted(homes)
+    )
+    return len(found)
+
+
+def _home(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}/" if parts.scheme and parts.netloc else ""
+
+
+def _short(source: str) -> str:
+    return source.rsplit("/", 1)[-1]

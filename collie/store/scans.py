@@ -1,0 +1,74 @@
+"""What `collie scan` records beside the pages (collie.mining.scan): the archive files
+scanned, and where each page found in one came from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from collie.store.base import now_iso
+from collie.store.frontier import FrontierStore
+
+
+class ScanStore(FrontierStore):
+    """The scan's reads and writes, on the workspace's connection."""
+
+    def scanned_sources(self) -> set[str]:
+        return {row[0] for row in self.conn.execute("SELECT source FROM scanned_files")}
+
+    def queued_ids(self, urls: Iterable[str]) -> dict[str, int]:
+        """The page ids of those of `urls` that are queued (not fetched, not recorded)."""
+        found = {}
+        for url in urls:
+            row = self.conn.execute(
+                "SELECT id FROM pages WHERE url = ? AND status = 'queued'", (url,)
+            ).fetchone()
+            if row is not None:
+                found[url] = int(row[0])
+        return found
+
+    def add_archive_pages(self, rows: Iterable[tuple[int, str, int, str, str]]) -> None:
+        """(page id, source file, offset, record id, kind) of pages found in archives."""
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO archive_pages (page_id, source, offset, record_id, kind) "
+            "VALUES (?, ?, ?, ?, ?)",
+            list(rows),
+        )
+
+    def mark_scanned(self, source: str, loop: int, counts: dict[str, Any]) -> None:
+        with self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO scanned_files (source, loop, records, pages, "
+                "candidates, documents, seconds, error, scanned_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    source,
+                    loop,
+                    counts["records"],
+                    counts["pages"],
+                    counts["candidates"],
+                    counts["documents"],
+                    counts["seconds"],
+                    counts.get("error"),
+                    now_iso(),
+                ),
+            )
+
+    def scan_totals(self) -> dict[str, Any]:
+        """Files scanned and what they held; documents found in them, kept now."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(records), 0), COALESCE(SUM(pages), 0), "
+            "COALESCE(SUM(candidates), 0), COALESCE(SUM(seconds), 0) FROM scanned_files"
+        ).fetchone()
+        documents = self.conn.execute(
+            "SELECT COUNT(*) FROM archive_pages a JOIN documents d ON d.page_id = a.page_id "
+            "JOIN pages p ON p.id = a.page_id WHERE d.kind = 'target' AND p.status = 'kept'"
+        ).fetchone()[0]
+        return {
+            "files": row[0],
+            "records": row[1],
+            "pages": row[2],
+            "candidates": row[3],
+            "seconds": round(row[4], 1),
+            "documents": documents,
+        }
