@@ -52,8 +52,8 @@ from collie.errors import InputError
 @click.option("--loop", "loop", type=click.IntRange(1), help="Only documents of this loop.")
 @click.option(
     "--source",
-    type=click.Choice(["search", "crawl"]),
-    help="Only documents found by search, or only by crawling.",
+    type=click.Choice(["search", "crawl", "archive"]),
+    help="Only documents found by search, by crawling, or in web archives (collie scan).",
 )
 @click.option(
     "--suspects",

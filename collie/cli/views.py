@@ -83,6 +83,13 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"queries     {counts}; {search['requests_sent']:,} search requests, "
             f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
+    scanned = data.get("scan") or {}
+    if scanned.get("files"):
+        lines.append(
+            f"scanned     {_plural(scanned['files'], 'archive file')}, {scanned['records']:,} "
+            f"records, {scanned['candidates']:,} past the first filter, "
+            f"{scanned['documents']:,} target documents in the corpus"
+        )
     archive = data["archive"]
     if archive["files"]:
         per_doc = archive["bytes_per_document"]
@@ -116,7 +123,7 @@ def next_step(data: dict[str, Any]) -> str:
     if last["finished_at"] is None:
         number = last["number"]
         return f"next: `collie run --loops {number}` finishes loop {number} where it stopped"
-    docs = sum(loop["documents"]["search"] + loop["documents"]["crawl"] for loop in loops)
+    docs = sum(sum(loop["documents"].values()) for loop in loops)
     if not docs:
         return (
             "next: no target document yet; check the backend (`collie search WORD`) and the "

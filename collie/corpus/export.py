@@ -288,7 +288,9 @@ def tally_by_loop(
     `no_target`: the documents left out for want of a target-language paragraph."""
     out: dict[int, dict[str, int]] = {}
     for row in rows:
-        loop = out.setdefault(row["loop"], {"search": 0, "crawl": 0, "words": 0, "no_target": 0})
+        loop = out.setdefault(
+            row["loop"], {"search": 0, "crawl": 0, "archive": 0, "words": 0, "no_target": 0}
+        )
         count = ExportCount()
         for _, text in export_texts([row], selection, count, repeats):
             loop[row["source"]] = loop.get(row["source"], 0) + 1

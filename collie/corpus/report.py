@@ -26,6 +26,7 @@ BAR_COLOURS = ("#2f6f9f", "#9fc5e8", "#c0504d", "#9bbb59", "#8064a2", "#f79646")
 SERIES_COLOURS = {
     "from search": "#2f6f9f",
     "from crawling": "#9fc5e8",
+    "from web archives": "#b4a7d6",
     "target documents": "#4f8f3a",
     "other pages": "#c9c9c9",
     "pages": "#8064a2",
@@ -65,6 +66,11 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         "",
     ]
     lines += loop_lines(data["loops"])
+    scanned = data.get("scan") or {}
+    if scanned.get("files"):
+        lines += ["", f"web archives scanned: {scanned['files']} files, {scanned['records']:,} "
+                  f"records ({scanned['candidates']:,} past the first filter), "
+                  f"{scanned['documents']:,} target documents in the corpus"]  # fmt: skip
     archive = data.get("archive") or {}
     if archive.get("files"):
         per_doc = archive["bytes_per_document"]
@@ -238,6 +244,7 @@ def html_report(data: dict[str, Any]) -> str:
         {
             "from search": [loop["documents"]["search"] for loop in loops],
             "from crawling": [loop["documents"]["crawl"] for loop in loops],
+            "from web archives": [loop["documents"].get("archive", 0) for loop in loops],
         },
     )
     languages, language_caption = top_languages(data["languages"])
@@ -295,9 +302,10 @@ COLUMNS = (("queries", 9), ("URLs", 7), ("fetched", 8), ("docs", 7), ("search", 
 LEGEND = (
     "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
     "the last finish); URLs: new search result "
-    "URLs; docs: target-language documents in the corpus, found by search or by crawling "
-    "out, and words: theirs, as `collie export` writes them (near-duplicates, site "
-    "boilerplate and paragraphs not in the target language left out); dups: "
+    "URLs; docs: target-language documents in the corpus, found by search, by crawling "
+    "out or in web archives (collie scan), and words: theirs, as `collie export` writes "
+    "them (near-duplicates, site boilerplate and paragraphs not in the target language "
+    "left out); dups: "
     "near-duplicates, copies of a document kept; other: pages in other languages (their "
     "text feeds the next loop's seed words)"
 )
@@ -320,12 +328,12 @@ def duration(started: str | None, finished: str | None) -> str:
 
 
 def _loop_row(label: str, started: str, took: str, rows: list[dict[str, Any]]) -> str:
-    docs = {k: sum(r["documents"][k] for r in rows) for k in ("search", "crawl")}
+    docs = {k: sum(r["documents"].get(k, 0) for r in rows) for k in ("search", "crawl", "archive")}
     values = [
         sum(r["queries"] for r in rows),
         sum(r["search_urls"] for r in rows),
         sum(r["fetched"] for r in rows),
-        docs["search"] + docs["crawl"],
+        sum(docs.values()),
         docs["search"],
         docs["crawl"],
         sum(r["pages"].get("duplicate", 0) for r in rows),
@@ -396,6 +404,11 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
             lines += _detail(f"search stopped: {loop['search_stopped']}")
         if pages.get("queued"):
             lines += _detail(f"still queued: {pages['queued']}")
+        if loop["documents"].get("archive"):
+            lines += _detail(
+                f"from web archives (collie scan): {loop['documents']['archive']} target "
+                "documents (in docs, not in search or crawl)"
+            )
         if loop.get("warc_bytes"):
             docs = sum(loop.get("documents", {}).values())
             per_doc = f", {loop['warc_bytes'] / docs:,.0f} per target document" if docs else ""

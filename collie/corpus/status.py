@@ -11,6 +11,7 @@ from collie.mining.coverage import coverage_by_loop
 from collie.mining.search import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
+from collie.store.scans import ScanStore
 from collie.store.warc import WARC_FOLDER
 from collie.workspace.folder import Workspace
 
@@ -47,9 +48,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
         },
-        "archive": archive_data(
-            ws, sum(c["documents"]["search"] + c["documents"]["crawl"] for c in counts.values())
-        ),
+        "scan": ws_scan_totals(ws),
+        "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
             {
                 "number": loop.number,
@@ -63,6 +63,12 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             for loop in ws.records.loops()
         ],
     }
+
+
+def ws_scan_totals(ws: Workspace) -> dict[str, Any]:
+    """What `collie scan` read (files, records, pages, candidates, seconds) and the target
+    documents of the corpus found in those files."""
+    return ScanStore(ws).scan_totals()
 
 
 def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
@@ -110,7 +116,7 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     for loop, count in counts.items():
         stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
         tally = written.get(loop, {})
-        docs = {source: tally.get(source, 0) for source in ("search", "crawl")}
+        docs = {source: tally.get(source, 0) for source in ("search", "crawl", "archive")}
         no_target = tally.get("no_target", 0)
         count["boilerplate_only"] = sum(stored.values()) - sum(docs.values()) - no_target
         count["no_target_text"] = no_target
@@ -138,6 +144,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "language_name": status["language_name"],
         "loops": status["loops"],
         "archive": status["archive"],
+        "scan": status["scan"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),

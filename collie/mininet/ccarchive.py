@@ -88,10 +88,11 @@ def write_archive(
     world = StoredWorld(world_path)
     try:
         captures = _world_captures(world, rng, target_pages, records)
+        target = world.target
     finally:
         world.close()
     bulk_count = max(0, records - len(captures))
-    captures += list(_bulk(rng, bulk_count))
+    captures += list(_bulk(rng, bulk_count, target))
     rng.shuffle(captures)
     base = Path("crawl-data") / CRAWL / "segments" / SEGMENT
     warc_names, wet_names = [], []
@@ -154,15 +155,16 @@ def _world_captures(
     return captures
 
 
-def _bulk(rng: random.Random, count: int) -> Iterator[Capture]:
-    """GENERATED other-language pages: UDHR articles 21-30 in Common Crawl's mix."""
+def _bulk(rng: random.Random, count: int, target: str) -> Iterator[Capture]:
+    """GENERATED other-language pages: UDHR articles 21-30 in Common Crawl's mix (never
+    the target's own: the world's pages are the only target text of the archive)."""
     from collie.udhr import load_declarations
 
     declarations = load_declarations()
     texts = {}
     for name, declaration in sorted(declarations.items()):
         held_out = [p for n in range(21, 31) for p in declaration.articles.get(n, [])]
-        if len(held_out) >= 5:
+        if len(held_out) >= 5 and declaration.iso6393 != target:
             texts[name] = (declaration.iso6393, held_out)
     head = {name: weight for name, weight in HEAD_LANGUAGES.items() if name in texts}
     tail_pool = sorted(set(texts) - set(head))

@@ -10,6 +10,10 @@ from typing import Any
 
 from collie.store.base import from_sqlite
 
+# Where a page was found: search, crawl, or archive (a web-archive file `collie scan`
+# read: its pages are crawled pages with a row in archive_pages).
+SOURCE = "CASE WHEN p.id IN (SELECT page_id FROM archive_pages) THEN 'archive' ELSE p.source END"
+
 
 class CorpusStore:
     """The corpus and the counts, on one open connection."""
@@ -33,10 +37,11 @@ class CorpusStore:
             where.append("d.loop = ?")
             params.append(loop)
         if source is not None:
-            where.append("p.source = ?")
+            where.append(f"{SOURCE} = ?")
             params.append(source)
         rows = self.conn.execute(
-            "SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, p.source, p.depth, "
+            f"SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, {SOURCE} AS source, "
+            "p.depth, "
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs, "
             "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id, "
@@ -175,9 +180,9 @@ class CorpusStore:
         )
         docs = dict(
             q(
-                "SELECT p.source, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
+                f"SELECT {SOURCE}, COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
                 "WHERE d.loop = ? AND d.kind = 'target' AND d.duplicate_of IS NULL AND "
-                "p.status = 'kept' GROUP BY p.source",
+                f"p.status = 'kept' GROUP BY {SOURCE}",
                 (loop,),
             ).fetchall()
         )
@@ -209,7 +214,7 @@ class CorpusStore:
             "pages": status,
             "fetched": fetched,
             "dropped": reasons,
-            "documents": {"search": docs.get("search", 0), "crawl": docs.get("crawl", 0)},
+            "documents": {k: docs.get(k, 0) for k in ("search", "crawl", "archive")},
             "words": words,
             "relative_suspected": suspects,
             # sites first met through another site's link, and their pages this loop

@@ -1,0 +1,211 @@
+"""`collie scan` over a Common-Crawl-like archive of a closed world (collie.mininet.ccarchive:
+the world's pages diluted with GENERATED other-language pages): WARC and WET files,
+local, streamed over HTTP and from a paths list; the pages found recorded with their
+provenance, resumed at the file, the same on a Dask cluster (issue 34)."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collie.mininet.ccarchive import write_archive
+from collie.mininet.demo import demo_options, ensure_world, write_seed_docs
+from collie.mininet.worldfile import WorldFile
+
+from .clihelp import run_collie
+from .warchelp import record_at
+
+RECORDS = 3000
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A 12-site world's archive: 3,000 captures in 3 files, 3 of them its target pages."""
+    world, _ = ensure_world(demo_options(sites=12))
+    out = tmp_path_factory.mktemp("cc")
+    summary = write_archive(world, out, records=RECORDS, target_pages=3, files=3)
+    seeds = tmp_path_factory.mktemp("seeds")
+    file = WorldFile(world)
+    try:
+        write_seed_docs(file, seeds)
+    finally:
+        file.close()
+    truth = json.loads((out / "truth.json").read_text())
+    return {"out": out, "summary": summary, "truth": truth, "seeds": seeds, "world": world}
+
+
+def new_workspace(tmp_path: Path, capsys: Any, archive: dict[str, Any], name: str = "ws") -> Path:
+    root = tmp_path / name
+    root.mkdir()
+    made = run_collie(capsys, "-w", str(root), "init", "--lang", "zul", "--docs",
+                      str(archive["seeds"]), "--search", "searxng", "--search-url",
+                      "http://127.0.0.1:9/")  # fmt: skip
+    assert made.code == 0, made.err
+    return root
+
+
+def exported_urls(capsys: Any, root: Path) -> dict[str, dict[str, Any]]:
+    result = run_collie(capsys, "-w", str(root), "export", "-", "--format", "jsonl")
+    assert result.code == 0, result.err
+    return {d["final_url"]: d for d in map(json.loads, result.out.splitlines())}
+
+
+def test_the_archive_looks_like_common_crawl(archive: dict[str, Any]) -> None:
+    """warc.paths.gz / wet.paths.gz list the files; a WARC holds request, response and
+    metadata records per capture, a WET a conversion record per capture naming its
+    response; the target is rare (1 in 1,000)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    out, summary = archive["out"], archive["summary"]
+    assert summary.records == RECORDS and summary.target == 3 and summary.bulk > 2900
+    warcs = gzip.decompress((out / "warc.paths.gz").read_bytes()).decode().split()
+    wets = gzip.decompress((out / "wet.paths.gz").read_bytes()).decode().split()
+    assert len(warcs) == len(wets) == 3 and all(p.startswith("crawl-data/CC-MAIN-") for p in warcs)
+    with (out / warcs[0]).open("rb") as handle:
+        kinds = [r.rec_type for r in ArchiveIterator(handle)]
+    assert kinds[0] == "warcinfo" and kinds[1:4] == ["request", "response", "metadata"]
+    with (out / wets[0]).open("rb") as handle:
+        records = list(ArchiveIterator(handle))
+    conversions = [r for r in records if r.rec_type == "conversion"]
+    assert len(conversions) == (len(kinds) - 1) // 3
+    assert all(r.rec_headers.get_header("WARC-Refers-To") for r in conversions)
+
+
+def test_scan_finds_the_target_pages_with_their_provenance(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    """Every target page of the archive is exported (source "archive"), no bulk page is;
+    each page points at its record in the archive file, which holds its URL; status
+    counts what the scan read."""
+    root = new_workspace(tmp_path, capsys, archive)
+    done = run_collie(capsys, "-w", str(root), "scan", str(archive["out"] / "warc.paths.gz"))
+    assert done.code == 0, done.err
+    assert f"{RECORDS * 3 + 3:,} records" in done.err  # 3 records a capture, a warcinfo a file
+    docs = exported_urls(capsys, root)
+    targets = {url for url, t in archive["truth"].items() if t["target"]}
+    assert len(targets & set(docs)) >= len(targets) - 1  # a short page has no votes here
+    assert set(docs) <= set(archive["truth"])  # the archive's pages, and
+    assert not [url for url in docs if not archive["truth"][url]["target"]]  # its targets
+    assert {d["source"] for d in docs.values()} == {"archive"}
+    conn = sqlite3.connect(root / "collie.db")
+    rows = conn.execute(
+        "SELECT p.url, a.source, a.offset, a.record_id FROM archive_pages a "
+        "JOIN pages p ON p.id = a.page_id"
+    ).fetchall()
+    queued = conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0]
+    conn.close()
+    assert len(rows) >= len(targets) and queued > 0  # their sites, for `collie run`
+    for url, source, offset, record_id in rows:
+        record, _ = record_at(Path(source), offset)
+        assert record.rec_headers.get_header("WARC-Record-ID") == record_id  # type: ignore[attr-defined]
+        assert record.rec_headers.get_header("WARC-Target-URI") == url  # type: ignore[attr-defined]
+    status = json.loads(run_collie(capsys, "-w", str(root), "status", "--json").out)
+    assert status["scan"]["files"] == 3 and status["scan"]["documents"] == len(docs)
+    assert "scanned     3 archive files" in run_collie(capsys, "-w", str(root), "status").out
+
+
+def test_wet_files_find_the_same_pages(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    root = new_workspace(tmp_path, capsys, archive)
+    done = run_collie(capsys, "-w", str(root), "scan", str(archive["out"] / "wet.paths.gz"))
+    assert done.code == 0, done.err
+    targets = {url for url, t in archive["truth"].items() if t["target"]}
+    assert len(targets & set(exported_urls(capsys, root))) >= len(targets) - 1
+
+
+def test_a_scan_resumes_at_the_file(archive: dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+    """Files scanned are recorded: a second scan skips them and reads the rest; the
+    corpus is the one a single scan makes."""
+    whole = new_workspace(tmp_path, capsys, archive, "whole")
+    paths = str(archive["out"] / "warc.paths.gz")
+    assert run_collie(capsys, "-w", str(whole), "scan", paths).code == 0
+    parts = new_workspace(tmp_path, capsys, archive, "parts")
+    files = sorted(str(p) for p in archive["out"].rglob("*.warc.gz") if "/warc/" in str(p))
+    assert run_collie(capsys, "-w", str(parts), "scan", files[0]).code == 0
+    again = run_collie(capsys, "-w", str(parts), "scan", paths)
+    assert again.code == 0 and "1 files were scanned before and skipped" in again.err
+    assert "Scanned 2 files" in again.err
+    assert set(exported_urls(capsys, parts)) == set(exported_urls(capsys, whole))
+
+
+def test_the_first_filter_keeps_every_target_page(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    """--no-prefilter examines every page record in full: the first filter lost none of
+    the documents that finds, and let through a small share of the records."""
+    full = new_workspace(tmp_path, capsys, archive, "full")
+    paths = str(archive["out"] / "warc.paths.gz")
+    slow = run_collie(capsys, "-w", str(full), "scan", paths, "--no-prefilter")
+    assert slow.code == 0, slow.err
+    fast = new_workspace(tmp_path, capsys, archive, "fast")
+    quick = run_collie(capsys, "-w", str(fast), "scan", paths)
+    assert quick.code == 0, quick.err
+    assert set(exported_urls(capsys, fast)) == set(exported_urls(capsys, full))
+    status = json.loads(run_collie(capsys, "-w", str(fast), "status", "--json").out)["scan"]
+    assert status["candidates"] < status["pages"] / 20
+
+
+@pytest.fixture
+def served(archive: dict[str, Any]) -> Iterator[str]:
+    """The archive's folder over HTTP on 127.0.0.1 (as Common Crawl serves its files)."""
+    handler = functools.partial(QuietHandler, directory=str(archive["out"]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_files_streamed_over_http(
+    archive: dict[str, Any], served: str, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    local = tmp_path / "wet.paths.gz"
+    shutil.copy(archive["out"] / "wet.paths.gz", local)
+    root = new_workspace(tmp_path, capsys, archive)
+    done = run_collie(capsys, "-w", str(root), "scan", str(local), "--base", served)
+    assert done.code == 0, done.err
+    assert "Scanned 3 files" in done.err and "error" not in done.err
+    targets = {url for url, t in archive["truth"].items() if t["target"]}
+    assert len(targets & set(exported_urls(capsys, root))) >= len(targets) - 1
+
+
+def test_scan_on_a_dask_cluster_finds_the_same(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    pytest.importorskip("distributed")
+    paths = str(archive["out"] / "warc.paths.gz")
+    local = new_workspace(tmp_path, capsys, archive, "local")
+    assert run_collie(capsys, "-w", str(local), "scan", paths).code == 0
+    dask = new_workspace(tmp_path, capsys, archive, "dask")
+    done = run_collie(capsys, "-w", str(dask), "scan", paths, "--cluster", "local:2")
+    assert done.code == 0, done.err
+    assert set(exported_urls(capsys, dask)) == set(exported_urls(capsys, local))
+
+
+def test_bad_input_is_named(tmp_path: Path, capsys: Any, archive: dict[str, Any]) -> None:
+    root = new_workspace(tmp_path, capsys, archive)
+    missing = run_collie(capsys, "-w", str(root), "scan", str(tmp_path / "nothing.warc.gz"))
+    assert missing.code != 0 and "no such archive file" in missing.err
+    garbage = tmp_path / "garbage.warc.gz"
+    garbage.write_bytes(gzip.compress(b"<html>not a WARC file at all</html>\n" * 50))
+    done = run_collie(capsys, "-w", str(root), "scan", str(garbage))
+    assert done.code == 0 and "read to an error" in done.err
