@@ -209,3 +209,57 @@ def test_bad_input_is_named(tmp_path: Path, capsys: Any, archive: dict[str, Any]
     garbage.write_bytes(gzip.compress(b"<html>not a WARC file at all</html>\n" * 50))
     done = run_collie(capsys, "-w", str(root), "scan", str(garbage))
     assert done.code == 0 and "read to an error" in done.err
+
+
+def test_the_archive_index_lists_a_found_site_for_the_live_loop(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    """After a scan, `collie run` reads each found site's captures from a web archive's
+    CDX index API (a real pywb over the archive's WARC files, crawl.cdx_api), queues
+    them as a sitemap's, and fetches them from the live (closed) web, politely."""
+    import requests
+
+    from collie.corpus.replay import ReplayServer
+    from collie.crawl.listings import cdx_query, parse
+    from collie.mininet.server import MiniWebServer
+    from collie.mininet.worldfile import StoredWorld
+
+    warc_folder = next(archive["out"].rglob("warc"))
+    names = sorted(p.name for p in warc_folder.glob("*.warc.gz"))
+    truth = archive["truth"]
+    site = next(url for url, t in sorted(truth.items()) if t["target"]).split("/")[2]
+    site = site.removeprefix("www.")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    with ReplayServer(tmp_path, folder=warc_folder, files=names) as cdx:
+        api = f"{cdx.base}/collie/cdx"
+        answer = requests.get(cdx_query(api, site, 100), timeout=30)
+        assert answer.status_code == 200, answer.text[:300]
+        listed = set(parse(answer.content, api).pages)
+        held = {url for url in truth if url.split("/")[2].removeprefix("www.") == site}
+        assert listed == held and listed  # the site's pages the archive holds, all of them
+        stored = StoredWorld(archive["world"])
+        with MiniWebServer(stored) as web:
+            monkeypatch.setenv("HTTP_PROXY", web.proxy_url)
+            monkeypatch.setenv("http_proxy", web.proxy_url)
+            root = tmp_path / "ws"
+            root.mkdir()
+            made = run_collie(capsys, "-w", str(root), "init", "--lang", "zul", "--docs",
+                              str(archive["seeds"]), "--search", "searxng", "--search-url",
+                              web.search_url, "--set", f"crawl.cdx_api={api}", "--set",
+                              "fetch.allow_private=true", "--set", "fetch.delay=0")  # fmt: skip
+            assert made.code == 0, made.err
+            assert run_collie(capsys, "-w", str(root), "scan",
+                              str(archive["out"] / "warc.paths.gz")).code == 0  # fmt: skip
+            ran = run_collie(capsys, "-w", str(root), "run", "--loops", "1")
+            assert ran.code == 0, ran.err
+        stored.close()
+    conn = sqlite3.connect(root / "collie.db")
+    read = conn.execute(
+        "SELECT site, queued FROM listings WHERE url LIKE ?", (f"{api}%",)
+    ).fetchall()
+    fetched = conn.execute(
+        "SELECT COUNT(*) FROM pages WHERE status != 'queued' AND http_status = 200"
+    ).fetchone()[0]
+    conn.close()
+    assert read and fetched > 10

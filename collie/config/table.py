@@ -364,6 +364,21 @@ SETTINGS: tuple[Setting, ...] = (
         "site that yields a target document, and queue the pages they list.",
     ),
     Setting(
+        "crawl.cdx_api",
+        "",
+        "A web archive's CDX index API (e.g. Common Crawl's "
+        "https://index.commoncrawl.org/CC-MAIN-2025-47-index, or a pywb collection's "
+        "http://HOST/COLL/cdx): with crawl.sitemaps, a site that yields a target document "
+        "is also looked up there and the HTML pages the archive holds for it are queued, "
+        "as a sitemap's. Empty: not used.",
+    ),
+    Setting(
+        "crawl.cdx_limit",
+        1000,
+        "Captures asked of crawl.cdx_api for one site.",
+        minimum=1,
+    ),
+    Setting(
         "crawl.short_page_chars",
         200,
         "Pages with less text are decided by the pages linking to them.",

@@ -76,10 +76,22 @@ def free_port() -> int:
 class ReplayServer:
     """pywb over a workspace's WARC files, for a `with` block (module docstring)."""
 
-    def __init__(self, root: Path, port: int = 0, wayback: str | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        port: int = 0,
+        wayback: str | None = None,
+        folder: Path | None = None,
+        files: list[str] | None = None,
+    ) -> None:
+        """The workspace at `root`'s WARC files; or, with `folder` and `files`, those WARC
+        files of another folder (a web archive's, e.g. Common Crawl's: its CDX API is
+        then at {base}/collie/cdx)."""
         self.root = root
         self.port = port or free_port()
         self.wayback = wayback or find_wayback()
+        self.folder = folder
+        self.files = files
         self._process: subprocess.Popen[bytes] | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
 
@@ -93,10 +105,14 @@ class ReplayServer:
     def start(self) -> ReplayServer:
         if self.wayback is None:
             raise CollieError("pywb is not installed, so there is no replay server.", INSTALL_HINT)
-        index = ensure_index(self.root)
+        if self.folder is not None:
+            archive = self.folder.resolve()
+            index = write_index(archive, self.files or [])
+        else:
+            index = ensure_index(self.root)
+            archive = (self.root / WARC_FOLDER).resolve()
         self._folder = tempfile.TemporaryDirectory(prefix="collie-replay-")
         folder = Path(self._folder.name)
-        archive = (self.root / WARC_FOLDER).resolve()
         (folder / "config.yaml").write_text(
             f"collections:\n  {COLLECTION}:\n"
             f"    index_paths: {_yaml_string(str(index.resolve()))}\n"

@@ -3,8 +3,10 @@
 
 When a site yields a target document, the loop reads what the site lists: the
 `Sitemap:` lines of its robots.txt, else `/sitemap.xml`, and the RSS/Atom feeds its
-target pages link to (`candidates`). `parse` takes a fetched listing (XML, gzip or
-not) to its page URLs and, for a sitemap index, the sitemaps it names. The parse is a
+target pages link to (`candidates`), and, when a web archive's CDX index API is set
+(crawl.cdx_api), the HTML pages the archive holds for the site (`cdx_query`). `parse`
+takes a fetched listing (XML, gzip or not, or a CDX answer) to its page URLs and, for a
+sitemap index, the sitemaps it names. The parse is a
 tolerant scan for `<loc>`, RSS `<link>` and Atom `<link href>` (real sitemaps are often
 not well-formed XML); sizes are capped.
 """
@@ -14,11 +16,12 @@ from __future__ import annotations
 import gzip
 import html
 import io
+import json
 import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 MAX_BYTES = 10 * 1024 * 1024  # a listing's body, unpacked (the sitemap protocol's 50 MB is rare)
 MAX_URLS = 5_000  # URLs taken from one listing
@@ -33,6 +36,9 @@ LISTING_TYPES = frozenset(
         "application/gzip",
         "application/octet-stream",
         "text/plain",
+        "application/json",  # a CDX index API's answer (output=json: a JSON object a line)
+        "application/x-ndjson",
+        "text/x-ndjson",
     }
 )
 
@@ -81,10 +87,44 @@ def unpack(body: bytes) -> bytes:
         return b""
 
 
+def cdx_query(api: str, site: str, limit: int) -> str:
+    """The CDX index API request for the captures of a site and its subdomains (the
+    API Common Crawl's index server and pywb answer: one JSON object a line)."""
+    query = urlencode(
+        {
+            "url": site,
+            "matchType": "domain",
+            "output": "json",
+            "fl": "url,mime,status",
+            "filter": "status:200",
+            "limit": str(limit),
+        }
+    )
+    return f"{api}{'&' if '?' in api else '?'}{query}"
+
+
+def parse_cdx(text: str) -> list[str]:
+    """The HTML pages of a CDX API answer (output=json), each URL once."""
+    urls = []
+    for line in text.splitlines():
+        try:
+            capture = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(capture, dict) or not isinstance(capture.get("url"), str):
+            continue
+        mime = str(capture.get("mime", "text/html")).lower()
+        if str(capture.get("status", "200")) == "200" and ("html" in mime or mime == "unk"):
+            urls.append(capture["url"])
+    return urls
+
+
 def parse(body: bytes, base: str) -> Listing:
-    """The page URLs of a sitemap, sitemap index, RSS or Atom feed (see the module
-    docstring); `base` resolves relative links."""
+    """The page URLs of a sitemap, sitemap index, RSS or Atom feed, or a CDX index API's
+    answer (see the module docstring); `base` resolves relative links."""
     text = unpack(body).decode("utf-8", errors="replace")
+    if text.lstrip().startswith("{"):
+        return Listing(list(dict.fromkeys(parse_cdx(text)))[:MAX_URLS], [])
     is_index = "<sitemapindex" in text[:2000].lower()
     if "<urlset" in text[:2000].lower() or is_index:
         urls = _LOC.findall(text)

@@ -27,7 +27,7 @@ from collie.crawl.links import (
     site_of,
     site_stop_reason,
 )
-from collie.crawl.listings import MAX_PER_SITE, candidates, is_listing, parse
+from collie.crawl.listings import MAX_PER_SITE, candidates, cdx_query, is_listing, parse
 from collie.decide.classify import decide_short
 from collie.fetch.fetcher import origin_of
 from collie.fetch.pool import HeldBack
@@ -215,6 +215,11 @@ class Listings:
         for sitemap in candidates(origin, record.sitemaps() if record else [], ()):
             if sitemap not in self.asked and self.per_site[site] < MAX_LISTINGS:
                 wanted.append(self._ask(site, sitemap))
+        api = self.miner.ws.settings["crawl.cdx_api"]
+        if api:  # what a web archive holds of the site, as a sitemap
+            query = cdx_query(api, site, self.miner.ws.settings["crawl.cdx_limit"])
+            if query not in self.asked:
+                wanted.append(self._ask(site, query))
         return wanted
 
     def _ask(self, site: str, url: str) -> Wanted:
