@@ -26,6 +26,8 @@ import io
 import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -104,9 +106,16 @@ def precision(docs: set[str], truths: dict[str, Any]) -> tuple[float, float]:
 
 
 def worker_memory(executor: DaskExecutor) -> list[float]:
-    """Each worker's peak resident memory, MB."""
-    peaks = executor.client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    """Each worker process's peak resident memory (VmHWM), MB."""
+    peaks = executor.client.run(_peak_kb)
     return sorted(kb / 1024 for kb in peaks.values())
+
+
+def _peak_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def main() -> None:
@@ -136,9 +145,37 @@ def main() -> None:
         rep = one["report"]
         per_core = rep.records / rep.seconds
         print(f"local, first filter: {rep.records:,} records in {one['wall']:.1f} s: "
-              f"{per_core:,.0f} records/s on one core ({rep.pages / rep.seconds:,.0f} captures/s); "
+              f"{per_core:,.0f} records/s on one core ({rep.pages / rep.seconds:,.0f} captures/s, "
+              f"{sizes / rep.seconds / 1e6:.1f} MB/s); "
               f"{rep.candidates:,} past the filter ({rep.candidates / rep.pages:.2%} of pages), "
               f"{len(one['docs'])} documents")  # fmt: skip
+        wet_sources = expand_sources([str(out / "wet.paths.gz")])
+        wet_bytes = sum(Path(s).stat().st_size for s in wet_sources)
+        with LocalExecutor() as local:
+            wet = run_scan(workspace(tmp, "wet", seeds), sources=wet_sources, executor=local)
+        w = wet["report"]
+        print(f"local, first filter, the WET files ({wet_bytes / 1e6:,.0f} MB): {w.records:,} "
+              f"records in {wet['wall']:.1f} s: {w.records / w.seconds:,.0f} records/s on one "
+              f"core ({wet_bytes / w.seconds / 1e6:.1f} MB/s); {len(wet['docs'])} documents, "
+              f"{len(wet['docs'] & one['docs'])} of them the WARC scan's too")  # fmt: skip
+        rates = {}
+        for workers in (1, 2):
+            with (
+                start_cluster(f"local:{workers}", {}) as cluster,
+                DaskExecutor(cluster_client(cluster)) as dask,
+            ):
+                run = run_scan(workspace(tmp, f"dask{workers}", seeds), sources, dask)
+                memory = worker_memory(dask)
+            rates[workers] = run["report"].records / run["wall"]
+            same = (
+                "the same documents as the local scan"
+                if run["docs"] == one["docs"]
+                else (f"DIFFERENT documents ({len(run['docs'] ^ one['docs'])} differ)")
+            )
+            print(f"Dask LocalCluster, {workers} worker(s): {rates[workers]:,.0f} records/s "
+                  f"(wall, {run['wall']:.1f} s); {same}; peak memory a worker "
+                  f"{', '.join(f'{m:,.0f}' for m in memory)} MB")  # fmt: skip
+        print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
         baseline = None
         if not args.skip_baseline:
             with (
@@ -164,27 +201,32 @@ def main() -> None:
                   f"world's {len(targets)} target documents in the archive: "
                   f"{len(run['docs'] & targets)} found")  # fmt: skip
         live = run_demo(world, tmp / "live", delay=0.0, quiet=True, echo=io.StringIO()).scores
-        print(f"precision of the live loop on the same world (collie demo, 2 loops): some "
+        print(f"precision of the live loop alone on the same world (collie demo, 2 loops): some "
               f"target {live.precision_some:.4f}, mainly {live.precision_mainly:.4f} "
               f"({live.exported} documents)")  # fmt: skip
-        rates = {}
-        for workers in (1, 2):
-            with (
-                start_cluster(f"local:{workers}", {}) as cluster,
-                DaskExecutor(cluster_client(cluster)) as dask,
-            ):
-                run = run_scan(workspace(tmp, f"dask{workers}", seeds), sources, dask)
-                memory = worker_memory(dask)
-            rates[workers] = run["report"].records / run["wall"]
-            same = (
-                "the same documents as the local scan"
-                if run["docs"] == one["docs"]
-                else (f"DIFFERENT documents ({len(run['docs'] ^ one['docs'])} differ)")
-            )
-            print(f"Dask LocalCluster, {workers} worker(s): {rates[workers]:,.0f} records/s "
-                  f"(wall, {run['wall']:.1f} s); {same}; peak memory a worker "
-                  f"{', '.join(f'{m:,.0f}' for m in memory)} MB")  # fmt: skip
-        print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
+        both = continue_live(tmp / "local", world)
+        some, mainly = precision(both, truths)
+        print(f"the scan's workspace, then `collie run --loops 2` on the same world (its sites "
+              f"crawled out, listing pages found out by the teaser pass): some target "
+              f"{some:.4f}, mainly {mainly:.4f} ({len(both)} documents)")  # fmt: skip
+
+
+def continue_live(root: Path, world: Path) -> set[str]:
+    """`collie run --loops 2` in a scanned workspace, the world served as in the demo."""
+    from collie.mininet.demo import DEMO_SETTINGS, _proxy_env
+    from collie.mininet.server import MiniWebServer
+    from collie.mininet.worldfile import StoredWorld
+
+    stored = StoredWorld(world)
+    with MiniWebServer(stored) as server:
+        sets = (*DEMO_SETTINGS, "fetch.delay=0", f"search.url={server.search_url}")
+        flags = [a for s in sets for a in ("--set", s)]
+        command = [sys.executable, "-m", "collie", "-q", "-w", str(root), *flags, "run",
+                   "--loops", "2"]  # fmt: skip
+        subprocess.run(command, env=_proxy_env(server.proxy_url), check=True)
+    stored.close()
+    with open_workspace(root, os.environ, {}) as ws:
+        return {row["final_url"] or row["url"] for row in CorpusStore(ws.conn).export_rows()}
 
 
 def cluster_client(cluster: Any) -> Any:

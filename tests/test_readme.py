@@ -53,6 +53,7 @@ COMMANDS = [
     ["mininet"],
     ["mininet", "build"],
     ["mininet", "docs"],
+    ["mininet", "archive"],
     ["mininet", "manifest"],
     ["mininet", "serve"],
     ["mininet", "score"],

@@ -22,6 +22,7 @@ from collie.corpus.export import exported_documents
 from collie.errors import InputError, UsageProblem
 from collie.languages import resolve_language
 from collie.mininet.build import build
+from collie.mininet.ccarchive import write_archive
 from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
 from collie.mininet.records import BuildOptions
 from collie.mininet.score import format_scores, read_export_dir, read_jsonl, score
@@ -147,6 +148,54 @@ def docs_command(world: Path, folder: Path) -> None:
     stored = WorldFile(world)
     words = write_seed_docs(stored, folder)
     note(f"Wrote {len(stored.seed_docs())} files, {words:,} words of {stored.target}, to {folder}.")
+
+
+@mininet.command("archive", context_settings=CONTEXT)
+@click.argument("world", type=WORLD)
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--records",
+    type=click.IntRange(1),
+    default=10_000,
+    show_default=True,
+    help="Pages (captures) in all: the world's and GENERATED other-language ones.",
+)
+@click.option(
+    "--target-pages",
+    type=click.IntRange(0),
+    default=10,
+    show_default=True,
+    help="Target documents of the world among them (1 in 1,000 is the real web's rarity).",
+)
+@click.option(
+    "--files", type=click.IntRange(1), default=4, show_default=True, help="WARC (and WET) files."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+def archive_command(
+    world: Path, folder: Path, records: int, target_pages: int, files: int, seed: int
+) -> None:
+    """Write a Common-Crawl-like archive of the world to FOLDER, for `collie scan`.
+
+    WARC files (request, response and metadata records) and WET files (the pages'
+    plain text), listed in warc.paths.gz and wet.paths.gz, in Common Crawl's layout;
+    the world's pages diluted with GENERATED other-language pages (UDHR articles 21-30
+    in Common Crawl's language mix); truth.json says which page is what.
+
+    \b
+    Example:
+      collie mininet archive world.db cc/ --records 100000 --target-pages 100
+      collie scan cc/wet.paths.gz
+    """
+    if folder.exists() and any(folder.iterdir()):
+        raise UsageProblem(f"{folder} exists and is not empty.", "Choose a new folder.")
+    summary = write_archive(
+        world, folder, records=records, target_pages=target_pages, files=files, seed=seed
+    )
+    note(
+        f"Wrote {summary.records:,} captures ({summary.target} target documents, "
+        f"{summary.world_pages} pages of the world, {summary.bulk:,} GENERATED) in "
+        f"{len(summary.warc_files)} WARC and {len(summary.wet_files)} WET files to {folder}."
+    )
 
 
 @mininet.command("manifest", context_settings=CONTEXT)

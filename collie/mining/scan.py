@@ -37,17 +37,21 @@ from collie.mining.executor import Executor
 from collie.mining.miner import Miner
 from collie.mining.records import LoopReport, RunEvents, RunLimits
 from collie.mining.scanfile import Prefilter, ScanTask, scan_file
-from collie.mining.search import seed_list_for
 from collie.mining.settle import settle_batch
 from collie.models import Examined, QueueEntry
 from collie.search.base import Backend
 from collie.search.queries import query_domains
+from collie.search.seeds import count_tokens, packaged_safetynet
 from collie.store import Store
 from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.scan")
-NEEDLES = 150  # seed words the first filter looks for
-MIN_NEEDLES = 3  # distinct ones a record's text must hold (1 on a target country's domain)
+NEEDLES = 300  # words the first filter looks for
+MIN_NEEDLES = 2  # distinct ones a record's text must hold (any host of a target country's)
+# The languages of most of the web (Common Crawl's head): their frequent words are no needles.
+BULK_LANGUAGES = ("eng", "rus", "deu", "jpn", "cmn", "spa", "fra", "ita", "por", "pol", "nld",
+                  "ind", "tur", "vie", "ces", "kor", "swe", "arb", "pes", "ukr", "hun", "ron",
+                  "ell", "dan", "fin", "nob", "slk", "bul", "tha", "heb", "hin", "zlm")  # fmt: skip
 SITE_PRIORITY = 1.5  # a found site's home page, for the live loop (search results: 2.0)
 
 
@@ -100,12 +104,29 @@ def _join(root: str, path: str) -> str:
 
 
 def prefilter_for(ws: Workspace, loop: int, off: bool = False) -> Prefilter:
-    """The first filter of the workspace's language (scanfile.Prefilter): its seed words
-    as needles, its countries' domains."""
-    words = [w.word.lower() for w in seed_list_for(ws, loop).words if len(w.word) >= 3]
+    """The first filter of the workspace's language (scanfile.Prefilter): its needles
+    (`needle_words`), its countries' domains."""
     domains = tuple(query_domains(ws.language, ws.settings["language.extra_domains"], "auto"))
     country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
-    return Prefilter(frozenset(words[:NEEDLES]), MIN_NEEDLES, country, off)
+    return Prefilter(needle_words(ws, loop), MIN_NEEDLES, country, off)
+
+
+def needle_words(ws: Workspace, loop: int) -> frozenset[str]:
+    """The NEEDLES most frequent words (3 letters or more) of the target's text (the
+    seed documents and the corpus before `loop`), but for those among the
+    safetynet.top most frequent of a language of the bulk of the web (BULK_LANGUAGES:
+    "the", "und"...). Unlike seed words, words the target shares with its relatives
+    stay: the page decision tells the relatives apart, the filter must not lose the
+    target's pages."""
+    store = Store(ws)
+    counts = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
+    top = ws.settings["safetynet.top"]
+    lists = packaged_safetynet().lists
+    common = {
+        w for code in BULK_LANGUAGES if code != ws.language.code for w in lists.get(code, ())[:top]
+    }
+    words = [w for w, _ in counts.counts.most_common() if len(w) >= 3 and w not in common]
+    return frozenset(w.lower() for w in words[:NEEDLES])
 
 
 def scan(

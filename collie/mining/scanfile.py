@@ -6,9 +6,10 @@ workspace's model. Nothing here touches the workspace: a file's result is plain 
 driver (scan.py) records, one file at a time.
 
 The first filter (`Prefilter`) looks at the start of a record's text for the target's
-needles: the words frequent in the workspace's target text and not frequent in other
-languages (the loop-1 seed words: search/seeds.py), `min_needles` of them distinct; a
-host in one of the target's country domains passes too. It rejects the bulk of
+needles: the words most frequent in the workspace's target text but for the frequent
+words of the web's big languages (scan.needle_words), `min_needles` of them distinct (one
+on a host of a target country's domain). The text is the page's from its <body> on,
+tags, scripts and styles taken out. It rejects the bulk of
 other-language records before any extraction; what it costs in recall is measured by
 benchmarks/bench_scan.py against the full decision on every record.
 """
@@ -34,6 +35,8 @@ from collie.page.extract import text_paragraphs
 
 SAMPLE_BYTES = 16_384  # of a record's body (or text), what the first filter reads
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+BODY = re.compile(rb"<body\b", re.I)
+HEAD_BYTES = 256 * 1024  # where <body> is looked for
 TAGS = re.compile(rb"<script\b.*?</script>|<style\b.*?</style>|<[^>]*>", re.S | re.I)
 UNKNOWN_PAGE = -1  # the page id, until the driver queues the URL
 
@@ -50,8 +53,7 @@ class Prefilter:
     def passes(self, host: str, text: str) -> bool:
         if self.off:
             return True
-        if self.domains and host.endswith(self.domains):
-            return True
+        wanted = 1 if self.domains and host.endswith(self.domains) else self.min_needles
         hits = 0
         seen: set[str] = set()
         for match in WORD.finditer(text):
@@ -59,7 +61,7 @@ class Prefilter:
             if word in self.needles and word not in seen:
                 seen.add(word)
                 hits += 1
-                if hits >= self.min_needles:
+                if hits >= wanted:
                     return True
         return False
 
@@ -204,7 +206,7 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
         )
         return examined, hit
 
-    return _PageRecord(host, lambda: _html_text(body[:SAMPLE_BYTES]), full)
+    return _PageRecord(host, lambda: _html_text(body), full)
 
 
 def _hit(record: Any, records: Any, task: ScanTask, kind: str) -> ArchiveHit:
@@ -235,8 +237,11 @@ def _examine_text(
 
 
 def _html_text(body: bytes) -> str:
-    """The words of an HTML sample, tags, scripts and styles taken out (fast, rough)."""
-    return TAGS.sub(b" ", body).decode("utf-8", "replace")
+    """SAMPLE_BYTES of a page from its <body> on (a head of styles and scripts skipped),
+    tags, scripts and styles taken out (fast, rough)."""
+    start = BODY.search(body, 0, HEAD_BYTES)
+    sample = body[start.start() if start else 0 :][:SAMPLE_BYTES]
+    return TAGS.sub(b" ", sample).decode("utf-8", "replace")
 
 
 def _seconds(warc_date: str) -> float:
