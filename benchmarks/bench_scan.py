@@ -192,7 +192,7 @@ def main() -> None:
                   f"full decision finds: {len(found) / max(wanted, 1):.4f} "
                   "(target >= 0.99)")  # fmt: skip
         truths = WorldFile(world).truths()
-        for name, run in (("first filter", one), ("full decision", baseline)):
+        for name, run in (("first filter", one), ("full decision", baseline), ("WET files", wet)):
             if run is None:
                 continue
             some, mainly = precision(run["docs"], truths)
@@ -204,11 +204,13 @@ def main() -> None:
         print(f"precision of the live loop alone on the same world (collie demo, 2 loops): some "
               f"target {live.precision_some:.4f}, mainly {live.precision_mainly:.4f} "
               f"({live.exported} documents)")  # fmt: skip
-        both = continue_live(tmp / "local", world)
-        some, mainly = precision(both, truths)
-        print(f"the scan's workspace, then `collie run --loops 2` on the same world (its sites "
-              f"crawled out, listing pages found out by the teaser pass): some target "
-              f"{some:.4f}, mainly {mainly:.4f} ({len(both)} documents)")  # fmt: skip
+        for name in ("local", "wet"):
+            both = continue_live(tmp / name, world)
+            some, mainly = precision(both, truths)
+            print(f"the {'WET' if name == 'wet' else 'WARC'} scan's workspace, then `collie run "
+                  f"--loops 2` on the same world (its sites crawled out, listing pages found "
+                  f"out by the teaser pass, site boilerplate by the export): some target "
+                  f"{some:.4f}, mainly {mainly:.4f} ({len(both)} documents)")  # fmt: skip
 
 
 def continue_live(root: Path, world: Path) -> set[str]:

@@ -51,6 +51,8 @@ def poison_like_an_older_collie(root: Path) -> None:
         for column in ("file", "offset", "length", "record_id", "digest"):  # warc-records
             conn.execute(f"ALTER TABLE pages DROP COLUMN warc_{column}")
         conn.execute("ALTER TABLE loops DROP COLUMN warc_bytes")  # loop-warc-bytes
+        conn.execute("DROP TABLE scanned_files")  # archive-scan
+        conn.execute("DROP TABLE archive_pages")
     conn.close()
 
 

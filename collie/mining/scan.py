@@ -22,6 +22,7 @@ from __future__ import annotations
 import glob
 import gzip
 import logging
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -158,6 +159,7 @@ def scan(
     events.stage(loop.number, "scan", len(tasks))
     shared = executor.share(model)
     loop_report = LoopReport(loop.number)
+    started = time.monotonic()
     try:
         for result in executor.map_batches(scan_file, tasks, shared):
             found = _record_file(miner, result, loop.number, loop_report, report)
@@ -178,6 +180,11 @@ def scan(
             }
             store.mark_scanned(result.source, loop.number, counts)
             rate = result.records / result.seconds if result.seconds else 0.0
+            elapsed = time.monotonic() - started
+            events.status(
+                f"{report.records:,} records ({report.records / max(elapsed, 1e-9):,.0f}/s), "
+                f"{report.documents} target documents"
+            )
             events.advance(1)
             events.line(
                 f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
