@@ -263,3 +263,46 @@ def test_the_archive_index_lists_a_found_site_for_the_live_loop(
     ).fetchone()[0]
     conn.close()
     assert read and fetched > 10
+
+
+class _InterruptedAfterTwoFiles:
+    """A local executor interrupted (Ctrl-C) after handing over two files' results."""
+
+    name = "local"
+    slots = 1
+
+    def share(self, value: Any) -> Any:
+        return value
+
+    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
+        yield fn(batches[0], shared)
+        yield fn(batches[1], shared)
+        raise KeyboardInterrupt  # while the third file is read
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_interrupted_scan_resumes_at_the_file(
+    archive: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
+    """Interrupted while recording its files, a scan leaves whole files recorded; run
+    again, it skips them and ends with the corpus one uninterrupted scan makes."""
+    from collie.langid.learn import load_model_for
+    from collie.mining.scan import expand_sources, scan
+    from collie.workspace.folder import open_workspace
+
+    paths = str(archive["out"] / "warc.paths.gz")
+    whole = new_workspace(tmp_path, capsys, archive, "whole")
+    assert run_collie(capsys, "-w", str(whole), "scan", paths).code == 0
+    root = new_workspace(tmp_path, capsys, archive, "cut")
+    sources = expand_sources([paths])
+    with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
+        scan(ws, load_model_for(root), _InterruptedAfterTwoFiles(), sources)  # type: ignore[arg-type]
+    conn = sqlite3.connect(root / "collie.db")
+    done = [row[0] for row in conn.execute("SELECT source FROM scanned_files")]
+    conn.close()
+    assert done == sources[:2]  # two files recorded whole, the third not at all
+    again = run_collie(capsys, "-w", str(root), "scan", paths)
+    assert again.code == 0 and "2 files were scanned before and skipped" in again.err
+    assert set(exported_urls(capsys, root)) == set(exported_urls(capsys, whole))

@@ -19,7 +19,7 @@ from collie.corpus.replay import (
 )
 from collie.corpus.review import precision
 from collie.corpus.review.server import ReviewServer
-from collie.errors import UsageProblem
+from collie.errors import CollieError, UsageProblem
 from collie.store import ReviewStore
 
 
@@ -137,7 +137,11 @@ def _start_replay(stack: contextlib.ExitStack, root: Path, port: int, quiet: boo
             note(f"No links to the archived pages: pywb is not installed. {INSTALL_HINT}")
         return None
     stop_on_sigterm()
-    server = stack.enter_context(ReplayServer(root, port))
+    try:
+        server = stack.enter_context(ReplayServer(root, port))
+    except CollieError as exc:  # the review goes on, without the links
+        note(f"No links to the archived pages: {exc}")
+        return None
     if not quiet:
         note(f"Archived pages replayed by pywb at {server.base}/collie/.")
     return server.base

@@ -109,7 +109,10 @@ def prefilter_for(ws: Workspace, loop: int, off: bool = False) -> Prefilter:
     (`needle_words`), its countries' domains."""
     domains = tuple(query_domains(ws.language, ws.settings["language.extra_domains"], "auto"))
     country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
-    return Prefilter(needle_words(ws, loop), MIN_NEEDLES, country, off)
+    needles = needle_words(ws, loop)
+    if not needles and not off:  # a script without spaces between words, or no text yet
+        log.warning("no needle words for %s: every page record is examined", ws.language.code)
+    return Prefilter(needles, MIN_NEEDLES, country, off or not needles)
 
 
 def needle_words(ws: Workspace, loop: int) -> frozenset[str]:
