@@ -205,6 +205,8 @@ def test_bad_input_is_named(tmp_path: Path, capsys: Any, archive: dict[str, Any]
     root = new_workspace(tmp_path, capsys, archive)
     missing = run_collie(capsys, "-w", str(root), "scan", str(tmp_path / "nothing.warc.gz"))
     assert missing.code != 0 and "no such archive file" in missing.err
+    no_list = run_collie(capsys, "-w", str(root), "scan", str(tmp_path / "wet.paths.gz"))
+    assert no_list.code != 0 and "no such paths file" in no_list.err
     garbage = tmp_path / "garbage.warc.gz"
     garbage.write_bytes(gzip.compress(b"<html>not a WARC file at all</html>\n" * 50))
     done = run_collie(capsys, "-w", str(root), "scan", str(garbage))

@@ -80,6 +80,12 @@ def expand_sources(sources: Iterable[str], base: str = "") -> list[str]:
         if source.startswith(("http://", "https://")):
             found.append(source)
         elif source.endswith(".paths.gz") or source.endswith(".paths"):
+            if not Path(source).is_file():
+                raise InputError(
+                    f"{source}: no such paths file.",
+                    "Download a crawl's list first, e.g. https://data.commoncrawl.org/"
+                    "crawl-data/CC-MAIN-2025-47/wet.paths.gz.",
+                )
             opener = gzip.open if source.endswith(".gz") else open
             with opener(source, "rt", encoding="utf-8") as lines:
                 root = base or str(Path(source).parent)
