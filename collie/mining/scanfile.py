@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import time
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -253,8 +252,3 @@ def _seconds(warc_date: str) -> float:
         return 0.0
     fields = [int(digits[i:j]) for i, j in ((0, 4), (4, 6), (6, 8), (8, 10), (10, 12), (12, 14))]
     return float(calendar.timegm((*fields, 0, 0, 0)))
-
-
-def records_of(found: list[tuple[Examined, ArchiveHit]]) -> Iterator[Examined]:
-    for examined, _ in found:
-        yield examined
