@@ -112,3 +112,24 @@ def copy_of(root: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "ws"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns("collie.lock"))
     return copy
+
+
+class InterruptedExecutor:
+    """A local executor interrupted (Ctrl-C) after handing over `batches` results."""
+
+    name = "local"
+    slots = 1
+
+    def __init__(self, batches: int = 1) -> None:
+        self.batches = batches
+
+    def share(self, value: Any) -> Any:
+        return value
+
+    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
+        for batch in batches[: self.batches]:
+            yield fn(batch, shared)
+        raise KeyboardInterrupt
+
+    def close(self) -> None:
+        pass

@@ -4,13 +4,20 @@ executor's reprocess is in test_dask.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .clihelp import run_collie
-from .runhelp import cli, copy_of, document_rows, exported, make_workspace, page_rows
+from .runhelp import (
+    InterruptedExecutor,
+    cli,
+    copy_of,
+    document_rows,
+    exported,
+    make_workspace,
+    page_rows,
+)
 
 
 @pytest.fixture(scope="module")
@@ -54,23 +61,6 @@ def test_reprocess_applies_new_settings_and_back(two_runs, capsys, tmp_path) -> 
     assert page_rows(root) == pages and document_rows(root) == documents
 
 
-class _FailingExecutor:
-    """A local executor whose workers are lost after the first shard."""
-
-    name = "local"
-    slots = 1
-
-    def share(self, value: Any) -> Any:
-        return value
-
-    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
-        yield fn(batches[0], shared)
-        raise KeyboardInterrupt
-
-    def close(self) -> None:
-        pass
-
-
 def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
     from collie.langid.learn import load_model_for
     from collie.mining.reprocess import reprocess
@@ -80,5 +70,5 @@ def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
     pages, documents = page_rows(root), document_rows(root)
     flags = {"langid.min_share": (1.0, "test")}  # only pure pages stay: most would change
     with open_workspace(root, {}, flags) as ws, pytest.raises(KeyboardInterrupt):
-        reprocess(ws, load_model_for(root), _FailingExecutor())
+        reprocess(ws, load_model_for(root), InterruptedExecutor(1))
     assert page_rows(root) == pages and document_rows(root) == documents

@@ -23,6 +23,7 @@ from collie.mininet.demo import demo_options, ensure_world, write_seed_docs
 from collie.mininet.worldfile import WorldFile
 
 from .clihelp import run_collie
+from .runhelp import InterruptedExecutor
 from .warchelp import record_at
 
 RECORDS = 3000
@@ -267,24 +268,6 @@ def test_the_archive_index_lists_a_found_site_for_the_live_loop(
     assert read and fetched > 10
 
 
-class _InterruptedAfterTwoFiles:
-    """A local executor interrupted (Ctrl-C) after handing over two files' results."""
-
-    name = "local"
-    slots = 1
-
-    def share(self, value: Any) -> Any:
-        return value
-
-    def map_batches(self, fn: Any, batches: Any, shared: Any = None) -> Iterator[Any]:
-        yield fn(batches[0], shared)
-        yield fn(batches[1], shared)
-        raise KeyboardInterrupt  # while the third file is read
-
-    def close(self) -> None:
-        pass
-
-
 def test_an_interrupted_scan_resumes_at_the_file(
     archive: dict[str, Any], tmp_path: Path, capsys: Any
 ) -> None:
@@ -300,7 +283,7 @@ def test_an_interrupted_scan_resumes_at_the_file(
     root = new_workspace(tmp_path, capsys, archive, "cut")
     sources = expand_sources([paths])
     with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
-        scan(ws, load_model_for(root), _InterruptedAfterTwoFiles(), sources)  # type: ignore[arg-type]
+        scan(ws, load_model_for(root), InterruptedExecutor(2), sources)  # type: ignore[arg-type]
     conn = sqlite3.connect(root / "collie.db")
     done = [row[0] for row in conn.execute("SELECT source FROM scanned_files")]
     conn.close()

@@ -26,7 +26,7 @@ from types import TracebackType
 import requests
 
 from collie.errors import CollieError
-from collie.store.warc import PREFIX, SUFFIX, WARC_FOLDER, warc_date
+from collie.store.warc import WARC_FOLDER, archive_files, warc_date
 from collie.store.warcindex import INDEX_FILE, index_is_current, timestamp, write_index
 
 COLLECTION = "collie"
@@ -42,8 +42,8 @@ def find_wayback() -> str | None:
 
 
 def warc_files(root: Path) -> list[str]:
-    folder = root / WARC_FOLDER
-    return sorted(p.name for p in folder.glob(f"{PREFIX}*{SUFFIX}")) if folder.is_dir() else []
+    """The workspace's WARC files."""
+    return archive_files(root / WARC_FOLDER)
 
 
 def ensure_index(root: Path) -> Path:

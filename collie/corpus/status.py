@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
+from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
 from collie.mining.search import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.store.scans import ScanStore
-from collie.store.warc import WARC_FOLDER
+from collie.store.warc import WARC_FOLDER, archive_files
 from collie.workspace.folder import Workspace
 
 
@@ -48,7 +49,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
         },
-        "scan": ws_scan_totals(ws),
+        "scan": ScanStore(ws).scan_totals(),
         "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
             {
@@ -65,18 +66,13 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     }
 
 
-def ws_scan_totals(ws: Workspace) -> dict[str, Any]:
-    """What `collie scan` read (files, records, pages, candidates, seconds) and the target
-    documents of the corpus found in those files."""
-    return ScanStore(ws).scan_totals()
-
-
 def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
     """The disk the WARC files take (compressed, as stored), beside the body cache, and
     per target document exported (issue 33's size bill)."""
-    files = sorted((ws.root / WARC_FOLDER).glob("*.warc.gz"))
-    warc = sum(path.stat().st_size for path in files)
-    cache = sum(p.stat().st_size for p in (ws.root / "cache").rglob("*.gz") if p.is_file())
+    folder = ws.root / WARC_FOLDER
+    files = archive_files(folder)
+    warc = sum((folder / name).stat().st_size for name in files)
+    cache = sum(p.stat().st_size for p in (ws.root / CACHE_FOLDER).rglob("*.gz") if p.is_file())
     return {
         "files": len(files),
         "bytes": warc,

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from collie.models import CompressedBody
 
+CACHE_FOLDER = "cache"  # in the workspace
+
 
 def compress_body(body: bytes) -> CompressedBody:
     return CompressedBody(hashlib.sha1(body).hexdigest(), gzip.compress(body, 6, mtime=0))

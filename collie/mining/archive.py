@@ -18,14 +18,13 @@ import time
 from pathlib import Path
 
 from collie import __version__
-from collie.fetch.bodycache import read_body
+from collie.fetch.bodycache import CACHE_FOLDER, read_body
 from collie.models import WarcLocation
 from collie.store.pages import PageStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.archive")
-CACHE_FOLDER = "cache"
 MIGRATE_CHUNK = 500  # pages a transaction
 MOVED_NOTE = (
     "Moved into the WARC files from collie's body cache (a workspace from before them): "
@@ -61,11 +60,11 @@ def migrate_body_cache(ws: Workspace, store: PageStore, archive: WarcArchive | N
         pending = store.unarchived_bodies()
         for start in range(0, len(pending), MIGRATE_CHUNK):
             chunk = pending[start : start + MIGRATE_CHUNK]
-            moved += _move_chunk(ws.root / CACHE_FOLDER, store, archive, chunk)
+            moved += _move_chunk(store.cache, store, archive, chunk)
     finally:
         if own:
             archive.close()
-    _remove_moved(ws.root / CACHE_FOLDER, store)
+    _remove_moved(store.cache, store)
     if moved:
         log.info("%d pages' bodies moved from cache/ into the WARC files", moved)
     return moved

@@ -13,13 +13,12 @@ import logging
 import zlib
 from pathlib import Path
 
-from collie.fetch.bodycache import read_body
+from collie.fetch.bodycache import CACHE_FOLDER, read_body
 from collie.fetch.response import Decoder
 from collie.models import CachedPage
 from collie.store.warc import WARC_FOLDER, read_record
 
 log = logging.getLogger("collie.bodies")
-CACHE_FOLDER = "cache"  # the body cache, in the workspace
 
 
 def read_kept(root: Path, page: CachedPage, max_bytes: int) -> bytes | None:

@@ -37,7 +37,7 @@ from collie.mining.archive import open_archive
 from collie.mining.executor import Executor
 from collie.mining.miner import Miner
 from collie.mining.records import LoopReport, RunEvents, RunLimits
-from collie.mining.scanfile import Prefilter, ScanTask, scan_file
+from collie.mining.scanfile import FileResult, Prefilter, ScanTask, scan_file
 from collie.mining.settle import settle_batch
 from collie.models import Examined, QueueEntry
 from collie.search.base import Backend
@@ -208,12 +208,9 @@ def scan(
 
 
 def _record_file(
-    miner: Miner, result: object, loop: int, loop_report: LoopReport, report: ScanReport
+    miner: Miner, result: FileResult, loop: int, loop_report: LoopReport, report: ScanReport
 ) -> int:
     """A file's pages into the workspace (module docstring); its new target documents."""
-    from collie.mining.scanfile import FileResult
-
-    assert isinstance(result, FileResult)
     store = miner.store
     if not result.found:
         return 0

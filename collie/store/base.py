@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Protocol
 
-from collie.fetch.bodycache import compress_body, write_body
+from collie.fetch.bodycache import CACHE_FOLDER, compress_body, write_body
 from collie.models import CompressedBody
 
 _SIGN = 1 << 63
@@ -52,7 +52,7 @@ class StoreBase:
     def __init__(self, ws: OpenDatabase, max_distance: int = 3) -> None:
         self.conn: sqlite3.Connection = ws.conn
         self.root = ws.root
-        self.cache = ws.root / "cache"
+        self.cache = ws.root / CACHE_FOLDER
         self.max_distance = max_distance
 
     def save_body(self, body: bytes | CompressedBody) -> str:

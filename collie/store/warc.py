@@ -50,6 +50,12 @@ HOP_BY_HOP = "transfer-encoding"
 REPAIR_PIECE = 64 * 1024
 
 
+def archive_files(folder: Path) -> list[str]:
+    """The names of the WARC files collie wrote in `folder`, oldest first (none when the
+    folder is not there)."""
+    return sorted(p.name for p in folder.glob(f"{PREFIX}*{SUFFIX}")) if folder.is_dir() else []
+
+
 def payload_digest(body: bytes) -> str:
     """WARC-Payload-Digest of a body: "sha1:" and the base-32 SHA-1."""
     return "sha1:" + base64.b32encode(hashlib.sha1(body).digest()).decode("ascii")
@@ -85,7 +91,7 @@ class WarcArchive:
 
     def files(self) -> list[str]:
         """The archive's WARC file names, oldest first."""
-        return sorted(p.name for p in self.folder.glob(f"{PREFIX}*{SUFFIX}"))
+        return archive_files(self.folder)
 
     def remember(self, digests: Iterable[tuple[str, str, float, str]]) -> None:
         """Payloads archived before (digest, uri, fetched at, record id): their next copy
