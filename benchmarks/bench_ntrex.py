@@ -56,7 +56,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_langid import HELIPORT_CODES, SERBO_CROATIAN, macrolanguage, pin_one_core
 
-from langmodel.ntrex import HELD_OUT_EVERY, NTREX, classes_for, documents, held_out, ntrex_split
+from langmodel.ntrex import (
+    ALIASES,
+    HELD_OUT_EVERY,
+    NTREX,
+    classes_for,
+    documents,
+    held_out,
+    ntrex_split,
+)
 
 STARTUP_RUNS = 3
 SHORT_SETTING = 10  # the second collie row: langid.min_chars 10 instead of 20
@@ -67,7 +75,7 @@ Identify = Callable[[Sequence[str]], list[str]]
 def truth_of(variant: str) -> str:
     """The language a variant's sentences are in (module docstring)."""
     base = variant.split("-")[0]
-    return "tgl" if base == "fil" else base
+    return {"fil": "tgl", "nso": ALIASES["nso"]}.get(base, base)
 
 
 def is_right(truth: str, guess: str) -> tuple[bool, bool]:

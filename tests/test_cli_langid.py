@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from collie.langid import corpus
+from collie.langid import corpus, load_model, read_model
+from collie.langid.learn import LearnedLanguage
+from collie.workspace.create import learned_lines
 
 from .clihelp import run_collie
 
@@ -120,3 +122,27 @@ def test_init_trains_a_workspace_model_for_an_unknown_language(
     assert sorted(top) == ["luo", "zul"]  # the same text under two labels: both top
     listed = run_collie(capsys, "langid", "languages").out
     assert "\nluo\t" in listed
+
+
+def test_init_fits_a_known_language_to_the_documents(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    training = corpus.udhr_training_texts()
+    docs = tmp_path / "docs.txt"
+    docs.write_text("\n\n".join(training["sot"]), encoding="utf-8")
+    root = tmp_path / "ws"
+    result = run_collie(capsys, "init", "-w", str(root), "--lang", "sot", "--docs", str(docs))
+    assert result.code == 0, result.err
+    assert "sot fitted to your documents; recall on your held-back documents" in result.err
+    model = read_model(root / "models" / "langid.npz")
+    assert "sot/user" in model.columns and model.meta["registers"]["sot/user"] == "user"
+    assert {"sot", "nso/news"} & set(model.columns) == {"sot"}  # the class kept, not replaced
+    heldout = corpus.udhr_heldout_texts()
+    neighbour = [p for p in heldout["nso"] if len(p) >= 100]
+    assert sum(code == "sot" for code, _ in model.identify_batch(neighbour)) == 0
+
+
+def test_init_warns_when_a_neighbour_takes_the_held_back_documents() -> None:
+    learned = LearnedLanguage(load_model(), "sot", 0.7, 20, [("nso", 4), ("und", 2)], fitted=True)
+    lines = learned_lines(learned)
+    assert lines[0].endswith("recall on your held-back documents 70.0% (20 paragraphs)")
+    assert len(lines) == 2 and "4 of your 20 held-back paragraphs were taken for nso" in lines[1]

@@ -11,7 +11,11 @@ of the target documents is first held back to measure recall (and the confusions
 returned model is then trained on all of them.
 
 A workspace whose target language the bundled model does not know (or knows from little
-text) gets its own model in `models/langid.npz`; `load_model_for` picks it up.
+text) gets its own model in `models/langid.npz`; `load_model_for` picks it up. A target
+the bundled model knows is fitted to the user's documents instead (`fit_language`):
+they become a column of its own (`code/user`, real text beside its UDHR and news
+columns), so that the user's register of the language is the target's too; its recall
+on held-back documents and the neighbours that take them are measured the same way.
 """
 
 from __future__ import annotations
@@ -44,6 +48,10 @@ MIN_OPEN_SET_PARAGRAPHS = 10
 _BLANK = re.compile(r"\n\s*\n")
 
 
+NEIGHBOUR_WARNING = 0.05  # init warns when one language takes this share of held-back text
+USER_COLUMN = "user"  # the register of a known target's column of the user's documents
+
+
 @dataclass
 class LearnedLanguage:
     """The new model and how well it tells the target from the rest."""
@@ -53,6 +61,15 @@ class LearnedLanguage:
     recall: float  # share of held-back target paragraphs identified as the target
     tested: int  # held-back target paragraphs (those with >= min_chars letters)
     confusions: list[tuple[str, int]] = field(default_factory=list)  # what they were taken for
+    fitted: bool = False  # a known language fitted to the documents (not learnt anew)
+
+    def neighbours(self, share: float = NEIGHBOUR_WARNING) -> list[tuple[str, int]]:
+        """The languages (not `und`) that took at least `share` of the held-back text."""
+        return [
+            (code, n)
+            for code, n in self.confusions
+            if code != "und" and self.tested and n >= share * self.tested
+        ]
 
 
 def split_paragraphs(text: str, max_chars: int = MAX_PARAGRAPH) -> list[str]:
@@ -105,6 +122,35 @@ def learn_language(
     return LearnedLanguage(model, code, recall, len(labels), confusions)
 
 
+def fit_language(
+    base: LangModel,
+    code: str,
+    documents: Sequence[str],
+    wronglang: Mapping[str | None, Sequence[str]] | None = None,
+) -> LearnedLanguage:
+    """`base`, which knows `code`, with the documents as a column of the target's own
+    (`code/user`) and the wronglang texts as `learn_language` adds them; recall and
+    confusions measured on every fifth paragraph, held back from a trial model."""
+    paragraphs = [p for doc in documents for p in split_paragraphs(doc)]
+    if not paragraphs:
+        raise InputError(f"The documents for {code} hold no text.", "Give documents with text.")
+    held = paragraphs[HOLD_EVERY - 1 :: HOLD_EVERY]
+    fit = [p for i, p in enumerate(paragraphs) if i % HOLD_EVERY != HOLD_EVERY - 1]
+    negatives = {
+        (other or OTHER): [p for doc in docs for p in split_paragraphs(doc)]
+        for other, docs in (wronglang or {}).items()
+    }
+    held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
+    labels = []
+    if held and fit:
+        labels = _train(base, code, fit, negatives, column=USER_COLUMN).identify_batch(held)
+    recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
+    confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
+    model = _train(base, code, paragraphs, negatives, column=USER_COLUMN)
+    _set_per_code(model, "recall", code, recall if labels else None)
+    return LearnedLanguage(model, code, recall, len(labels), confusions, fitted=True)
+
+
 def relearn(
     base: LangModel,
     code: str,
@@ -149,9 +195,13 @@ def _set_per_code(model: LangModel, key: str, code: str, value: Any) -> None:
 
 
 def _train(
-    base: LangModel, code: str, paragraphs: Sequence[str], negatives: Mapping[str, Sequence[str]]
+    base: LangModel,
+    code: str,
+    paragraphs: Sequence[str],
+    negatives: Mapping[str, Sequence[str]],
+    column: str | None = None,
 ) -> LangModel:
-    model = add_language(base, code, paragraphs)
+    model = add_language(base, code, paragraphs, column=column)
     for other, texts in sorted(negatives.items()):
         if other == code or not texts:
             continue
@@ -207,16 +257,20 @@ def ensure_workspace_model(
     wronglang: Mapping[str | None, Sequence[str]] | None = None,
     base: LangModel | None = None,
 ) -> LearnedLanguage | None:
-    """Train `root`'s model into models/ when `base` (default: the bundled model; else
-    it without the hidden languages, `base_model`) lacks `code` (or has little of it) and
-    the documents hold >= MIN_DOCUMENT_CHARS characters; else None (a reduced `base` is
-    still saved as the workspace's model)."""
+    """Train `root`'s model into models/ when the documents hold >= MIN_DOCUMENT_CHARS
+    characters: `code` learnt from them when `base` (default: the bundled model; else
+    it without the hidden languages, `base_model`) lacks it (or has little of it), else
+    fitted to them (`fit_language`); else None (a reduced `base` is still saved as the
+    workspace's model)."""
     base = base or load_model()
-    if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS or not needs_own_model(code, base):
+    if sum(len(d) for d in documents) < MIN_DOCUMENT_CHARS:
         if base is not load_model():
             save_model(base, workspace_model_path(root))
         return None
-    learned = learn_language(base, code, documents, wronglang)
+    if needs_own_model(code, base):
+        learned = learn_language(base, code, documents, wronglang)
+    else:
+        learned = fit_language(base, code, documents, wronglang)
     save_model(learned.model, workspace_model_path(root))
     return learned
 

@@ -53,6 +53,12 @@ DEFAULT_MIN_CHARS = 20
 ALPHA = 0.003
 BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
+# Registers of real text (a column's register is in `meta["registers"]`; a column not
+# there is of the UDHR): news (NTREX-128), wiki (OLDI Seed), user (the user's documents).
+REAL_TEXT = ("news", "wiki", "user")
+# Per sqrt(known n-grams): how much of the real-text gain a UDHR-only language does not
+# borrow (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
+LEND_MARGIN = 2.0
 
 
 @dataclass
@@ -113,8 +119,74 @@ class LangModel:
             extra.append((has, order[starts[has] + k]))
         return order[starts], extra
 
-    def code_scores(self, scores: np.ndarray) -> np.ndarray:
-        """Column scores (n, columns) -> each code's best column score (n, codes)."""
+    @cached_property
+    def _lending(self) -> Lending | None:
+        return self.lending_without(())
+
+    def lending_without(self, absent: Sequence[int]) -> Lending | None:
+        """Which columns lend their real-text gain and which borrow it, the columns
+        `absent` left out (a development measure: a language's real text taken away);
+        None for a model without registers (built before them)."""
+        registers: dict[str, str] = self.meta.get("registers", {})
+        scripts: dict[str, str] = self.meta.get("scripts", {})
+        if not registers or not scripts:
+            return None
+        position = {code: i for i, code in enumerate(self.codes)}
+        owner = np.array([position[column_code(c)] for c in self.columns], np.int64)
+        present = np.ones(len(self.columns), bool)
+        present[list(absent)] = False
+        # A column of the user's documents neither lends nor makes its language a lender:
+        # it is one more column of the target (collie.langid.learn.fit_language).
+        real = np.array([registers.get(c, "user") != "user" for c in self.columns]) & present
+        udhr = np.array([c not in registers for c in self.columns]) & present
+        has_real = np.bincount(owner[real], minlength=len(self.codes)) > 0
+        number = {s: i for i, s in enumerate(sorted(set(scripts.values())))}
+        script = np.array([number.get(scripts.get(c, ""), -1) for c in self.columns], np.int64)
+        lenders, partners = [], []
+        for column in np.flatnonzero(real):  # with its UDHR column of the same script
+            same = np.flatnonzero(udhr & (owner == owner[column]) & (script == script[column]))
+            if same.size:
+                lenders.append(column)
+                partners.append(same[0])
+        borrowers = np.flatnonzero(udhr & ~has_real[owner])
+        if not lenders or not borrowers.size:
+            return None
+        lent = np.asarray(lenders, np.int64)
+        return Lending(
+            lent, np.asarray(partners, np.int64), script[lent], borrowers, script[borrowers]
+        )
+
+    def lend_gain(self, scores: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """Column scores with the real-text gain lent to the UDHR-only languages.
+
+        A language known from the UDHR alone would lose real text to any neighbour with
+        a column of real text (news, wiki, the user's), which models its register as
+        well as its language. So the register's gain is lent: the best real-text column
+        of a language that also has a UDHR column of its script (the text's nearest such
+        language) scores over that UDHR column by the register's gain on this text, and
+        every UDHR-only column of the same script gets it (less LEND_MARGIN per
+        sqrt(known n-grams)). Between such a language and a UDHR-only one the UDHR
+        columns then decide, a contest in one register; languages with real text still
+        meet on their real-text columns."""
+        lending = self._lending
+        if lending is None or not len(scores):
+            return scores
+        rows = np.arange(len(scores))
+        lent = scores[:, lending.lenders]
+        best = lent.argmax(axis=1)
+        gain = lent[rows, best] - scores[rows, lending.partners[best]]
+        gain -= LEND_MARGIN * np.sqrt(np.maximum(hits, 1))
+        np.maximum(gain, 0, out=gain)
+        same = lending.borrower_scripts[None, :] == lending.lender_scripts[best][:, None]
+        out = scores.copy()
+        out[:, lending.borrowers] += np.where(same, gain[:, None], 0).astype(out.dtype)
+        return out
+
+    def code_scores(self, scores: np.ndarray, hits: np.ndarray | None = None) -> np.ndarray:
+        """Column scores (n, columns) -> each code's best column score (n, codes), the
+        real-text gain lent first when `hits` (known n-grams per text) is given."""
+        if hits is not None:
+            scores = self.lend_gain(scores, hits)
         first, extra = self._script_columns
         best = scores[:, first]
         for codes, columns in extra:  # the few codes with a column per script
@@ -226,7 +298,7 @@ class LangModel:
         """(probabilities, letters, score margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
         scores = self._scores(matrix, hits)
-        code_scores = self.code_scores(scores)
+        code_scores = self.code_scores(scores, hits)
         best_two = -np.partition(-code_scores, 1, axis=1)[:, :2]
         if best_two.shape[1] > 1:
             margins = (best_two[:, 0] - best_two[:, 1]) / np.maximum(hits, 1)
@@ -361,6 +433,18 @@ class Weights:
     dense: np.ndarray  # float32 (split, columns)
     sparse: sp.csr_matrix  # float32 (keys - split, columns)
     base: np.ndarray  # float32 (columns,): log P of an n-gram never seen in the column
+
+
+@dataclass
+class Lending:
+    """Columns that lend their real-text gain (with their UDHR partner column and
+    script) and UDHR-only columns that borrow it (with their script)."""
+
+    lenders: np.ndarray
+    partners: np.ndarray
+    lender_scripts: np.ndarray
+    borrowers: np.ndarray
+    borrower_scripts: np.ndarray
 
 
 def column_code(column: str) -> str:

@@ -31,7 +31,7 @@ from collie.langid.maxent import (
     fold_evidence,
     train_stacker,
 )
-from collie.langid.model import ALPHA, LangModel, column_code
+from collie.langid.model import ALPHA, REAL_TEXT, LangModel, column_code
 
 PAPER_TOP = 400
 MIN_COUNT = 3
@@ -108,6 +108,39 @@ def split_scripts(code: str, paragraphs: Sequence[str]) -> dict[str, list[str]]:
     return {f"{code}/{script}": texts for script, texts in sorted(by_script.items())}
 
 
+def column_script(paragraphs: Sequence[str]) -> str:
+    """The script of most of a column's text (by characters)."""
+    sizes: Counter[str] = Counter()
+    for paragraph in paragraphs:
+        sizes[script_of(paragraph)] += len(paragraph)
+    sizes.pop("", None)
+    return max(sorted(sizes), key=lambda s: sizes[s], default="")
+
+
+def register_of(label: str) -> str | None:
+    """A column label's real-text register ("cmn/news" -> news), None for the UDHR's."""
+    parts = label.split("/")
+    return parts[1] if len(parts) > 1 and parts[1] in REAL_TEXT else None
+
+
+def describe_columns(
+    meta: dict[str, object], columns_texts: Mapping[str, Sequence[str]], register: str | None = None
+) -> None:
+    """Record each column's script and real-text register (`register`, else read from
+    its label) in `meta` ("scripts", "registers": collie.langid.model.LangModel.lend_gain)."""
+    scripts = dict(meta.get("scripts", {}))  # type: ignore[call-overload]
+    registers = dict(meta.get("registers", {}))  # type: ignore[call-overload]
+    for label, texts in columns_texts.items():
+        scripts[label] = column_script(texts)
+        kind = register or register_of(label)
+        if kind:
+            registers[label] = kind
+        else:
+            registers.pop(label, None)
+    meta["scripts"] = dict(sorted(scripts.items()))
+    meta["registers"] = dict(sorted(registers.items()))
+
+
 def train_model(
     texts: Mapping[str, Sequence[str]],
     *,
@@ -136,6 +169,9 @@ def train_model(
     if variant == "default" and min_count > 1:
         frequent = np.asarray(counts.sum(axis=1)).ravel() >= min_count
         keys, counts = keys[frequent], counts[frequent]
+    described: dict[str, object] = {"variant": variant, **(meta or {})}
+    if variant == "default":
+        describe_columns(described, columns_texts)
     model = LangModel(
         columns=columns,
         keys=keys,
@@ -143,7 +179,7 @@ def train_model(
         sizes=[sum(len(p) for p in columns_texts[c]) for c in columns],
         alpha=alpha,
         orders=tuple(orders),
-        meta={"variant": variant, **(meta or {})},
+        meta=described,
     )
     if calibrate:
         model.temperature, model.power = fit_temperature(
@@ -173,7 +209,7 @@ def train_stacked(
     ) -> tuple[np.ndarray, list[str]]:
         fold = count(fit, calibrate=False)
         scores, hits, _ = fold.scores(snippets)
-        return closeness(fold.code_scores(scores), hits), fold.codes
+        return closeness(fold.code_scores(scores, hits), hits), fold.codes
 
     found, gold = fold_evidence(articles, model.codes, evidence)
     model.stacker = train_stacker(
@@ -247,17 +283,32 @@ def _log_loss(logits: np.ndarray, target: np.ndarray, model: LangModel) -> float
 
 
 def add_language(
-    model: LangModel, code: str, paragraphs: Sequence[str], *, keep: bool = False
+    model: LangModel,
+    code: str,
+    paragraphs: Sequence[str],
+    *,
+    keep: bool = False,
+    column: str | None = None,
 ) -> LangModel:
     """`model` with class `code` counted from `paragraphs`: a new class, or one whose
-    counts are replaced (or, with `keep`, added to)."""
+    counts are replaced (or, with `keep`, added to). With `column` (a real-text register,
+    "user"), the text is a column of its own beside the class's others (`code/user`),
+    replacing only an earlier column of that name. The new columns are real text
+    (the user's documents) for the lending of collie.langid.model."""
     if not any(p.strip() for p in paragraphs):
         raise InputError(f"No text to learn {code} from.", "Give documents with text in it.")
     columns = list(model.columns)
     sizes = list(model.sizes)
     base = model.counts.tocsc(copy=True)
-    parts = split_scripts(code, paragraphs)
-    if keep and any(column_code(c) == code for c in columns):
+    register = column
+    own = f"{code}/{register}" if register else code
+    parts = split_scripts(own, paragraphs)
+    if register:
+        for i, name in enumerate(columns):
+            if name == own or name.startswith(f"{own}/"):  # replaced
+                base.data[base.indptr[i] : base.indptr[i + 1]] = 0
+                sizes[i] = 0
+    elif keep and any(column_code(c) == code for c in columns):
         parts = {code: list(paragraphs)} if code in columns else parts
     elif not keep:
         for i, label in enumerate(columns):
@@ -271,23 +322,23 @@ def add_language(
         keys, counts = count_ngrams(texts, model.orders)
         known = np.isin(keys, model.keys)
         keys, counts = keys[known | (counts >= MIN_COUNT)], counts[known | (counts >= MIN_COUNT)]
-        if label in columns and keep:
-            column = columns.index(label)
+        if label in columns and (keep or register):
+            number = columns.index(label)
         else:
-            column = len(columns)
+            number = len(columns)
             columns.append(label)
             sizes.append(0)
-        sizes[column] += sum(len(p) for p in texts)
-        counted.append((column, keys, counts))
+        sizes[number] += sum(len(p) for p in texts)
+        counted.append((number, keys, counts))
         new_keys.append(keys)
     merged = np.unique(np.concatenate(new_keys))
     coo = all_rows[0]
     rows = [np.searchsorted(merged, model.keys)[coo.row]]
     cols = [coo.col]
     data = [coo.data]
-    for column, keys, counts in counted:
+    for number, keys, counts in counted:
         rows.append(np.searchsorted(merged, keys))
-        cols.append(np.full(keys.size, column))
+        cols.append(np.full(keys.size, number))
         data.append(counts.astype(np.float32))
     matrix = sp.csr_matrix(
         (np.concatenate(data), (np.concatenate(rows), np.concatenate(cols))),
@@ -298,6 +349,10 @@ def add_language(
     matrix.eliminate_zeros()
     meta = dict(model.meta)
     meta["added"] = [*meta.get("added", []), code]
+    if "scripts" in meta:
+        # Text added to a column already there leaves its register as it was.
+        fresh = {n: t for n, t in parts.items() if not keep or register or n not in model.columns}
+        describe_columns(meta, fresh, register=register or "user")
     new = LangModel(
         columns=[columns[i] for i in keep_columns],
         keys=merged,
@@ -319,7 +374,13 @@ def add_language(
 def remove_languages(model: LangModel, codes: set[str]) -> LangModel:
     """`model` without the columns (and maxent rows) of `codes`: for measuring how a
     language it does not know is learnt, and how its unseen relatives are treated."""
-    keep = [i for i, column in enumerate(model.columns) if column_code(column) not in codes]
+    return remove_columns(model, {c for c in model.columns if column_code(c) in codes})
+
+
+def remove_columns(model: LangModel, columns: set[str]) -> LangModel:
+    """`model` without `columns` (a language's real text taken away, say: what the
+    model would be with its UDHR column alone); a code left without columns is gone."""
+    keep = [i for i, column in enumerate(model.columns) if column not in columns]
     new = LangModel(
         columns=[model.columns[i] for i in keep],
         keys=model.keys,

@@ -23,6 +23,7 @@ from collie.errors import (
 )
 from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
+    LearnedLanguage,
     base_model,
     foreign_documents,
     learning_problem,
@@ -122,10 +123,28 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     for line in foreign_documents(load_model_for(root), language.code, plan.documents):
         note(f"warning: {line}; is it in the right folder?")
     if learned is not None:
-        note(f"trained models/langid.npz: {language.code} held-out recall {learned.recall:.1%}")
+        for line in learned_lines(learned):
+            note(line)
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def learned_lines(learned: LearnedLanguage) -> list[str]:
+    """What init says of the workspace's model: recall on the held-back documents, and a
+    warning for each language that took a share of them."""
+    how = "fitted to your documents" if learned.fitted else "learnt from your documents"
+    lines = [
+        f"trained models/langid.npz: {learned.code} {how}; recall on your held-back "
+        f"documents {learned.recall:.1%} ({learned.tested} paragraphs)"
+    ]
+    for other, count in learned.neighbours():
+        lines.append(
+            f"warning: {count} of your {learned.tested} held-back paragraphs were taken for "
+            f"{other}, not {learned.code}: if they are {learned.code}, give more of your "
+            f"documents; if they are {other}, take them out of --docs"
+        )
+    return lines
 
 
 @dataclass(frozen=True)
