@@ -22,7 +22,7 @@ import pytest
 
 from collie.langid import LangModel, load_model
 from collie.langid.corpus import udhr_heldout_texts
-from collie.langid.model import LEND_MARGIN
+from collie.langid.model import LEND_FIXED, LEND_MARGIN
 from collie.langid.train import train_model
 
 PAIRS = Path(__file__).resolve().parents[1] / "langmodel" / "close_pairs.tsv"
@@ -101,7 +101,7 @@ def test_the_real_text_gain_is_lent_to_udhr_only_columns_of_its_script() -> None
     model = train_model(
         {
             "aaa": [latin],
-            "aaa/news": [latin + " 2019 Reuters"],
+            "aaa/news": [latin + " Reuters 2019 BBC Facebook iPhone 11:30" * 3],
             "bbb": [other],
             "ccc": ["все люди рождаются свободными " * 20],
         },
@@ -110,11 +110,12 @@ def test_the_real_text_gain_is_lent_to_udhr_only_columns_of_its_script() -> None
     )
     assert model.meta["registers"] == {"aaa/news": "news"}
     assert model.meta["scripts"]["ccc"] == "CYRILLIC"
-    scores, hits, _ = model.scores(["ka moka batho 2019 Reuters, 2019 Reuters 2019 Reuters"])
+    news = "ka moka batho 2019 Reuters, " + "Reuters 2019 BBC Facebook iPhone 11:30 " * 6
+    scores, hits, _ = model.scores([news])
     lent = model.lend_gain(scores, hits)
     column = {c: j for j, c in enumerate(model.columns)}
     gain = scores[0, column["aaa/news"]] - scores[0, column["aaa"]]
-    gain -= LEND_MARGIN * np.sqrt(hits[0])
+    gain -= LEND_MARGIN * np.sqrt(hits[0]) + LEND_FIXED
     assert gain > 0
     assert lent[0, column["bbb"]] == pytest.approx(scores[0, column["bbb"]] + gain, rel=1e-5)
     assert lent[0, column["ccc"]] == scores[0, column["ccc"]]  # another script

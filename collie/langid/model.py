@@ -56,9 +56,10 @@ DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weig
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
 # there is of the UDHR): news (NTREX-128), wiki (OLDI Seed), user (the user's documents).
 REAL_TEXT = ("news", "wiki", "user")
-# Per sqrt(known n-grams): how much of the real-text gain a UDHR-only language does not
-# borrow (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
+# How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
+# n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
 LEND_MARGIN = 2.0
+LEND_FIXED = 20.0  # and this much in all: a short text's UDHR columns say little
 
 
 @dataclass
@@ -160,14 +161,14 @@ class LangModel:
         """Column scores with the real-text gain lent to the UDHR-only languages.
 
         A language known from the UDHR alone would lose real text to any neighbour with
-        a column of real text (news, wiki, the user's), which models its register as
-        well as its language. So the register's gain is lent: the best real-text column
+        a column of real text (news, Wikipedia), which models its register as well as
+        its language. So the register's gain is lent: the best real-text column
         of a language that also has a UDHR column of its script (the text's nearest such
         language) scores over that UDHR column by the register's gain on this text, and
         every UDHR-only column of the same script gets it (less LEND_MARGIN per
-        sqrt(known n-grams)). Between such a language and a UDHR-only one the UDHR
-        columns then decide, a contest in one register; languages with real text still
-        meet on their real-text columns."""
+        sqrt(known n-grams) and LEND_FIXED). Between such a language and a UDHR-only one
+        the UDHR columns then decide, a contest in one register; languages with real text
+        still meet on their real-text columns."""
         lending = self._lending
         if lending is None or not len(scores):
             return scores
@@ -175,7 +176,7 @@ class LangModel:
         lent = scores[:, lending.lenders]
         best = lent.argmax(axis=1)
         gain = lent[rows, best] - scores[rows, lending.partners[best]]
-        gain -= LEND_MARGIN * np.sqrt(np.maximum(hits, 1))
+        gain -= LEND_MARGIN * np.sqrt(np.maximum(hits, 1)) + LEND_FIXED
         np.maximum(gain, 0, out=gain)
         same = lending.borrower_scripts[None, :] == lending.lender_scripts[best][:, None]
         out = scores.copy()
