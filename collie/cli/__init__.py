@@ -8,28 +8,65 @@ Results go to stdout; notes, progress and logs to stderr. Exit status: 0 success
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
+from typing import Any
 
 import click
 
 from collie import __version__
-from collie.cli.export import export, report
-from collie.cli.extract import extract
-from collie.cli.init import init
-from collie.cli.langid import langid
-from collie.cli.language import language, safetynet
-from collie.cli.mininet import demo, mininet
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
-from collie.cli.replay import replay
-from collie.cli.reprocess import reprocess_command
-from collie.cli.review import review
-from collie.cli.run import run
-from collie.cli.scan import scan_command
-from collie.cli.search import queries, search, seeds
-from collie.cli.status import config, status
 from collie.errors import CollieError, LanguageNotFound, UsageProblem, dependency_error
+
+# Each command's module and name, in the order of a mining session. A command's module
+# is imported when the command is first asked for, so that `collie langid identify`
+# does not import the crawler (start-up: issue 40).
+COMMANDS = {
+    "init": ("collie.cli.init", "init"),
+    "status": ("collie.cli.status", "status"),
+    "config": ("collie.cli.status", "config"),
+    "language": ("collie.cli.language", "language"),
+    "seeds": ("collie.cli.search", "seeds"),
+    "queries": ("collie.cli.search", "queries"),
+    "safetynet": ("collie.cli.language", "safetynet"),
+    "search": ("collie.cli.search", "search"),
+    "extract": ("collie.cli.extract", "extract"),
+    "run": ("collie.cli.run", "run"),
+    "reprocess": ("collie.cli.reprocess", "reprocess_command"),
+    "scan": ("collie.cli.scan", "scan_command"),
+    "export": ("collie.cli.export", "export"),
+    "report": ("collie.cli.export", "report"),
+    "review": ("collie.cli.review", "review"),
+    "replay": ("collie.cli.replay", "replay"),
+    "langid": ("collie.cli.langid", "langid"),
+    "mininet": ("collie.cli.mininet", "mininet"),
+    "demo": ("collie.cli.mininet", "demo"),
+}
+
+
+class LazyCommands(dict[str, Any]):
+    """Command name -> command, its module imported on first use (`COMMANDS`)."""
+
+    def __getitem__(self, name: str) -> Any:
+        command = super().__getitem__(name)
+        if command is None:
+            module, attribute = COMMANDS[name]
+            command = getattr(importlib.import_module(module), attribute)
+            super().__setitem__(name, command)
+        return command
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name not in self:
+            return default
+        return self[name]
+
+    def values(self) -> list[Any]:  # type: ignore[override]
+        return [self[name] for name in self]
+
+    def items(self) -> list[tuple[str, Any]]:  # type: ignore[override]
+        return [(name, self[name]) for name in self]
 
 
 class SectionedGroup(click.Group):
@@ -91,11 +128,7 @@ def cli(ctx: click.Context, traceback: bool) -> None:
     configure_logging(ctx.ensure_object(App).verbose)
 
 
-COMMANDS = (init, status, config, language, seeds, queries, safetynet, search, extract, run,
-            reprocess_command, scan_command, export, report, review, replay, langid, mininet,
-            demo)  # fmt: skip
-for command in COMMANDS:
-    cli.add_command(command)
+cli.commands = LazyCommands(dict.fromkeys(COMMANDS))
 
 
 def _fail(message: str, hint: str | None = None) -> None:
