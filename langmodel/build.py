@@ -110,8 +110,7 @@ def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int, column: bool
 
 def add_oldi(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
     """OLDI Seed's training articles added to the classes they belong to (at most `cap`
-    characters a variant: a script) as a column of their own (`code/wiki`, one a
-    script); says what it used.
+    characters a class) as a column of their own (`code/wiki`); says what it used.
     Returns how many classes got some."""
     from langmodel.realtext import OLDI, oldi_present, oldi_training_articles
 

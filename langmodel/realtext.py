@@ -110,9 +110,9 @@ def oldi_training_articles(
     codes: Iterable[str], macro_of: dict[str, str], cap: int, root: Path = OLDI
 ) -> dict[str, list[tuple[int, str]]]:
     """class -> (FIRST_ARTICLE + article number, sentence) of the training articles, at
-    most `cap` characters a variant (a sentence per article in turn, so every training
-    article is in; a language written in two scripts has a column for each,
-    collie.langid.train.split_scripts, as large as another language's one). The class is the variant's language, or the one
+    most `cap` characters a class (a sentence per article in turn, so every training
+    article is in; a language's scripts share the cap and its columns split them again,
+    collie.langid.train.split_scripts). The class is the variant's language, or the one
     class of the model in its macrolanguage (langmodel.ntrex.class_for_code); varieties
     of OLDI_LEFT_OUT train nothing."""
     articles = oldi_articles(root)
@@ -126,6 +126,7 @@ def oldi_training_articles(
             by_class.setdefault(code, []).append(variant)
     out: dict[str, list[tuple[int, str]]] = {}
     for code, names in sorted(by_class.items()):
+        share = cap // len(names) if cap else 0
         taken: list[tuple[int, str]] = []
         for variant in names:
             by_article = {
@@ -134,11 +135,11 @@ def oldi_training_articles(
             size, depth = 0, 0
             while any(depth < len(s) for s in by_article.values()):
                 for article, sentences in by_article.items():
-                    if depth < len(sentences) and (not cap or size < cap):
+                    if depth < len(sentences) and (not share or size < share):
                         taken.append((FIRST_ARTICLE + number[article], sentences[depth]))
                         size += len(sentences[depth])
                 depth += 1
-                if cap and size >= cap:
+                if share and size >= share:
                     break
         out[code] = taken
     return out
