@@ -146,3 +146,11 @@ def test_init_warns_when_a_neighbour_takes_the_held_back_documents() -> None:
     lines = learned_lines(learned)
     assert lines[0].endswith("recall on your held-back documents 70.0% (20 paragraphs)")
     assert len(lines) == 2 and "4 of your 20 held-back paragraphs were taken for nso" in lines[1]
+
+
+def test_init_says_when_too_few_paragraphs_were_held_back() -> None:
+    learned = LearnedLanguage(load_model(), "sot", float("nan"), 0, [], fitted=True)
+    assert learned_lines(learned) == [
+        "trained models/langid.npz: sot fitted to your documents; too few paragraphs to hold "
+        "some back and measure recall"
+    ]

@@ -56,6 +56,7 @@ DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weig
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
 # there is of the UDHR): news (NTREX-128), wiki (OLDI Seed), user (the user's documents).
 REAL_TEXT = ("news", "wiki", "user")
+LENDING = ("news", "wiki")  # the registers that lend (a user's column is the target's own)
 # How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
 # n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
 LEND_MARGIN = 2.0
@@ -136,9 +137,9 @@ class LangModel:
         owner = np.array([position[column_code(c)] for c in self.columns], np.int64)
         present = np.ones(len(self.columns), bool)
         present[list(absent)] = False
-        # A column of the user's documents neither lends nor makes its language a lender:
-        # it is one more column of the target (collie.langid.learn.fit_language).
-        real = np.array([registers.get(c, "user") != "user" for c in self.columns]) & present
+        # A column of the user's documents neither lends nor keeps its language from
+        # borrowing: it is one more column of the target (collie.langid.learn.fit_language).
+        real = np.array([registers.get(c) in LENDING for c in self.columns]) & present
         udhr = np.array([c not in registers for c in self.columns]) & present
         has_real = np.bincount(owner[real], minlength=len(self.codes)) > 0
         number = {s: i for i, s in enumerate(sorted(set(scripts.values())))}

@@ -293,8 +293,8 @@ def add_language(
     """`model` with class `code` counted from `paragraphs`: a new class, or one whose
     counts are replaced (or, with `keep`, added to). With `column` (a real-text register,
     "user"), the text is a column of its own beside the class's others (`code/user`),
-    replacing only an earlier column of that name. The new columns are real text
-    (the user's documents) for the lending of collie.langid.model."""
+    replacing only an earlier column of that name. New columns are recorded as the user's
+    register ("user" in `meta["registers"]`: collie.langid.model.LangModel.lend_gain)."""
     if not any(p.strip() for p in paragraphs):
         raise InputError(f"No text to learn {code} from.", "Give documents with text in it.")
     columns = list(model.columns)

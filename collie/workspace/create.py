@@ -134,10 +134,13 @@ def learned_lines(learned: LearnedLanguage) -> list[str]:
     """What init says of the workspace's model: recall on the held-back documents, and a
     warning for each language that took a share of them."""
     how = "fitted to your documents" if learned.fitted else "learnt from your documents"
-    lines = [
-        f"trained models/langid.npz: {learned.code} {how}; recall on your held-back "
-        f"documents {learned.recall:.1%} ({learned.tested} paragraphs)"
-    ]
+    if learned.tested:
+        measured = (
+            f"recall on your held-back documents {learned.recall:.1%} ({learned.tested} paragraphs)"
+        )
+    else:
+        measured = "too few paragraphs to hold some back and measure recall"
+    lines = [f"trained models/langid.npz: {learned.code} {how}; {measured}"]
     for other, count in learned.neighbours():
         lines.append(
             f"warning: {count} of your {learned.tested} held-back paragraphs were taken for "
