@@ -31,7 +31,6 @@ Run: python benchmarks/bench_fairness.py [--model F] [--baseline F] [--fit-all]
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import sys
 import time
@@ -51,8 +50,7 @@ from bench_ntrex import is_right, truth_of
 
 from collie.langid import LangModel, load_model
 from collie.langid.learn import fit_language
-from collie.langid.maxent import closeness
-from collie.langid.model import UNDETERMINED, column_code
+from collie.langid.model import column_code
 from collie.langid.train import remove_columns
 from langmodel.realtext import (
     NTREX,
@@ -128,23 +126,9 @@ class Scorer:
 
     def labels(self, texts: Sequence[str], without: str | None = None) -> list[str]:
         model = self.model
-        out: list[str] = []
-        for start in range(0, len(texts), 256):
-            scores, hits, letters = model.scores(list(texts[start : start + 256]))
-            used = model
-            if without is not None and self.simulable(without):
-                scores[:, self.real[without]] = -1e30
-                used = copy.copy(model)
-                used.__dict__["_lending"] = model.lending_without(self.real[without])
-            logits = model.stacker.logits(closeness(used.code_scores(scores, hits), hits))
-            proba = np.exp(logits - logits.max(axis=1, keepdims=True))
-            proba /= proba.sum(axis=1, keepdims=True)
-            best = proba.argmax(axis=1)
-            probs = model._answer_probability(proba, best)
-            unsure = (letters < model.min_chars) | (probs < model.threshold)
-            codes = np.asarray(model.codes, object)[best]
-            out += np.where(unsure, UNDETERMINED, codes).tolist()
-        return out
+        if without is not None and self.simulable(without):
+            model = model.without_columns([model.columns[j] for j in self.real[without]])
+        return [code for code, _ in model.identify_batch(texts)]
 
 
 def long_sentences(texts: Sequence[str]) -> list[str]:

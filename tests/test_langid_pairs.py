@@ -121,3 +121,7 @@ def test_the_real_text_gain_is_lent_to_udhr_only_columns_of_its_script() -> None
     assert lent[0, column["ccc"]] == scores[0, column["ccc"]]  # another script
     assert lent[0, column["aaa"]] == scores[0, column["aaa"]]  # has its own real text
     assert np.array_equal(model.code_scores(scores), model.code_scores(scores.copy()))
+    away = model.without_columns(["aaa/news"])  # aaa known from its UDHR column alone
+    assert away.lend_gain(scores, hits) is scores  # nothing left to lend
+    assert away.code_scores(scores)[0, away.codes.index("aaa")] == scores[0, column["aaa"]]
+    assert away.identify_batch(["ka moka batho ba tswetswe"])[0][0] in {"aaa", "und"}

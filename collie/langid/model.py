@@ -79,6 +79,7 @@ class LangModel:
     threshold: float = DEFAULT_THRESHOLD
     min_chars: int = DEFAULT_MIN_CHARS
     stacker: Stacker | None = None  # the maxent layer over the codes (collie.langid.maxent)
+    masked: tuple[int, ...] = ()  # columns scored as absent (`without_columns`)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -123,7 +124,7 @@ class LangModel:
 
     @cached_property
     def _lending(self) -> Lending | None:
-        return self.lending_without(())
+        return self.lending_without(self.masked)
 
     def lending_without(self, absent: Sequence[int]) -> Lending | None:
         """Which columns lend their real-text gain and which borrow it, the columns
@@ -187,6 +188,9 @@ class LangModel:
     def code_scores(self, scores: np.ndarray, hits: np.ndarray | None = None) -> np.ndarray:
         """Column scores (n, columns) -> each code's best column score (n, codes), the
         real-text gain lent first when `hits` (known n-grams per text) is given."""
+        if self.masked:
+            scores = scores.copy()
+            scores[:, list(self.masked)] = -np.inf
         if hits is not None:
             scores = self.lend_gain(scores, hits)
         first, extra = self._script_columns
@@ -300,6 +304,8 @@ class LangModel:
         """(probabilities, letters, score margin per n-gram between the best two codes)."""
         matrix, hits, letters = self.count(texts)
         scores = self._scores(matrix, hits)
+        if self.masked:
+            scores[:, list(self.masked)] = -np.inf
         code_scores = self.code_scores(scores, hits)
         best_two = -np.partition(-code_scores, 1, axis=1)[:, :2]
         if best_two.shape[1] > 1:
@@ -407,6 +413,16 @@ class LangModel:
         """This model with another `und` threshold and minimum length (shares arrays)."""
         other = copy.copy(self)
         other.threshold, other.min_chars = threshold, min_chars
+        return other
+
+    def without_columns(self, columns: Sequence[str]) -> LangModel:
+        """This model as if `columns` were not there (shares arrays; the maxent layer and
+        the n-gram table stay as they are): a development measure, say a language's real
+        text taken away (benchmarks/bench_fairness.py). Rebuilding without them is what
+        `collie.langid.train.remove_columns` does."""
+        other = copy.copy(self)
+        other.masked = tuple(sorted({*self.masked, *(self.columns.index(c) for c in columns)}))
+        other.__dict__.pop("_lending", None)
         return other
 
 
