@@ -123,15 +123,23 @@ def training_articles(
         for doc, line in zip(docs, lines, strict=True):
             if not held_out(doc) and line.strip():
                 by_doc.setdefault(doc, []).append(line.strip())
-        taken: list[tuple[int, str]] = []
-        size, depth = 0, 0
-        while any(depth < len(s) for s in by_doc.values()):
-            for doc, sentences in by_doc.items():
-                if depth < len(sentences) and (not cap or size < cap):
-                    taken.append((FIRST_ARTICLE + number[doc], sentences[depth]))
-                    size += len(sentences[depth])
-            depth += 1
-            if cap and size >= cap:
-                break
-        out[code] = taken
+        out[code] = in_turn(by_doc, {d: FIRST_ARTICLE + number[d] for d in by_doc}, cap)
     return out
+
+
+def in_turn(
+    by_group: dict[str, list[str]], numbers: dict[str, int], cap: int
+) -> list[tuple[int, str]]:
+    """(group's number, sentence), a sentence of each group in turn until `cap`
+    characters (0: all), so that every group is in."""
+    taken: list[tuple[int, str]] = []
+    size, depth = 0, 0
+    while any(depth < len(s) for s in by_group.values()):
+        for group, sentences in by_group.items():
+            if depth < len(sentences) and (not cap or size < cap):
+                taken.append((numbers[group], sentences[depth]))
+                size += len(sentences[depth])
+        depth += 1
+        if cap and size >= cap:
+            break
+    return taken

@@ -21,7 +21,7 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from langmodel.ntrex import NTREX, class_for_code, documents, held_out, variants
+from langmodel.ntrex import NTREX, class_for_code, documents, held_out, in_turn, variants
 
 OLDI = Path(__file__).resolve().parents[2] / "shared" / "data" / "oldi-seed"
 HELD_OUT_EVERY = 5
@@ -132,15 +132,8 @@ def oldi_training_articles(
             by_article = {
                 a: s for a, s in grouped(texts[variant], articles).items() if not oldi_held_out(a)
             }
-            size, depth = 0, 0
-            while any(depth < len(s) for s in by_article.values()):
-                for article, sentences in by_article.items():
-                    if depth < len(sentences) and (not share or size < share):
-                        taken.append((FIRST_ARTICLE + number[article], sentences[depth]))
-                        size += len(sentences[depth])
-                depth += 1
-                if share and size >= share:
-                    break
+            numbers = {a: FIRST_ARTICLE + number[a] for a in by_article}
+            taken += in_turn(by_article, numbers, share)
         out[code] = taken
     return out
 

@@ -98,23 +98,13 @@ def learn_language(
     wronglang: Mapping[str | None, Sequence[str]] | None = None,
 ) -> LearnedLanguage:
     """`base` with `code` learnt from `documents` (texts) and the wronglang texts."""
-    paragraphs = [p for doc in documents for p in split_paragraphs(doc)]
-    if not paragraphs:
-        raise InputError(f"The documents for {code} hold no text.", "Give documents with text.")
-    held = paragraphs[HOLD_EVERY - 1 :: HOLD_EVERY]
-    fit = [p for i, p in enumerate(paragraphs) if i % HOLD_EVERY != HOLD_EVERY - 1]
-    negatives = {
-        (other or OTHER): [p for doc in docs for p in split_paragraphs(doc)]
-        for other, docs in (wronglang or {}).items()
-    }
+    paragraphs, fit, held, negatives = _held_back(base, code, documents, wronglang)
     trial = _train(base, code, fit or paragraphs, negatives)
     _set_per_code(trial, "novelty", code, fit_novelty(trial, code, fit or paragraphs))
-    held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
     margin = open_set_margin(trial, code, held) if held and fit else None
     _set_per_code(trial, "open_set", code, margin)
     labels = trial.identify_batch(held) if held and fit else []
-    recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
-    confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
+    recall, confusions = _recall(code, labels)
     model = _train(base, code, paragraphs, negatives)
     _set_per_code(model, "novelty", code, fit_novelty(model, code, paragraphs))
     _set_per_code(model, "open_set", code, margin)
@@ -131,6 +121,24 @@ def fit_language(
     """`base`, which knows `code`, with the documents as a column of the target's own
     (`code/user`) and the wronglang texts as `learn_language` adds them; recall and
     confusions measured on every fifth paragraph, held back from a trial model."""
+    paragraphs, fit, held, negatives = _held_back(base, code, documents, wronglang)
+    labels = []
+    if held and fit:
+        labels = _train(base, code, fit, negatives, column=USER_COLUMN).identify_batch(held)
+    recall, confusions = _recall(code, labels)
+    model = _train(base, code, paragraphs, negatives, column=USER_COLUMN)
+    _set_per_code(model, "recall", code, recall if labels else None)
+    return LearnedLanguage(model, code, recall, len(labels), confusions, fitted=True)
+
+
+def _held_back(
+    base: LangModel,
+    code: str,
+    documents: Sequence[str],
+    wronglang: Mapping[str | None, Sequence[str]] | None,
+) -> tuple[list[str], list[str], list[str], dict[str, list[str]]]:
+    """(all the target's paragraphs, those a trial model learns from, the held-back ones
+    of at least `min_chars` letters, the wronglang paragraphs by code or OTHER)."""
     paragraphs = [p for doc in documents for p in split_paragraphs(doc)]
     if not paragraphs:
         raise InputError(f"The documents for {code} hold no text.", "Give documents with text.")
@@ -141,14 +149,13 @@ def fit_language(
         for other, docs in (wronglang or {}).items()
     }
     held = [p for p, n in zip(held, letter_counts(held), strict=True) if n >= base.min_chars]
-    labels = []
-    if held and fit:
-        labels = _train(base, code, fit, negatives, column=USER_COLUMN).identify_batch(held)
+    return paragraphs, fit, held, negatives
+
+
+def _recall(code: str, labels: Sequence[tuple[str, float]]) -> tuple[float, list[tuple[str, int]]]:
+    """(share of held-back paragraphs taken for `code`, the five languages that took most)."""
     recall = sum(lang == code for lang, _ in labels) / len(labels) if labels else float("nan")
-    confusions = Counter(lang for lang, _ in labels if lang != code).most_common(5)
-    model = _train(base, code, paragraphs, negatives, column=USER_COLUMN)
-    _set_per_code(model, "recall", code, recall if labels else None)
-    return LearnedLanguage(model, code, recall, len(labels), confusions, fitted=True)
+    return recall, Counter(lang for lang, _ in labels if lang != code).most_common(5)
 
 
 def relearn(
