@@ -550,7 +550,6 @@ def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no
     from collie.mining.archive import migrate_body_cache
     from collie.mining.bodies import read_kept
     from collie.store import Store
-    from collie.store.rewrite import select_cached
     from collie.workspace.folder import open_workspace
 
     from .clihelp import run_collie
@@ -576,7 +575,7 @@ def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no
         migrate_body_cache(ws, Store(ws))
     monkeypatch.setattr(WarcArchive, "write_resource", written)
     with open_workspace(root, {}, {}) as ws:
-        pages = select_cached(Store(ws))
+        pages = Store(ws).kept_pages()
     moved = [p for p in pages if p.warc_file is not None]
     assert 0 < len(moved) < len(pages)
     for page in pages:  # from its record, or from cache/

@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 import click
 
 from collie.cli.options import App, note
-from collie.mining.executor import DaskExecutor, ExecutorSpec, LocalExecutor, make_executor
+from collie.mining.config import executor_spec
+from collie.mining.executor import DaskExecutor, LocalExecutor, make_executor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,7 +72,7 @@ def executor_options(func: F) -> F:
 
 def open_executor(app: App, settings: Any, local_threads: int = 1) -> LocalExecutor | DaskExecutor:
     """The executor the settings ask for (a cluster is started when one is named)."""
-    spec = ExecutorSpec.from_settings(settings)
+    spec = executor_spec(settings)
     executor = make_executor(spec, local_threads)
     if isinstance(executor, DaskExecutor) and not app.quiet:
         link = executor.client.dashboard_link if executor.cluster is None else ""

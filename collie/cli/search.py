@@ -11,7 +11,9 @@ import click
 from collie.cli import views as text
 from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.errors import CollieError, UsageProblem
+from collie.mining import queries as planning
 from collie.mining import search as searching
+from collie.mining.config import RunConfig
 from collie.search import make_backend
 from collie.workspace.folder import Workspace, open_workspace, read_settings
 
@@ -35,7 +37,7 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
     """
     with app.open() as ws:
         number = loop or ws.completed_loops() + 1
-        seed_list = searching.seed_list_for(ws, number)
+        seed_list = planning.seed_list_for(ws, number)
     data = text.seed_list_data(seed_list, number)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -67,7 +69,7 @@ def queries(app: App, loop: int | None, as_json: bool) -> None:
     """
     with app.open() as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
-        planned = searching.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
+        planned = planning.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
     if as_json:
         data = [{"query": query, "words": words} for query, words in planned]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -143,4 +145,4 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 
 
 def _budget(ws: Workspace) -> searching.SearchBudget:
-    return searching.SearchBudget.from_settings(ws.settings)
+    return searching.SearchBudget.of(RunConfig.of(ws).search)

@@ -9,7 +9,7 @@ from typing import Any
 from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
-from collie.mining.search import seed_list_for
+from collie.mining.queries import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.store.scans import ScanStore

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from collie import __version__
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
+from collie.mining.config import KeepConfig, RunConfig
 from collie.models import WarcLocation
 from collie.store.pages import PageStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
@@ -33,11 +34,11 @@ MOVED_NOTE = (
 )
 
 
-def open_archive(ws: Workspace, store: PageStore) -> WarcArchive:
+def open_archive(ws: Workspace, store: PageStore, keep: KeepConfig) -> WarcArchive:
     """The workspace's WARC files (warc/), a torn last record cut off, the payloads of
     the pages archived before remembered (a refetch of one is a revisit record)."""
     software = f"collie/{__version__}"
-    archive = WarcArchive(ws.root / WARC_FOLDER, ws.settings["warc.max_bytes"], software)
+    archive = WarcArchive(ws.root / WARC_FOLDER, keep.warc_max_bytes, software)
     archive.remember(store.warc_digests())
     return archive
 
@@ -47,14 +48,20 @@ def has_body_cache(root: Path) -> bool:
     return cache.is_dir() and any(cache.glob("*/*.gz"))
 
 
-def migrate_body_cache(ws: Workspace, store: PageStore, archive: WarcArchive | None = None) -> int:
+def migrate_body_cache(
+    ws: Workspace,
+    store: PageStore,
+    archive: WarcArchive | None = None,
+    keep: KeepConfig | None = None,
+) -> int:
     """Move cache/ into the WARC files (module docstring), with the run's `archive` or
     one opened here; how many pages now point at a moved body. Nothing to do when
     warc.keep is none or there is no body cache."""
-    if ws.settings["warc.keep"] == "none" or not has_body_cache(ws.root):
+    keep = keep or RunConfig.of(ws).keep
+    if keep.warc == "none" or not has_body_cache(ws.root):
         return 0
     own = archive is None
-    archive = archive or open_archive(ws, store)
+    archive = archive or open_archive(ws, store, keep)
     moved = 0
     try:
         pending = store.unarchived_bodies()

@@ -11,8 +11,9 @@ from dataclasses import dataclass, replace
 
 from collie.decide.snippets import judge_snippets, result_text
 from collie.langid.model import LangModel
-from collie.mining.search import QueryOutcome, page_size
-from collie.search import Backend
+from collie.mining.config import RunConfig, SearchConfig
+from collie.mining.records import QueryOutcome
+from collie.search.base import Backend
 from collie.search.coverage import Estimate, Incidence, StopRule, site_key
 from collie.store.search import JudgedResult
 from collie.workspace.folder import Workspace
@@ -24,15 +25,10 @@ class SearchCoverage:
     (decide/snippets.py) and the judgement stored with them, so a resumed run replays the
     same incidence and reaches the same stop."""
 
-    def __init__(self, ws: Workspace, model: LangModel, loop: int) -> None:
-        settings = ws.settings
+    def __init__(self, ws: Workspace, model: LangModel, loop: int, config: SearchConfig) -> None:
         self.ws, self.model, self.loop = ws, model, loop
         self.target = ws.language.code
-        self.rule = StopRule(
-            settings["search.saturation"],
-            settings["search.min_queries"],
-            settings["search.probe_queries"],
-        )
+        self.rule = StopRule(config.saturation, config.min_queries, config.probe_queries)
         self.incidence = Incidence()
         self.loop_queries = 0  # answered in this loop
         self.loop_new = 0  # target sites this loop's queries brought
@@ -145,8 +141,8 @@ def _judge_again(
 ) -> dict[int, list[JudgedResult]]:
     """Every result judged again by `model` (one batch); the changes stored."""
     rows = [r for found in by_query.values() for r in found]
-    judged = judge_snippets([result_text(r.title, r.snippet) for r in rows], model,
-                            ws.language.code)  # fmt: skip
+    texts = [result_text(r.title, r.snippet) for r in rows]
+    judged = judge_snippets(texts, model, ws.language.code)
     changed = [(r.query_id, r.rank, t) for r, t in zip(rows, judged, strict=True) if r.target != t]
     if changed:
         ws.queries.update_judgements(changed)
@@ -204,15 +200,16 @@ class SearchCost:
 def plan_cost(ws: Workspace, backend: Backend, loops: int, now: str) -> SearchCost:
     """The worst case of a run bringing the workspace to `loops` loops (`now`: the time,
     UTC ISO 8601, whose calendar month counts)."""
-    settings = ws.settings
-    _, pages = page_size(settings, backend)
+    config = RunConfig.of(ws)
+    search = config.search
+    _, pages = search.page_size(backend)
     left = max(0, loops - ws.completed_loops())
-    requests = left * settings["queries.count"] * pages
-    if settings["search.max_queries_per_run"]:
-        requests = min(requests, settings["search.max_queries_per_run"])
-    rate = settings["search.rate_limit"]
-    allowance = settings["search.monthly_requests"]
-    price = settings["search.price_per_1000"]
+    requests = left * config.queries.count * pages
+    if search.max_queries_per_run:
+        requests = min(requests, search.max_queries_per_run)
+    rate = search.rate_limit
+    allowance = search.monthly_requests
+    price = search.price_per_1000
     return SearchCost(
         requests,
         requests / rate if rate else 0.0,

@@ -9,12 +9,14 @@ workers: a site's pages are fetched by one `Fetcher`, one request in flight per 
 origins and the time before which each host must not be asked again (the pacing of the
 previous batch, wherever it ran), and the result hands back the records fetched and the
 hosts' new times. Nothing here touches the workspace: bodies come back compressed and
-the driver writes them, and a short page, whose language is the vote of the pages
+the driver writes them (only their digest when the workspace keeps WARC files, which the
+driver writes from the exchanges), and a short page, whose language is the vote of the pages
 linking to it, comes back undecided for the driver to decide.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -60,34 +62,40 @@ class WorkerContext:
 
     model: LangModel
     fetcher: Fetcher | None = None
+    keep_bodies: bool = True  # False: the WARC files keep them (only the digest here)
 
 
 def fetch_and_examine(batch: SiteBatch, context: WorkerContext) -> SiteResult:
     """Fetch a batch's pages politely and examine each (see the module docstring)."""
     if context.fetcher is not None:
-        return SiteResult(_fetch_examine(context.fetcher, batch, context.model))
+        return SiteResult(_fetch_examine(context.fetcher, batch, context))
     store = MemoryRobotsStore(batch.robots)
     with Fetcher(batch.fetch, store) as fetcher:
         offset = fetcher.clock.now() - time.time()  # wall-clock -> this process's clock
         for host, when in batch.not_before.items():
             fetcher.gate.hold_until(host, when + offset)
-        examined = _fetch_examine(fetcher, batch, context.model)
+        examined = _fetch_examine(fetcher, batch, context)
         times = {host: when - offset for host, when in fetcher.gate.ready_times().items()}
     return SiteResult(examined, store.take_new(), times)
 
 
-def _fetch_examine(fetcher: Fetcher, batch: SiteBatch, model: LangModel) -> list[Examined]:
+def _fetch_examine(fetcher: Fetcher, batch: SiteBatch, context: WorkerContext) -> list[Examined]:
     results = {r.url: r for r in fetch_all(fetcher, [page.url for page in batch.pages])}
-    return [examine(page, results[page.url], model, batch.rules) for page in batch.pages]
+    model, rules, keep = context.model, batch.rules, context.keep_bodies
+    return [examine(page, results[page.url], model, rules, keep) for page in batch.pages]
 
 
 def examine(
-    queued: QueuedPage, result: FetchResult, model: LangModel, rules: PageRules
+    queued: QueuedPage,
+    result: FetchResult,
+    model: LangModel,
+    rules: PageRules,
+    keep_body: bool = True,
 ) -> Examined:
     """`examine_page`, but a bug on one page drops that page (with the error as its
     reason) instead of stopping the run."""
     try:
-        examined = examine_page(queued, result, model, rules)
+        examined = examine_page(queued, result, model, rules, keep_body)
     except ImportError:  # a broken install, not the page: stop (pages stay queued)
         raise
     except Exception as exc:
@@ -113,9 +121,7 @@ def examine_cached(page: CachedPage, root: Path, model: LangModel, rules: PageRu
         body,
         fetched_at=page.fetched_at or 0.0,
     )
-    examined = examine(queued, result, model, rules)
-    examined.body = None  # already kept
-    return examined
+    return examine(queued, result, model, rules, keep_body=False)  # already kept
 
 
 def _content_type(page: CachedPage) -> str:
@@ -129,10 +135,15 @@ def _content_type(page: CachedPage) -> str:
 
 
 def examine_page(
-    queued: QueuedPage, result: FetchResult, model: LangModel, rules: PageRules
+    queued: QueuedPage,
+    result: FetchResult,
+    model: LangModel,
+    rules: PageRules,
+    keep_body: bool = True,
 ) -> Examined:
     """Decode, extract, identify the language paragraph by paragraph, decide (a listing
-    page is not a document: classify.mark_listing), fingerprint."""
+    page is not a document: classify.mark_listing), fingerprint. The raw body comes back
+    compressed for cache/ with `keep_body`; else only its digest (the WARC files keep it)."""
     page = process(
         result.url,
         result,
@@ -156,8 +167,11 @@ def examine_page(
     examined = Examined(queued, outcome)
     if page.outcome != "kept":
         return examined
-    examined.body = compress_body(result.body)
-    outcome.body_sha1 = examined.body.sha1
+    if keep_body:
+        examined.body = compress_body(result.body)
+        outcome.body_sha1 = examined.body.sha1
+    else:
+        outcome.body_sha1 = hashlib.sha1(result.body).hexdigest()
     outcome.content_type = result.headers.get("content-type")
     outcome.links = page.links
     return decide_text(examined, page.text, page.paragraphs, model, rules)

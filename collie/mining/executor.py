@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -161,23 +161,13 @@ class DaskExecutor:
 
 @dataclass(frozen=True)
 class ExecutorSpec:
-    """The run.executor and dask.* settings."""
+    """The run.executor and dask.* settings (config.executor_spec reads them)."""
 
     kind: str = "local"  # local or dask
     scheduler: str = ""
     cluster: str = ""  # "", "local:N" or "slurm"
     cluster_options: tuple[str, ...] = ()
     retries: int = 2
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> ExecutorSpec:
-        return cls(
-            settings["run.executor"],
-            settings["dask.scheduler"],
-            settings["dask.cluster"],
-            tuple(settings["dask.cluster_options"]),
-            settings["dask.retries"],
-        )
 
     def describe(self) -> str:
         if self.kind == "local":
@@ -267,14 +257,14 @@ def start_cluster(name: str, options: dict[str, Any]) -> Any:
             workers = 0
         if workers < 1:
             raise ConfigError(f"dask.cluster = {name!r}: expected local:N with N >= 1.")
-        settings = {
+        arguments = {
             "n_workers": workers,
             "threads_per_worker": 1,
             "processes": True,
             "dashboard_address": ":0",
             **options,
         }
-        return LocalCluster(**settings)
+        return LocalCluster(**arguments)
     if kind == "slurm":
         return _start_slurm(options)
     raise ConfigError(

@@ -6,12 +6,13 @@ the command line and the corpus report read them.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from collie.models import PageOutcome
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, kind_of
+from collie.search.base import SearchResult
 from collie.search.coverage import Estimate
 
 
@@ -23,6 +24,33 @@ class RunLimits:
     crawl_depth: int
     max_pages: int = 0  # pages fetched per loop; 0 = no limit
     max_time: float = 0.0  # seconds per run; 0 = no limit
+
+
+class Deadline:
+    """A run's time limit (RunLimits.max_time, from when the run began; 0: none)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.started = time.monotonic()
+
+    def passed(self) -> bool:
+        return bool(self.seconds) and time.monotonic() - self.started >= self.seconds
+
+    def describe(self) -> str:
+        """Why the run stops when it has `passed`."""
+        return f"the run's time limit ({self.seconds:g} s) was reached"
+
+
+@dataclass(frozen=True)
+class QueryOutcome:
+    """A search request's answer: from the workspace's cache, sent, failed or lost."""
+
+    query: str
+    query_id: int | None
+    status: str  # sent, cached, failed, lost
+    results: list[SearchResult]
+    error: str | None = None
+    words: list[str] | None = None  # the seed words it was made of
 
 
 @dataclass
@@ -77,15 +105,15 @@ class LoopReport:
             )
         )
 
-
-def count_outcomes(report: LoopReport, outcomes: Sequence[PageOutcome]) -> None:
-    """Count a batch's pages in the loop's report: by status, reason and language."""
-    for o in outcomes:
-        report.pages[o.status] += 1
-        if o.reason and o.status != "kept":
-            report.reasons[kind_of(o.reason)] += 1
-        if o.lang is not None:
-            report.languages[o.lang] += 1
+    def count(self, outcome: PageOutcome, sign: int = 1) -> None:
+        """Count a page (`sign` -1: take it out again): by status, reason and language."""
+        self.pages[outcome.status] += sign
+        if outcome.reason and outcome.status != "kept":
+            self.reasons[kind_of(outcome.reason)] += sign
+        if outcome.lang is not None:
+            self.languages[outcome.lang] += sign
+        if sign < 0:  # no zero counts
+            self.pages, self.reasons, self.languages = +self.pages, +self.reasons, +self.languages
 
 
 @dataclass

@@ -53,8 +53,7 @@ from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.langid.modelfile import save_model
 from collie.mining.examine import examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
-from collie.store import Store
-from collie.store.rewrite import page_suspects
+from collie.store.sites import SiteStore
 from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.relatives")
@@ -94,9 +93,10 @@ def _seed_texts(ws: Workspace) -> tuple[list[str], dict[str | None, list[str]]]:
 
 
 def learn_relatives(
-    ws: Workspace, store: Store, model: LangModel, rules: PageRules
+    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
 ) -> tuple[LangModel, RelativesReport]:
-    """The pass (see the module's docstring): (the model to go on with, what it did)."""
+    """The pass (see the module's docstring): (the model to go on with, what it did).
+    `hide`: the languages taken out of the bundled model at init (langid.hide)."""
     report = RelativesReport()
     code = rules.target
     if not rules.min_pass or not is_learnt(model, code):
@@ -114,7 +114,7 @@ def learn_relatives(
         if learnt and learnt["letters"] == available:
             break  # nothing new since the model was learnt
         if base is None:
-            base = base_model(ws.settings["langid.hide"])
+            base = base_model(list(hide))
             targets, wronglang = _seed_texts(ws)
             # the recall without a contrast: recorded with the contrast, else the model's own
             own = learnt or {"recall_without": model.meta.get("recall", {}).get(code)}
@@ -201,7 +201,7 @@ def relatives_sites(
     return found
 
 
-def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int, int]:
+def judge_corpus(store: SiteStore, model: LangModel, rules: PageRules) -> tuple[int, int]:
     """Label the corpus's paragraphs again with `model`, set aside the pages and sites
     that now look like relatives (classify.py's rules: a page on a target site is judged
     with its site, by langid.min_share alone, and with langid.site_own_text, when it
@@ -265,7 +265,7 @@ def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int,
 
 
 def judge_with_sites(
-    store: Store, model: LangModel, rules: PageRules, outcomes: Sequence[PageOutcome]
+    store: SiteStore, model: LangModel, rules: PageRules, outcomes: Sequence[PageOutcome]
 ) -> None:
     """A page relative-suspected on its own, on a site already known as the target's,
     is judged with its site (classify.judge_with_site), once the model has learnt the
@@ -278,7 +278,7 @@ def judge_with_sites(
             judge_with_site(outcome, rules, model)
 
 
-def suspect_sites(store: Store, rules: PageRules, sites: set[str]) -> int:
+def suspect_sites(store: SiteStore, rules: PageRules, sites: set[str]) -> int:
     """Stop crawling the relatives' sites among `sites` (classify.relative_site); their
     target documents become relative-suspected. Returns how many sites."""
     found = 0
@@ -292,12 +292,12 @@ def suspect_sites(store: Store, rules: PageRules, sites: set[str]) -> int:
     return found
 
 
-def pages_to_restore(store: Store, model: LangModel, rules: PageRules) -> list[Examined]:
+def pages_to_restore(store: SiteStore, model: LangModel, rules: PageRules) -> list[Examined]:
     """The pages suspected on their own that a new model, and their site, now let pass:
     examined again from their kept bodies (no request), those that are target documents now (on
     a site that is not a relatives' site); the caller records them like any page."""
     restored = []
-    for page in page_suspects(store):
+    for page in store.page_suspects():
         letters = store.site_letters(page.site)
         if relative_site(*letters, rules, SITE_MIN_LETTERS // 2):
             continue  # a relatives' site now: its pages stay aside

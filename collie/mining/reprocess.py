@@ -23,6 +23,7 @@ from collie.decide.classify import PageRules, decide_short
 from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
 from collie.mining.archive import migrate_body_cache
+from collie.mining.config import RunConfig
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
 from collie.mining.records import RunEvents
@@ -88,10 +89,10 @@ def reprocess(
     """Reprocess every kept page of the workspace (see the module docstring); events
     get the stage ("reprocess", with the page count) and each shard's pages as done."""
     events = events or RunEvents()
-    settings = ws.settings
-    rules = PageRules.from_settings(ws.language.code, settings, model)
-    rewriter = Rewriter(ws, settings["dedup.max_distance"])
-    migrated = migrate_body_cache(ws, rewriter)
+    config = RunConfig.of(ws, model)
+    rules = config.rules
+    rewriter = Rewriter(ws, config.keep.max_distance)
+    migrated = migrate_body_cache(ws, rewriter, keep=config.keep)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
     report.migrated = migrated
@@ -109,14 +110,12 @@ def reprocess(
                     _rewrite(rewriter, one, report)
             events.advance(len(examined))
         for one in short:
-            voted = short_page_vote(rewriter.referrers(one.queued.url), settings["crawl.min_votes"])
+            voted = short_page_vote(rewriter.referrers(one.queued.url), config.crawl.min_votes)
             decide_short(one, voted, rules)
             _rewrite(rewriter, one, report)
         rewriter.keep_site_suspects()
-        report.duplicates = _redo_duplicates(rewriter, settings["dedup.paragraphs"])
-        teasers = mark_teasers(
-            rewriter, settings["extract.teasers"], settings["crawl.short_page_chars"]
-        )
+        report.duplicates = _redo_duplicates(rewriter, config.keep.paragraphs)
+        teasers = mark_teasers(rewriter, config.keep.teasers, config.crawl.short_page_chars)
         report.teasers = teasers.paragraphs
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}

@@ -29,30 +29,30 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from collie.crawl.links import site_of
-from collie.decide.classify import PageRules
 from collie.errors import InputError
-from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.langid.model import LangModel
 from collie.mining.archive import open_archive
+from collie.mining.config import RunConfig
 from collie.mining.executor import Executor
-from collie.mining.miner import Miner
-from collie.mining.records import LoopReport, RunEvents, RunLimits
+from collie.mining.records import LoopReport, RunEvents
 from collie.mining.scanfile import FileResult, Prefilter, ScanTask, scan_file
-from collie.mining.settle import settle_batch
+from collie.mining.settle import Settler
+from collie.mining.spider import Spider
 from collie.models import Examined, QueueEntry
-from collie.search.base import Backend
 from collie.search.queries import query_domains
 from collie.search.seeds import count_tokens, packaged_safetynet
 from collie.store import Store
+from collie.store.pages import PageStore
 from collie.workspace.folder import Workspace
 
 log = logging.getLogger("collie.scan")
 NEEDLES = 300  # words the first filter looks for
 MIN_NEEDLES = 2  # distinct ones a record's text must hold (any host of a target country's)
 # The languages of most of the web (Common Crawl's head): their frequent words are no needles.
-BULK_LANGUAGES = ("eng", "rus", "deu", "jpn", "cmn", "spa", "fra", "ita", "por", "pol", "nld",
-                  "ind", "tur", "vie", "ces", "kor", "swe", "arb", "pes", "ukr", "hun", "ron",
-                  "ell", "dan", "fin", "nob", "slk", "bul", "tha", "heb", "hin", "zlm")  # fmt: skip
+BULK_LANGUAGES = (  # ISO 639-3 codes, separated by spaces
+    "eng rus deu jpn cmn spa fra ita por pol nld ind tur vie ces kor swe arb pes ukr hun ron "
+    "ell dan fin nob slk bul tha heb hin zlm"
+)
 SITE_PRIORITY = 1.5  # a found site's home page, for the live loop (search results: 2.0)
 
 
@@ -110,31 +110,34 @@ def _join(root: str, path: str) -> str:
     return str((Path(root) / path).resolve())
 
 
-def prefilter_for(ws: Workspace, loop: int, off: bool = False) -> Prefilter:
+def prefilter_for(
+    ws: Workspace, loop: int, off: bool = False, config: RunConfig | None = None
+) -> Prefilter:
     """The first filter of the workspace's language (scanfile.Prefilter): its needles
     (`needle_words`), its countries' domains."""
-    domains = tuple(query_domains(ws.language, ws.settings["language.extra_domains"], "auto"))
+    config = config or RunConfig.of(ws)
+    extra = list(config.queries.extra_domains)
+    domains = tuple(query_domains(ws.language, extra, "auto"))
     country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
-    needles = needle_words(ws, loop)
+    needles = needle_words(ws, loop, config)
     if not needles and not off:  # a script without spaces between words, or no text yet
         log.warning("no needle words for %s: every page record is examined", ws.language.code)
     return Prefilter(needles, MIN_NEEDLES, country, off or not needles)
 
 
-def needle_words(ws: Workspace, loop: int) -> frozenset[str]:
+def needle_words(ws: Workspace, loop: int, config: RunConfig | None = None) -> frozenset[str]:
     """The NEEDLES most frequent words (3 letters or more) of the target's text (the
     seed documents and the corpus before `loop`), but for those among the
     safetynet.top most frequent of a language of the bulk of the web (BULK_LANGUAGES:
     "the", "und"...). Unlike seed words, words the target shares with its relatives
     stay: the page decision tells the relatives apart, the filter must not lose the
     target's pages."""
-    store = Store(ws)
+    store = PageStore(ws)
     counts = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
-    top = ws.settings["safetynet.top"]
+    top = (config or RunConfig.of(ws)).seeds.safetynet_top
     lists = packaged_safetynet().lists
-    common = {
-        w for code in BULK_LANGUAGES if code != ws.language.code for w in lists.get(code, ())[:top]
-    }
+    bulk = [code for code in BULK_LANGUAGES.split() if code != ws.language.code]
+    common = {w for code in bulk for w in lists.get(code, ())[:top]}
     words = [w for w, _ in counts.counts.most_common() if len(w) >= 3 and w not in common]
     return frozenset(w.lower() for w in words[:NEEDLES])
 
@@ -149,7 +152,8 @@ def scan(
 ) -> ScanReport:
     """Scan `sources` into the workspace (module docstring)."""
     events = events or RunEvents()
-    store = Store(ws, ws.settings["dedup.max_distance"])
+    config = RunConfig.of(ws, model)
+    store = Store(ws, config.keep.max_distance)
     loop = store.open_loop()
     report = ScanReport(loop=loop.number)
     done = store.scanned_sources()
@@ -157,21 +161,19 @@ def scan(
     report.skipped = len(sources) - len(todo)
     if not todo:
         return report
-    rules = PageRules.from_settings(ws.language.code, ws.settings, model)
-    first = prefilter_for(ws, loop.number, off=not prefilter)
-    fetcher = Fetcher(FetchConfig.from_settings(ws.settings))
-    limits = RunLimits(loops=loop.number, crawl_depth=ws.settings["crawl.depth"])
-    miner = Miner(ws, store, Backend(), fetcher, model, limits, events, executor, rules)
-    if ws.settings["warc.keep"] != "none":
-        miner.archive = open_archive(ws, store)
-    tasks = [ScanTask(source, rules, first, loop.number) for source in todo]
+    first = prefilter_for(ws, loop.number, not prefilter, config)
+    spider = Spider(store, config, config.crawl.depth)
+    settler = Settler(store, config, spider, model)
+    if config.keep.warc != "none":
+        settler.archive = open_archive(ws, store, config.keep)
+    tasks = [ScanTask(source, config.rules, first, loop.number) for source in todo]
     events.stage(loop.number, "scan", len(tasks))
     shared = executor.share(model)
     loop_report = LoopReport(loop.number)
     started = time.monotonic()
     try:
         for result in executor.map_batches(scan_file, tasks, shared):
-            found = _record_file(miner, result, loop.number, loop_report, report)
+            found = _record_file(store, settler, result, loop_report, report)
             report.files += 1
             report.records += result.records
             report.pages += result.pages
@@ -201,17 +203,16 @@ def scan(
                 + (f"; stopped early: {result.error}" if result.error else "")
             )
     finally:
-        if miner.archive is not None:
-            miner.archive.close()
-        fetcher.close()
+        if settler.archive is not None:
+            settler.archive.close()
     return report
 
 
 def _record_file(
-    miner: Miner, result: FileResult, loop: int, loop_report: LoopReport, report: ScanReport
+    store: Store, settler: Settler, result: FileResult, loop_report: LoopReport, report: ScanReport
 ) -> int:
     """A file's pages into the workspace (module docstring); its new target documents."""
-    store = miner.store
+    loop = loop_report.number
     if not result.found:
         return 0
     urls = [examined.queued.url for examined, _ in result.found]
@@ -233,7 +234,7 @@ def _record_file(
         store.add_archive_pages(provenance)
     if not pages:
         return 0
-    outcomes = settle_batch(miner, pages, loop_report)
+    outcomes = settler.settle(pages, loop_report)
     found = [o for o in outcomes if o.status == "kept"]
     report.documents += len(found)
     homes = {_home(o.final_url or "") for o in found} - {""}

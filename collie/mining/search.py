@@ -1,5 +1,8 @@
-"""The search stage: a loop's seed list and queries, sent over the workspace's query cache
-(store/search.py).
+"""The search stage: a loop's queries (queries.py) sent over the workspace's query cache
+(store/search.py), their next pages, the budgets, the failures and the stop rules, in
+one class (`SearchStage`) that yields each query's outcome and its results as frontier
+entries; the loop queues them, hands them to the fetching and stops the stage by asking
+for no more.
 
 A query is identified by (backend, text, parameters). Before a request is sent its row is
 committed as `pending`; the results and `done` follow in one transaction. So:
@@ -14,16 +17,22 @@ committed as `pending`; the results and `done` follow in one transaction. So:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
-from collie.errors import CollieError, InputError
-from collie.search import Backend, SearchError, SearchFatal, SearchResult
-from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
-from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
-from collie.store import Store
+from collie.crawl.links import crawl_url, site_of
+from collie.errors import CollieError
+from collie.langid.model import LangModel
+from collie.mining.config import RunConfig, SearchConfig
+from collie.mining.coverage import SearchCoverage
+from collie.mining.queries import loop_queries
+from collie.mining.records import LoopReport, QueryOutcome, RunEvents
+from collie.models import QueueEntry
+from collie.search.base import Backend, SearchError, SearchFatal
+from collie.store.frontier import FrontierStore
 from collie.workspace.folder import Workspace
+
+SEARCH_PRIORITY = 2.0  # a loop's search results come before crawled links (scores ~0-1.4)
 
 
 class BudgetExhausted(CollieError):
@@ -39,9 +48,9 @@ class SearchBudget:
     sent_this_run: int = 0
 
     @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> SearchBudget:
-        """The budgets of a workspace's settings, for one run."""
-        return cls(settings["search.max_queries"], settings["search.max_queries_per_run"])
+    def of(cls, config: SearchConfig) -> SearchBudget:
+        """The budgets of a run's configuration, for one run."""
+        return cls(config.max_queries, config.max_queries_per_run)
 
     def check(self, sent_in_workspace: int) -> None:
         if self.workspace_limit and sent_in_workspace >= self.workspace_limit:
@@ -56,16 +65,6 @@ class SearchBudget:
             )
 
 
-@dataclass(frozen=True)
-class QueryOutcome:
-    query: str
-    query_id: int | None
-    status: str  # sent, cached, failed, lost
-    results: list[SearchResult]
-    error: str | None = None
-    words: list[str] | None = None  # the seed words it was made of
-
-
 @dataclass
 class SearchReport:
     outcomes: list[QueryOutcome] = field(default_factory=list)
@@ -73,13 +72,6 @@ class SearchReport:
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
-
-
-def page_size(settings: Mapping[str, Any], backend: Backend) -> tuple[int, int]:
-    """(results a request asks for, requests a query may take): search.results in pages
-    of what the backend serves at most."""
-    per_page = min(settings["search.results"], backend.max_count)
-    return per_page, -(-settings["search.results"] // per_page)
 
 
 def query_params(backend: Backend, count: int, offset: int) -> str:
@@ -196,121 +188,169 @@ def send_queries(
             return
 
 
-# -- what a loop sends ----------------------------------------------------------------
+# -- the stage --------------------------------------------------------------------------
 
 
-def seed_list_for(ws: Workspace, loop: int) -> SeedList:
-    """The seed list of a loop: the manual list if there is one; else the odds ratio of
-    target against wrong-language text when there is wrong-language text (the user's
-    wronglang documents, and the pages earlier loops classified as another language);
-    else the frequency list. Target text: the seed documents and the target-language
-    documents of earlier loops (near-duplicates left out).
-    """
-    settings = ws.settings
-    manual = ws.manual_seed_words()
-    if manual:
-        return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
-    store = Store(ws)
-    target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
-    wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
-    wrong_texts += store.suspect_texts(loop)  # a relative's words make poor seeds
-    common = {
-        "target": ws.language.code,
-        "min_length": settings["seeds.min_length"],
-        "top": settings["safetynet.top"],
-        "ignore": settings["safetynet.ignore"],
-    }
-    if wrong_texts:
-        return odds_ratio_seeds(
-            target,
-            count_tokens(wrong_texts),
-            settings["seeds.count"],
-            min_doc_freq=settings["seeds.min_doc_freq"],
-            min_count=settings["seeds.min_count"],
-            **common,
-        )
-    return frequency_seeds(target, settings["seeds.count"], **common)
+@dataclass(frozen=True)
+class QueryStep:
+    """One query answered: its first page's outcome, the frontier entries of all its
+    pages' results, and how far the loop's queries are (`done` of `planned`)."""
+
+    outcome: QueryOutcome
+    entries: list[QueueEntry]
+    done: int
+    planned: int
 
 
-def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
-    """The queries (text as sent, seed words) a loop would send, none sent before."""
-    return list(LoopQueries(ws, backend, loop, [], ws.settings["queries.count"]))
+@dataclass
+class _Fruitless:
+    """Queries sent in a row that brought no URL new to the search (search.max_fruitless)."""
+
+    enough: int  # 0: no limit
+    count: int = 0
+    seen: set[str] = field(default_factory=set)  # this loop's result URLs so far
 
 
-class LoopQueries:
-    """A loop's queries as the search stage takes them, one at a time: those an
-    interrupted run of this loop recorded (answered from the cache when done, never
-    re-sent when lost), then new ones up to queries.count: random, or (queries.bandit,
-    from the second loop) drawn by the seed words' yields in earlier loops (the target
-    documents their queries brought; queries.WordBandit)."""
+class SearchStage:
+    """A loop's search stage (module docstring). Iterate it for the queries' steps; the
+    stage stops on its own when every query is sent or a rule stops it: the coverage
+    estimate saturated (search.saturation), no new URL (search.max_fruitless), failures
+    or empty answers in a row, a budget. When it ends on its own it records the loop as
+    searched and says why in `report.search_stopped`; a caller that stops asking (Ctrl-C,
+    the time limit) leaves the loop's search to resume from the cache next time."""
 
     def __init__(
         self,
         ws: Workspace,
         backend: Backend,
-        loop: int,
-        recorded: list[tuple[str, list[str]]],
-        fresh: int,
-        start: int = 0,
+        config: RunConfig,
+        budget: SearchBudget,
+        model: LangModel,
+        report: LoopReport,
+        events: RunEvents,
     ) -> None:
-        """`recorded`: the queries recorded for the loop (to send again or answer from
-        the cache); `fresh`: how many new ones to draw; `start`: their first position
-        in the loop (lost queries count)."""
-        settings = ws.settings
-        seeds = [seed.word for seed in seed_list_for(ws, loop).words]
-        if len(seeds) < settings["queries.words"] and fresh > 0:
-            raise InputError(
-                f"Loop {loop} has {len(seeds)} seed word{'' if len(seeds) == 1 else 's'}, "
-                "fewer than a query needs "
-                f"(queries.words = {settings['queries.words']}): there is nothing to search "
-                "for.",
-                "Give more seed text (a new workspace with more --docs), lower "
-                "seeds.min_length or seeds.min_count, or list seed words in the file named "
-                "by seeds.manual (`collie seeds` shows the list).",
-            )
-        self.backend = backend
-        self.recorded = recorded
-        self.words = settings["queries.words"]
-        self.fresh = fresh
-        self.domains = query_domains(
-            ws.language, settings["language.extra_domains"], settings["queries.tld"]
-        )
-        rng = loop_rng(settings["run.seed"], loop)
-        self.position_rng = lambda i: loop_rng(settings["run.seed"], loop, start + i)
-        used = ws.queries.sent_combinations()
-        self.bandit: WordBandit | None = None
-        self.combos: list[tuple[str, ...]] = []
-        prior = ws.queries.word_yields(loop) if settings["queries.bandit"] else {}
-        if any(hits + misses for hits, misses in prior.values()):
-            self.bandit = WordBandit(seeds, prior, used)
-        else:
-            self.combos = generate_combinations(seeds, self.fresh, self.words, rng, used)
+        self.ws, self.backend, self.budget = ws, backend, budget
+        self.config: SearchConfig = config.search
+        self.report, self.events = report, events
+        self.frontier = FrontierStore(ws)
+        self.planned = loop_queries(ws, backend, report.number, config)
+        self.coverage = SearchCoverage(ws, model, report.number, config.search)
+        self.per_page, self.pages = self.config.page_size(backend)
+        self.searched = SearchReport()
+        self.fruitless = _Fruitless(self.config.max_fruitless)
 
     def __len__(self) -> int:
-        """How many the loop plans (fewer may be sent: a budget, the yield rule)."""
-        return len(self.recorded) + (self.fresh if self.bandit else len(self.combos))
+        return len(self.planned)
 
-    def __iter__(self) -> Iterator[tuple[str, list[str]]]:
-        yield from self.recorded
-        for i in range(self.fresh):
-            combo = (
-                self.bandit.draw(self.words, self.position_rng(i))
-                if self.bandit
-                else (self.combos[i] if i < len(self.combos) else None)
+    def __iter__(self) -> Iterator[QueryStep]:
+        report, config = self.report, self.config
+        for outcome in send_queries(
+            self.ws,
+            self.backend,
+            self.planned,
+            self.per_page,
+            config.max_failures,
+            self.searched,
+            self.budget,
+            report.number,
+            config.max_empty,
+        ):
+            entries = self._take(outcome)
+            self.coverage.take(outcome)
+            entries += self._next_pages(outcome)
+            done = sum(report.queries.values())
+            yield QueryStep(outcome, entries, done, len(self.planned))
+            unspent = len(self.planned) - done
+            fruitless = self.fruitless
+            tired = fruitless.enough and fruitless.count >= fruitless.enough
+            if tired and not self.coverage.decides():
+                report.search_stopped = (
+                    f"the last {fruitless.enough} queries sent brought no new URL; the "
+                    f"loop's other {unspent} queries are not spent (search.max_fruitless)"
+                )
+                break
+            if self.coverage.saturated():
+                report.search_stopped = self.coverage.stop_line(self.backend.name, unspent)
+                break
+        else:
+            report.search_stopped = self.searched.stopped
+        self._finish()
+
+    def _finish(self) -> None:
+        """The loop is searched: recorded, and said in a line or two."""
+        report, loop = self.report, self.report.number
+        report.coverage = self.coverage.estimate()
+        self.frontier.mark_searched(loop, report.search_stopped)
+        statuses = ", ".join(f"{n} {status}" for status, n in sorted(report.queries.items()))
+        self.events.line(
+            f"loop {loop}: {sum(report.queries.values())} queries ({statuses}; "
+            f"{report.requests} search requests), {report.search_urls} new URLs"
+            + (f"; {report.search_stopped}" if report.search_stopped else "")
+        )
+        if "search.saturation" not in (report.search_stopped or ""):
+            self.events.line(f"loop {loop}: {report.coverage.sentence(self.backend.name)}")
+
+    def _next_pages(self, first: QueryOutcome) -> list[QueueEntry]:
+        """A query's next pages, up to search.results: each while the page before brought
+        a target-language result new to the search (search.next_page = new-target; a page
+        whose results are all known or in other languages does not deserve another) or
+        always; each a request of its own, counted against the budgets and paced by the
+        rate limit. Returns their results as frontier entries."""
+        per_page = self.per_page
+        always = self.config.next_page == "always"
+        entries: list[QueueEntry] = []
+        outcome, offset = first, per_page
+        while offset < per_page * self.pages and len(outcome.results) >= per_page:
+            if not (always or self.coverage.new_urls):
+                break
+            try:
+                outcome = search_one(
+                    self.ws,
+                    self.backend,
+                    first.query,
+                    per_page,
+                    offset,
+                    self.budget,
+                    self.report.number,
+                    first.words,
+                )
+            except (SearchFatal, BudgetExhausted) as exc:
+                self.searched.stopped = str(exc)
+                break
+            entries += self._take(outcome, page=2)
+            self.coverage.take(outcome, page=2)
+            offset += per_page
+        return entries
+
+    def _take(self, outcome: QueryOutcome, page: int = 1) -> list[QueueEntry]:
+        """A query's results (its `page`-th page) counted in the loop's report and the
+        fruitless rule; returned as frontier entries."""
+        report, fruitless = self.report, self.fruitless
+        if page == 1:
+            report.queries[outcome.status] += 1
+        report.requests += outcome.status in ("sent", "failed")
+        entries = search_entries(outcome, report.number)
+        # New to the search: neither an earlier query's result in this loop nor a page
+        # of an earlier loop (not what fetching meanwhile queued: the count, and so the
+        # queries a loop sends, must not depend on fetch timing).
+        urls = [e.url for e in entries if e.url not in fruitless.seen]
+        fruitless.seen.update(urls)
+        if outcome.status == "sent":
+            fresh = len(urls) - len(self.frontier.known_before(urls, report.number))
+            if page == 1 or fresh:
+                fruitless.count = 0 if fresh else fruitless.count + 1
+        return entries
+
+
+def search_entries(outcome: QueryOutcome, loop: int) -> list[QueueEntry]:
+    """A query's results as frontier entries."""
+    entries = []
+    for hit in outcome.results:
+        url = crawl_url(hit.url)
+        if url is not None:
+            entries.append(
+                QueueEntry(
+                    url, site_of(url), loop, "search", 0, SEARCH_PRIORITY, query_id=outcome.query_id
+                )
             )
-            if combo is None:
-                return
-            yield self.backend.restrict_to_domains(" ".join(combo), self.domains), list(combo)
-
-
-def loop_queries(ws: Workspace, backend: Backend, loop: int) -> LoopQueries:
-    """The loop's queries (`LoopQueries`)."""
-    recorded = ws.queries.loop_queries(loop)
-    return LoopQueries(
-        ws,
-        backend,
-        loop,
-        [(text, words) for text, words, status in recorded if status != "lost"],
-        max(0, ws.settings["queries.count"] - len(recorded)),
-        len(recorded),
-    )
+    return entries

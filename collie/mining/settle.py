@@ -1,21 +1,27 @@
-"""Settling a batch: the one path by which fetched and examined pages enter the
-workspace, whichever scheduler fetched them (stream.py here, batches.py on an
-executor's workers).
+"""Settling: the one path by which examined pages enter the workspace, whichever
+scheduler fetched them (stream.py here, batches.py on an executor's workers, the scan's
+archive files), owned by one `Settler` a run.
 
 Each page is finished (a short page decided by its referrers' vote) and judged with its
-site, its HTTP exchanges written to the WARC files (or, when the workspace keeps none,
-its body to cache/), on disk before the batch's transaction; the batch is recorded in
-one transaction, each target
-document marked as a near-duplicate or not against every earlier original,
-with the crawl links of its new target documents (spider.py); then the batch's sites
-are judged again, the robots.txt records fetched meanwhile are saved and the pages
-counted in the loop's report. A batch is recorded whole or not at all: kill -9 loses
-only the pages in hand, which are still queued.
+site, its HTTP exchanges written to the WARC files as warc.keep says (or, when the
+workspace keeps none, its body to cache/), on disk before the batch's transaction; the
+batch is recorded in one transaction, each target document marked as a near-duplicate
+or not against every earlier original, with the crawl links of its new target documents
+(the spider's); then the batch's sites are judged again, the robots.txt records fetched
+meanwhile are saved and the pages counted in the loop's report. A batch is recorded
+whole or not at all: kill -9 loses only the pages in hand, which are still queued.
+
+The settler owns the near-duplicate lookups (built from the store when first needed,
+and again after documents left the corpus: `forget_originals`), the warc.keep policy
+(`keep_exchanges`) and the counting (`recount`: a page decided again, by the short
+pages' vote or the relatives pass, is taken out of the count it was in and counted
+anew).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 from collie.crawl.links import short_page_vote
 from collie.decide.classify import decide_short
@@ -27,98 +33,224 @@ from collie.decide.dedup import (
     stored_sketch,
 )
 from collie.fetch.robots import MemoryRobotsStore
-from collie.mining.miner import Miner
-from collie.mining.records import LoopReport, count_outcomes
-from collie.mining.spider import (
-    judge_batch_with_sites,
-    plan_links,
-    stop_poor_sites,
-    suspect_relative_sites,
-)
-from collie.models import Examined, PageOutcome, QueuedPage
+from collie.langid.model import LangModel
+from collie.mining.config import RunConfig
+from collie.mining.examine import examine_cached
+from collie.mining.records import LoopReport
+from collie.mining.relatives import judge_with_sites, suspect_sites
+from collie.mining.spider import Spider
+from collie.models import Examined, Exchange, PageOutcome, QueuedPage, WarcLocation
 from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
 from collie.store import Store
+from collie.store.pages import PageStore
+from collie.store.warc import WarcArchive
 
 
-def settle_batch(
-    miner: Miner, examined: Sequence[Examined], report: LoopReport
-) -> list[PageOutcome]:
-    """A batch of examined pages into the workspace (see the module docstring), in the
-    batch's order. Returns their outcomes."""
-    outcomes = [_finish(miner, e) for e in examined]
-    judge_batch_with_sites(miner, outcomes)
-    for one in examined:
-        _keep(miner, one)
-    if miner.archive is not None:
-        miner.archive.flush()  # on disk before any row points at a record
-    record_batch(miner, outcomes, {e.queued.id: e.queued for e in examined}, report.number)
-    suspect_relative_sites(miner, {o.site for o in outcomes if o.near_letters})
-    stop_poor_sites(miner, {o.site for o in outcomes})
-    save_robots(miner)
-    count_outcomes(report, outcomes)
-    return outcomes
+@dataclass
+class _Waiting:
+    """A short page of this run waiting for more votes: its text as examined (the vote
+    needs no second examination while the model is the same)."""
+
+    examined: Examined
+    model: LangModel
 
 
-def _finish(miner: Miner, examined: Examined) -> PageOutcome:
-    """Decide a short page by its referrers' vote."""
-    if examined.short_text is not None:
-        referrers = miner.store.referrers(examined.queued.url)
-        voted = short_page_vote(referrers, miner.ws.settings["crawl.min_votes"])
-        decide_short(examined, voted, miner.rules)
-    return examined.outcome
+@dataclass
+class Settler:
+    """A run's settling (module docstring)."""
+
+    store: Store
+    config: RunConfig
+    spider: Spider
+    model: LangModel  # the site judgements' (the relatives pass hands in a new one)
+    archive: WarcArchive | None = None  # the workspace's WARC files (warc.keep not none)
+    robots: object = None  # the run's robots.txt records, saved after each batch
+    originals: Deduplicator | None = None  # the near-duplicate lookups
+    counted: dict[int, PageOutcome] = field(default_factory=dict)  # may be recounted
+    waiting: dict[int, _Waiting] = field(default_factory=dict)  # short pages of this run
+
+    # -- a batch ---------------------------------------------------------------------
+
+    def settle(self, examined: Sequence[Examined], report: LoopReport) -> list[PageOutcome]:
+        """A batch of examined pages into the workspace (see the module docstring), in
+        the batch's order. Returns their outcomes."""
+        short = {e.queued.id: _waiting_copy(e) for e in examined if e.short_text is not None}
+        outcomes = [self._finish(e) for e in examined]
+        judge_with_sites(self.store, self.model, self.config.rules, outcomes)
+        for one in examined:
+            self._keep(one)
+        if self.archive is not None:
+            self.archive.flush()  # on disk before any row points at a record
+        by_id = {e.queued.id: e.queued for e in examined}
+        self.record(outcomes, by_id, report.number)
+        near = {o.site for o in outcomes if o.near_letters}
+        if suspect_sites(self.store, self.config.rules, near):
+            self.forget_originals()  # their documents left the corpus
+        self.spider.stop_poor_sites({o.site for o in outcomes})
+        self.save_robots()
+        self.recount(report, outcomes)
+        for outcome in outcomes:
+            if outcome.reason == TOO_SHORT and outcome.page_id in short:
+                self.waiting[outcome.page_id] = _Waiting(short[outcome.page_id], self.model)
+        return outcomes
+
+    def new_loop(self) -> None:
+        """A loop begins: its report counts afresh, its short pages are its own."""
+        self.counted.clear()
+        self.waiting.clear()
+
+    def record(
+        self, outcomes: Sequence[PageOutcome], by_id: dict[int, QueuedPage], loop: int
+    ) -> int:
+        """A batch's outcomes in one transaction: each target document marked as a
+        near-duplicate or not against every earlier original (this batch's included),
+        then the crawl links of the batch's new target documents queued. Returns how
+        many URLs were new."""
+        store = self.store
+        originals = self._originals()
+        try:
+            with store.batch():
+                write_outcomes(store, outcomes, originals)
+                return store.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
+        except BaseException:
+            self.forget_originals()  # they may hold rolled-back documents
+            raise
+
+    def recount(self, report: LoopReport, outcomes: Sequence[PageOutcome]) -> None:
+        """Count pages in the loop's report; a page this run counted before (a short page
+        the vote decides now, a suspect the relatives pass restores) is first taken out
+        of what it was counted as."""
+        for outcome in outcomes:
+            before = self.counted.pop(outcome.page_id, None)
+            if before is not None:
+                report.count(before, -1)
+            report.count(outcome)
+            reason = outcome.reason or ""
+            if reason == TOO_SHORT or reason.startswith(RELATIVE_SUSPECTED):
+                self.counted[outcome.page_id] = _counted_copy(outcome)
+
+    def forget_originals(self) -> None:
+        """Documents left the corpus (or came back): the lookups are built again."""
+        self.originals = None
+
+    def _originals(self) -> Deduplicator:
+        """The run's near-duplicate lookups over the corpus's originals (built from the
+        store when first needed, and again after documents left the corpus)."""
+        if self.originals is None:
+            keep = self.config.keep
+            originals = Deduplicator(keep.max_distance, self.store.exact_original, keep.paragraphs)
+            originals.add_all(stored_originals(self.store))
+            self.originals = originals
+        return self.originals
+
+    def use_model(self, model: LangModel) -> None:
+        """Judge sites with `model` from now on."""
+        self.model = model
+
+    # -- what is kept ------------------------------------------------------------------
+
+    def keep_exchanges(
+        self, exchanges: Sequence[Exchange], final: str | None = None, target: bool = False
+    ) -> WarcLocation | None:
+        """Write a fetch's exchanges to the WARC files, when the run keeps them (warc.keep:
+        all, or target and `target` says this fetch gave a target-language document);
+        the record of the last answer from `final` (the page's own), if there is one."""
+        keep = self.config.keep.warc
+        if self.archive is None or keep == "none" or (keep == "target" and not target):
+            return None
+        found = None
+        for exchange in exchanges:
+            where = self.archive.write(exchange)
+            if exchange.url == final:
+                found = where
+        return found
+
+    def save_robots(self) -> None:
+        """Keep the robots.txt records fetched since the last save in the workspace."""
+        if isinstance(self.robots, MemoryRobotsStore):
+            self.store.save_robots(self.robots.take_new())
+
+    def _keep(self, examined: Examined) -> None:
+        """The page's exchanges into the WARC files (warc.keep target: a target
+        document's, or a page a later pass may make one: too short to judge yet, a
+        relative suspect), the page pointing at its answer's record; without WARC files,
+        its body into cache/."""
+        outcome = examined.outcome
+        if self.archive is None:
+            if examined.body is not None:
+                self.store.save_body(examined.body)
+            return
+        if examined.exchanges:
+            reason = outcome.reason or ""
+            again = reason == TOO_SHORT or reason.startswith(RELATIVE_SUSPECTED)
+            target = outcome.status == "kept" or again  # "kept": duplicates too
+            outcome.warc = self.keep_exchanges(examined.exchanges, outcome.final_url, target)
+
+    # -- short pages -------------------------------------------------------------------
+
+    def _finish(self, examined: Examined) -> PageOutcome:
+        """Decide a short page by its referrers' vote."""
+        if examined.short_text is not None:
+            referrers = self.store.referrers(examined.queued.url)
+            voted = short_page_vote(referrers, self.config.crawl.min_votes)
+            decide_short(examined, voted, self.config.rules)
+        return examined.outcome
+
+    def decide_short_pages(self, loop: int) -> list[Examined]:
+        """Hayati's vote again for the loop's short pages that too few linking pages had
+        voted on when they were fetched (a site's about page comes in the batch that
+        brings the articles linking to it). A page this run examined is taken as it was
+        examined; one from before a resume, or examined with another model, is read back
+        as kept (bodies.py), no request. Returns those the vote decides now (to be
+        recorded, and crawled out, like any page)."""
+        min_votes, rules = self.config.crawl.min_votes, self.config.rules
+        decided = []
+        for page in self.store.short_pages(loop):
+            voted = short_page_vote(self.store.referrers(page.url), min_votes)
+            if voted is None:
+                continue
+            waiting = self.waiting.pop(page.id, None)
+            if waiting is not None and waiting.model is self.model:
+                examined = waiting.examined
+            else:
+                examined = examine_cached(page, self.store.root, self.model, rules)
+            if examined.short_text is not None:
+                decide_short(examined, voted, rules)
+                decided.append(examined)
+        return decided
 
 
-def _keep(miner: Miner, examined: Examined) -> None:
-    """The page's exchanges into the WARC files (warc.keep target: a target document's,
-    or a page a later pass may make one: too short to judge yet, a relative suspect),
-    the page pointing at its answer's record; without WARC files, its body into cache/."""
-    outcome = examined.outcome
-    if miner.archive is None:
-        if examined.body is not None:
-            miner.store.save_body(examined.body)
-        return
-    if examined.exchanges:
-        reason = outcome.reason or ""
-        again = reason == TOO_SHORT or reason.startswith(RELATIVE_SUSPECTED)
-        target = outcome.status == "kept" or again  # "kept": a target document, duplicates too
-        outcome.warc = miner.archive_exchanges(examined.exchanges, outcome.final_url, target)
+def _waiting_copy(examined: Examined) -> Examined:
+    """What the vote needs of a short page before it is decided: its outcome and text as
+    examined, without its body and exchanges (kept by the settling)."""
+    return Examined(
+        examined.queued,
+        replace(examined.outcome, warc=None, links=list(examined.outcome.links)),
+        short_text=examined.short_text,
+        short_paragraphs=list(examined.short_paragraphs),
+        short_labels=list(examined.short_labels),
+    )
 
 
-def save_robots(miner: Miner) -> None:
-    """Keep the robots.txt records fetched since the last save in the workspace."""
-    robots = miner.fetcher.robots
-    if isinstance(robots, MemoryRobotsStore):
-        miner.store.save_robots(robots.take_new())
+def _counted_copy(outcome: PageOutcome) -> PageOutcome:
+    """What `recount` needs to take a page out again: its status, reason, language."""
+    return PageOutcome(
+        outcome.page_id, outcome.site, outcome.status, outcome.reason, lang=outcome.lang
+    )
 
 
-def record_batch(
-    miner: Miner, outcomes: Sequence[PageOutcome], by_id: dict[int, QueuedPage], loop: int
-) -> int:
-    """A batch's outcomes in one transaction: each target document marked as a
-    near-duplicate or not against every earlier original (this batch's included), then
-    the crawl links of the batch's new target documents queued. Returns how many URLs
-    were new."""
-    store = miner.store
-    originals = _originals(miner)
-    try:
-        with store.batch():
-            _write_outcomes(store, outcomes, originals)
-            return store.enqueue_in_batch(plan_links(miner, by_id, outcomes, loop=loop))
-    except BaseException:
-        miner.originals = None  # it may hold rolled-back documents
-        raise
-
-
-def record_outcomes(store: Store, outcomes: Sequence[PageOutcome]) -> None:
+def record_outcomes(store: PageStore, outcomes: Sequence[PageOutcome]) -> None:
     """Record outcomes in one transaction, near-duplicates marked against the store's
-    originals (for tests and benchmarks; the run records through `record_batch`)."""
+    originals (for tests and benchmarks; a run records through `Settler.record`)."""
     originals = Deduplicator(store.max_distance, store.exact_original)
-    originals.add_all(_stored_originals(store))
+    originals.add_all(stored_originals(store))
     with store.batch():
-        _write_outcomes(store, outcomes, originals)
+        write_outcomes(store, outcomes, originals)
 
 
-def _write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator) -> None:
+def write_outcomes(
+    store: PageStore, outcomes: Sequence[PageOutcome], originals: Deduplicator
+) -> None:
     """Write outcomes inside a batch, each target document first compared with the
     originals (collie.decide.dedup.mark_duplicate), an original joining them."""
     for outcome in outcomes:
@@ -132,23 +264,9 @@ def _write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: De
             originals.add(doc_id, doc.exact_key, doc.simhash, doc.sketch)
 
 
-def _stored_originals(store: Store) -> Iterator[tuple[int, int, ParagraphSketch]]:
+def stored_originals(store: PageStore) -> Iterator[tuple[int, int, ParagraphSketch]]:
     """The corpus's originals as the near-duplicate lookups take them: (id, simhash,
     paragraph sketch), the sketch computed from the paragraphs for documents recorded
     before sketches were stored."""
     for doc_id, fingerprint, stored, paragraphs in store.original_fingerprints():
         yield doc_id, fingerprint, stored_sketch(stored, paragraphs)
-
-
-def _originals(miner: Miner) -> Deduplicator:
-    """The run's near-duplicate lookups over the corpus's originals (built from the
-    store when first needed, and again after documents left the corpus)."""
-    if miner.originals is None:
-        originals = Deduplicator(
-            miner.store.max_distance,
-            miner.store.exact_original,
-            miner.ws.settings["dedup.paragraphs"],
-        )
-        originals.add_all(_stored_originals(miner.store))
-        miner.originals = originals
-    return miner.originals

@@ -1,20 +1,20 @@
 """The spider: what a loop crawls next from what it recorded, shared by both schedulers
-(stream.py in this process, batches.py on an executor's workers).
+(stream.py in this process, batches.py on an executor's workers) and the scan.
 
 - links: a batch's target documents' same-site links (and target-language listing
   pages', `crawls_as`), to the crawl depth and the site's page cap, and their links to
-  sites not met yet (cross-site), scored by what predicts their language (`plan_links`);
+  sites not met yet (cross-site, a budget of new sites a loop), scored by what predicts
+  their language (`Spider.plan_links`);
+- poor sites stopped (`Spider.stop_poor_sites`);
 - listings: the sitemaps and feeds of sites that yield a target document (`Listings`:
-  it says which URLs to fetch; the scheduler fetches them and hands the answers back);
-- site judgements: a batch judged with its sites before it is recorded, close
-  relatives suspected and poor sites stopped after;
-- short pages voted on again once more linking pages are known (`decide_short_pages`).
+  it says which URLs to fetch; the scheduler fetches them and hands the answers back).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from collie.crawl.links import (
     LinkEvidence,
@@ -23,21 +23,18 @@ from collie.crawl.links import (
     follows_link,
     language_needles,
     link_priority,
-    short_page_vote,
     site_of,
     site_stop_reason,
 )
 from collie.crawl.listings import MAX_PER_SITE, candidates, cdx_query, is_listing, parse
-from collie.decide.classify import decide_short
 from collie.fetch.fetcher import origin_of
 from collie.fetch.pool import HeldBack
-from collie.mining.examine import examine_cached
-from collie.mining.miner import Miner
-from collie.mining.relatives import judge_with_sites, suspect_sites
-from collie.models import Examined, FetchResult, PageOutcome, QueuedPage, QueueEntry
+from collie.fetch.robots import RobotsRecord
+from collie.mining.config import CrawlConfig, RunConfig
+from collie.models import Exchange, FetchResult, PageOutcome, QueuedPage, QueueEntry
 from collie.reasons import LISTING, kind_of
 from collie.search.queries import query_domains
-from collie.store.rewrite import short_pages
+from collie.store.sites import SiteStore
 
 LISTING_PRIORITY = 1.0  # pages a sitemap or feed lists: between search results and links
 MAX_LISTINGS = MAX_PER_SITE
@@ -45,46 +42,110 @@ MAX_LISTINGS = MAX_PER_SITE
 Wanted = tuple[str, str]  # (site, URL) of a sitemap or feed to fetch
 
 
-def plan_links(
-    miner: Miner, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], *, loop: int
-) -> list[QueueEntry]:
-    """Same-site links of this batch's new target documents (and of its near-duplicates,
-    out of their own URL family: crawl.follows_link), to the crawl depth and the
-    site's page cap, scored by what predicts their language; and a target document's
-    links to sites not met yet (`_cross_site`)."""
-    store, settings = miner.store, miner.ws.settings
-    needles = language_needles(miner.target)
-    domains = query_domains(miner.ws.language, settings["language.extra_domains"], "auto")
-    listings_read = settings["crawl.sitemaps"]
-    entries: list[QueueEntry] = []
-    for outcome in done:
-        source = by_id[outcome.page_id]
-        depth = source.depth + 1
-        status = crawls_as(outcome, miner.target)
-        if status == "kept":
-            entries += _cross_site(miner, outcome, needles, domains, loop)
-        if status not in ("kept", "duplicate") or depth > miner.limits.crawl_depth:
-            continue
-        if store.site_counts(source.site)[2] is not None:
-            continue
-        room = settings["crawl.max_pages_per_site"] - store.site_size(source.site)
+class Robots(Protocol):
+    """The robots.txt records a run knows (fetch.robots.MemoryRobotsStore is one)."""
+
+    def get(self, origin: str) -> RobotsRecord | None: ...
+
+
+class Spider:
+    """Link planning and new sites (module docstring), for one run: `depth` is the run's
+    crawl depth (`collie run --depth` over crawl.depth)."""
+
+    def __init__(self, store: SiteStore, config: RunConfig, depth: int) -> None:
+        self.store, self.depth = store, depth
+        self.crawl: CrawlConfig = config.crawl
+        self.target = config.target
+        self.needles: Needles = language_needles(config.target)
+        extra = list(config.queries.extra_domains)
+        self.domains = query_domains(config.language, extra, "auto")
+        self.loop = 0
+        self.new_sites: set[str] = set()  # sites this loop entered through a link
+
+    def _enter_loop(self, loop: int) -> None:
+        if loop != self.loop:
+            self.loop = loop
+            self.new_sites = set(self.store.sites_entered_by_link(loop))
+
+    def plan_links(
+        self, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], loop: int
+    ) -> list[QueueEntry]:
+        """Same-site links of this batch's new target documents (and of its
+        near-duplicates, out of their own URL family: crawl.follows_link), to the crawl
+        depth and the site's page cap, scored by what predicts their language; and a
+        target document's links to sites not met yet (`_cross_site`)."""
+        store = self.store
+        self._enter_loop(loop)
+        entries: list[QueueEntry] = []
+        for outcome in done:
+            source = by_id[outcome.page_id]
+            depth = source.depth + 1
+            status = crawls_as(outcome, self.target)
+            if status == "kept":
+                entries += self._cross_site(outcome, loop)
+            if status not in ("kept", "duplicate") or depth > self.depth:
+                continue
+            if store.site_counts(source.site)[2] is not None:
+                continue
+            room = self.crawl.max_pages_per_site - store.site_size(source.site)
+            for link, anchor in outcome.links:
+                url = crawl_url(link)
+                if url is None or site_of(url) != source.site or room <= 0:
+                    continue
+                if not follows_link(status, source.url, url):
+                    continue
+                if self.crawl.sitemaps and is_listing(url):
+                    continue  # a feed or sitemap: read as a listing (Listings), not as a page
+                priority = self._priority(url, anchor)
+                entries.append(
+                    QueueEntry(
+                        url,
+                        source.site,
+                        loop,
+                        "crawl",
+                        depth,
+                        priority,
+                        referrer_id=outcome.page_id,
+                    )
+                )
+                room -= 1
+        return entries
+
+    def _priority(self, url: str, anchor: str) -> float:
+        """What predicts a link's language: the referrers' languages, needles in host,
+        path and anchor, the domain extension."""
+        evidence = LinkEvidence(url, anchor, tuple(self.store.referrers(url)))
+        return link_priority(evidence, self.target, self.needles, self.domains)
+
+    def _cross_site(self, outcome: PageOutcome, loop: int) -> list[QueueEntry]:
+        """A target document's links to sites the workspace has not met: each new site
+        enters through its linked page, at depth 0 (crawled out like a search hit once
+        that page is a target document), at most crawl.max_new_sites per loop, scored
+        like any link."""
+        entries = []
         for link, anchor in outcome.links:
             url = crawl_url(link)
-            if url is None or site_of(url) != source.site or room <= 0:
+            if url is None or len(self.new_sites) >= self.crawl.max_new_sites:
                 continue
-            if not follows_link(status, source.url, url):
+            site = site_of(url)
+            if site == outcome.site or site in self.new_sites or self.store.site_size(site):
                 continue
-            if listings_read and is_listing(url):
-                continue  # a feed or sitemap: read as a listing (Listings), not as a page
-            evidence = LinkEvidence(url, anchor, tuple(store.referrers(url)))
-            priority = link_priority(evidence, miner.target, needles, domains)
+            self.new_sites.add(site)
+            priority = self._priority(url, anchor)
             entries.append(
-                QueueEntry(
-                    url, source.site, loop, "crawl", depth, priority, referrer_id=outcome.page_id
-                )
+                QueueEntry(url, site, loop, "crawl", 0, priority, referrer_id=outcome.page_id)
             )
-            room -= 1
-    return entries
+        return entries
+
+    def stop_poor_sites(self, sites: set[str]) -> None:
+        """Stop crawling the sites whose pages yield too few target documents."""
+        for site in sorted(sites):
+            pages, target, stopped = self.store.site_counts(site)
+            reason = site_stop_reason(
+                target, pages, self.crawl.site_min_yield, self.crawl.site_min_pages
+            )
+            if stopped is None and reason is not None:
+                self.store.stop_site(site, reason)
 
 
 def crawls_as(outcome: PageOutcome, target: str) -> str:
@@ -97,77 +158,6 @@ def crawls_as(outcome: PageOutcome, target: str) -> str:
     return outcome.status
 
 
-def _cross_site(
-    miner: Miner, outcome: PageOutcome, needles: Needles, domains: list[str], loop: int
-) -> list[QueueEntry]:
-    """A target document's links to sites the workspace has not met: each new site enters
-    through its linked page, at depth 0 (crawled out like a search hit once that page is
-    a target document), at most crawl.max_new_sites per loop, scored like any link (the
-    referrers' languages, needles in host, path and anchor, the domain extension)."""
-    budget = miner.ws.settings["crawl.max_new_sites"]
-    if miner.new_sites is None:
-        miner.new_sites = set(miner.store.sites_entered_by_link(loop))
-    entries = []
-    for link, anchor in outcome.links:
-        url = crawl_url(link)
-        if url is None or len(miner.new_sites) >= budget:
-            continue
-        site = site_of(url)
-        if site == outcome.site or site in miner.new_sites or miner.store.site_size(site):
-            continue
-        miner.new_sites.add(site)
-        evidence = LinkEvidence(url, anchor, tuple(miner.store.referrers(url)))
-        priority = link_priority(evidence, miner.target, needles, domains)
-        entries.append(
-            QueueEntry(url, site, loop, "crawl", 0, priority, referrer_id=outcome.page_id)
-        )
-    return entries
-
-
-# -- site judgements --------------------------------------------------------------------
-
-
-def judge_batch_with_sites(miner: Miner, outcomes: Sequence[PageOutcome]) -> None:
-    """relatives.judge_with_sites on a batch, before it is recorded."""
-    judge_with_sites(miner.store, miner.model, miner.rules, outcomes)
-
-
-def suspect_relative_sites(miner: Miner, sites: set[str]) -> None:
-    """relatives.suspect_sites on a batch's sites, after it is recorded."""
-    if suspect_sites(miner.store, miner.rules, sites):
-        miner.originals = None  # their documents left the corpus
-
-
-def stop_poor_sites(miner: Miner, sites: set[str]) -> None:
-    """Stop crawling the sites whose pages yield too few target documents."""
-    settings = miner.ws.settings
-    for site in sorted(sites):
-        pages, target, stopped = miner.store.site_counts(site)
-        reason = site_stop_reason(
-            target, pages, settings["crawl.site_min_yield"], settings["crawl.site_min_pages"]
-        )
-        if stopped is None and reason is not None:
-            miner.store.stop_site(site, reason)
-
-
-def decide_short_pages(miner: Miner, loop: int) -> list[Examined]:
-    """Hayati's vote again for the loop's short pages that too few linking pages had
-    voted on when they were fetched (a site's about page comes in the batch that brings
-    the articles linking to it): read back as kept (bodies.py), no request. Returns
-    those the vote decides now (to be recorded, and crawled out, like any page)."""
-    min_votes = miner.ws.settings["crawl.min_votes"]
-    decided = []
-    for page in short_pages(miner.store, loop):
-        voted = short_page_vote(miner.store.referrers(page.url), min_votes)
-        if voted is None:
-            continue
-        examined = examine_cached(page, miner.ws.root, miner.model, miner.rules)
-        if examined.short_text is not None:
-            decide_short(examined, voted, miner.rules)
-            decided.append(examined)
-    return decided
-
-
 # -- sitemaps and feeds -----------------------------------------------------------------
 
 
@@ -178,24 +168,34 @@ class Listings:
     a site. The `ask_*` methods return the (site, URL) to fetch (with LISTING_TYPES);
     the scheduler fetches them and hands each answer to `read`."""
 
-    def __init__(self, miner: Miner) -> None:
-        self.miner = miner
-        self.enabled = bool(miner.ws.settings["crawl.sitemaps"])
-        self.listed = miner.store.listed_sites()  # sites whose sitemaps and feeds were read
-        self.asked = miner.store.listing_urls()  # the sitemaps and feeds read
+    def __init__(
+        self,
+        store: SiteStore,
+        config: RunConfig,
+        robots: Robots,
+        keep: Callable[[Sequence[Exchange]], object],
+    ) -> None:
+        """`robots`: the run's robots.txt records (their Sitemap lines); `keep`: what
+        keeps a listing's HTTP exchanges (the WARC files, as warc.keep says)."""
+        self.store, self.robots, self.keep = store, robots, keep
+        self.crawl: CrawlConfig = config.crawl
+        self.target = config.target
+        self.enabled = self.crawl.sitemaps
+        self.listed = store.listed_sites()  # sites whose sitemaps and feeds were read
+        self.asked = store.listing_urls()  # the sitemaps and feeds read
         self.per_site: Counter[str] = Counter()  # listings asked for in this loop
 
     def ask_unread(self) -> list[Wanted]:
         """The sitemaps of sites asked for in an earlier run, never read."""
         wanted: list[Wanted] = []
         if self.enabled:
-            for site, url in self.miner.store.sites_to_list():
+            for site, url in self.store.sites_to_list():
                 wanted += self._ask_sitemaps(site, url)
         return wanted
 
     def ask_for(self, page: QueuedPage, outcome: PageOutcome) -> list[Wanted]:
         """What to read for a page just recorded (nothing unless a target document)."""
-        if not self.enabled or crawls_as(outcome, self.miner.target) != "kept":
+        if not self.enabled or crawls_as(outcome, self.target) != "kept":
             return []
         wanted = []
         if page.site not in self.listed:
@@ -210,14 +210,14 @@ class Listings:
         """A site's robots.txt sitemaps (else /sitemap.xml), once."""
         self.listed.add(site)
         origin = origin_of(url)
-        record = self.miner.fetcher.robots.get(origin)
+        record = self.robots.get(origin)
         wanted = []
         for sitemap in candidates(origin, record.sitemaps() if record else [], ()):
             if sitemap not in self.asked and self.per_site[site] < MAX_LISTINGS:
                 wanted.append(self._ask(site, sitemap))
-        api = self.miner.ws.settings["crawl.cdx_api"]
+        api = self.crawl.cdx_api
         if api:  # what a web archive holds of the site, as a sitemap
-            query = cdx_query(api, site, self.miner.ws.settings["crawl.cdx_limit"])
+            query = cdx_query(api, site, self.crawl.cdx_limit)
             if query not in self.asked:
                 wanted.append(self._ask(site, query))
         return wanted
@@ -231,8 +231,8 @@ class Listings:
         """Queue the site's pages a sitemap or feed lists (at LISTING_PRIORITY, depth 1,
         up to the site's page cap) and record the listing. Returns the sitemaps an index
         names, to fetch next (MAX_LISTINGS a site), and how many pages were queued."""
-        miner = self.miner
-        miner.archive_exchanges(result.exchanges)
+        store = self.store
+        self.keep(result.exchanges)
         if HeldBack.applies(result):  # not read: asked again on the site's next document
             self.asked.discard(result.url)
             self.listed.discard(site)
@@ -245,17 +245,15 @@ class Listings:
             for url in listing.sitemaps:
                 if self.per_site[site] < MAX_LISTINGS and site_of(url) == site:
                     nested.append(self._ask(site, url))
-            room = miner.ws.settings["crawl.max_pages_per_site"] - miner.store.site_size(site)
+            room = self.crawl.max_pages_per_site - store.site_size(site)
             for url in listing.pages:
                 queued = crawl_url(url)
                 if queued is not None and site_of(queued) == site and len(entries) < room:
                     entries.append(QueueEntry(queued, site, loop, "crawl", 1, LISTING_PRIORITY))
-        with miner.store.batch():
-            if miner.store.site_counts(site)[2] is not None:
+        with store.batch():
+            if store.site_counts(site)[2] is not None:
                 entries = []  # the site was stopped meanwhile
-            added = miner.store.enqueue_in_batch(entries)
+            added = store.enqueue_in_batch(entries)
             found = len(listing.pages) if listing else 0
-            miner.store.record_listing(
-                result.url, site, loop, result.status, result.reason, found, added
-            )
+            store.record_listing(result.url, site, loop, result.status, result.reason, found, added)
         return nested, added

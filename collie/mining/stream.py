@@ -17,12 +17,12 @@ from collections.abc import Hashable
 
 from collie.crawl.listings import LISTING_TYPES
 from collie.fetch.pool import FetchPool, HeldBack
-from collie.mining.examine import examine
-from collie.mining.miner import Miner
-from collie.mining.records import LoopReport
-from collie.mining.settle import settle_batch
+from collie.mining.records import Deadline, LoopReport, RunEvents
+from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
+from collie.mining.workers import Workers
 from collie.models import FetchResult, QueuedPage
+from collie.store.frontier import FrontierStore
 
 PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
 TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the frontier
@@ -34,12 +34,24 @@ SHOW_EVERY = 1.0  # seconds between two progress updates
 class Stream:
     """A loop's fetch stage on the continuous scheduler (see the module docstring)."""
 
-    def __init__(self, miner: Miner, report: LoopReport) -> None:
-        settings = miner.ws.settings
-        self.miner, self.report = miner, report
-        workers = settings["fetch.workers"]
-        self.pool = FetchPool(miner.fetcher, workers, max_results=max(64, 2 * workers))
-        self.max_sites = max(1024, 16 * workers)  # sites with pages in the pool
+    def __init__(
+        self,
+        store: FrontierStore,
+        workers: Workers,
+        settler: Settler,
+        listings: Listings,
+        events: RunEvents,
+        deadline: Deadline,
+        report: LoopReport,
+        max_pages: int = 0,
+    ) -> None:
+        """`max_pages`: pages fetched in the loop at most (0: no limit)."""
+        self.store, self.workers, self.settler = store, workers, settler
+        self.events, self.deadline, self.report = events, deadline, report
+        self.max_pages = max_pages
+        threads = workers.fetch_threads
+        self.pool = FetchPool(workers.fetcher, threads, max_results=max(64, 2 * threads))
+        self.max_sites = max(1024, 16 * threads)  # sites with pages in the pool
         self.claimed: dict[int, QueuedPage] = {}
         self.per_site: Counter[str] = Counter()
         self.started = 0  # pages handed to the pool in this stage
@@ -47,12 +59,12 @@ class Stream:
         self.targets = 0
         self.frontier_changed = True
         self.next_top_up = 0.0  # monotonic time before which the frontier is not read again
-        self.listings = Listings(miner)
+        self.listings = listings
         self.listings_out = 0  # listings in the pool
-        self.held = HeldBack(miner.fetcher)  # pages whose robots.txt could not be fetched
+        self.held = HeldBack(workers.fetcher)  # pages whose robots.txt could not be fetched
         self._fetch_listings(self.listings.ask_unread())
         self._shown = 0.0
-        miner.events.stage(report.number, "fetch", None)
+        events.stage(report.number, "fetch", None)
 
     def __enter__(self) -> Stream:
         return self
@@ -64,14 +76,13 @@ class Stream:
 
     def run(self) -> str | None:
         """Fetch until the frontier is empty (None) or the run must stop (why)."""
-        miner = self.miner
         while True:
-            if miner.events.should_stop():
+            if self.events.should_stop():
                 self.finish()
                 return "interrupted"
-            if miner.out_of_time():
+            if self.deadline.passed():
                 self.finish()
-                return miner.describe_time_limit()
+                return self.deadline.describe()
             self.service(TAKE_WAIT)
             if self.claimed or self.listings_out:
                 continue
@@ -113,13 +124,13 @@ class Stream:
         self.next_top_up = time.monotonic() + max(TOP_UP_EVERY, 5 * took)
 
     def _top_up(self) -> None:
-        max_pages = self.miner.limits.max_pages
+        max_pages = self.max_pages
         room = max_pages - self.started if max_pages else self.max_sites * PER_SITE
         if room <= 0:
             return
         wanted = min(room, self.max_sites * PER_SITE)
         limit = wanted + len(self.claimed) + len(self.held)
-        for page in self.miner.store.next_per_site(PER_SITE, limit):
+        for page in self.store.next_per_site(PER_SITE, limit):
             if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
                 continue
             if self.held.waiting(page.id):
@@ -146,18 +157,17 @@ class Stream:
         taken = self._hold(taken)
         if not taken:
             return
-        miner = self.miner
         pages = [self.claimed.pop(int(key)) for key, _ in taken]  # type: ignore[call-overload]
         for page in pages:
             self.per_site[page.site] -= 1
         examined = [
-            examine(page, result, miner.model, miner.rules)
+            self.workers.examine(page, result)
             for page, (_, result) in zip(pages, taken, strict=True)
         ]
-        outcomes = settle_batch(miner, examined, self.report)
+        outcomes = self.settler.settle(examined, self.report)
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
-        miner.events.advance(len(outcomes))
+        self.events.advance(len(outcomes))
         for page, outcome in zip(pages, outcomes, strict=True):
             self._fetch_listings(self.listings.ask_for(page, outcome))
 
@@ -196,7 +206,7 @@ class Stream:
         state = self.pool.state()
         searching = f"queries {self.queries[0]}/{self.queries[1]}, " if self.queries else ""
         held = f", {len(self.held)} held (robots.txt unreachable)" if len(self.held) else ""
-        self.miner.events.status(
+        self.events.status(
             f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
-            f"{state.queued} waiting, {self.miner.store.queued_count()} queued{held}"
+            f"{state.queued} waiting, {self.store.queued_count()} queued{held}"
         )

@@ -10,13 +10,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from collie.models import (
+    CachedPage,
     DocumentRow,
     PageOutcome,
     QueueEntry,
     SuspectRow,
     WarcLocation,
 )
-from collie.reasons import TEASER
+from collie.reasons import RELATIVE_SUSPECTED, TEASER, TOO_SHORT
 from collie.store.base import from_sqlite, to_sqlite
 from collie.store.frontier import FrontierStore
 
@@ -47,10 +48,48 @@ def paragraph_texts(stored: str | None) -> list[str] | None:
     return None if stored is None else [p[0] for p in json.loads(stored)]
 
 
+# The record that holds each archived payload: the first page answer archived with it
+# (a later one with the same payload digest may be a revisit record, which holds none).
+PAYLOAD_RECORDS = (
+    "WITH payloads AS (SELECT warc_digest, warc_file, warc_offset, ROW_NUMBER() OVER "
+    "(PARTITION BY warc_digest ORDER BY fetched_at, id) AS n FROM pages "
+    "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200) "
+)
+
+
 class PageStore(FrontierStore):
     """Recording fetched pages and their documents."""
 
     # -- recording fetched pages --------------------------------------------------------
+    def kept_pages(self, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
+        """Recorded pages whose raw body was kept (and `where`), in id order, each with
+        the WARC record holding its payload when it was archived (collie.mining.bodies
+        reads it)."""
+        rows = self.conn.execute(
+            PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
+            "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
+            "p.encoding_method, p.body_sha1, p.status, COALESCE(o.warc_file, p.warc_file), "
+            "COALESCE(o.warc_offset, p.warc_offset) FROM pages p LEFT JOIN payloads o "
+            "ON o.warc_digest = p.warc_digest AND o.n = 1 "
+            f"WHERE p.body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY p.id",
+            params,
+        )
+        return [CachedPage(*tuple(row)) for row in rows]
+
+    def short_pages(self, loop: int) -> list[CachedPage]:
+        """The loop's pages dropped as too short (too few linking pages had voted yet)."""
+        return self.kept_pages(
+            "p.loop = ? AND p.status = 'dropped' AND p.reason = ?", (loop, TOO_SHORT)
+        )
+
+    def page_suspects(self) -> list[CachedPage]:
+        """The pages relative-suspected on their own (not with their site) that no
+        reviewer has called a relative's."""
+        return self.kept_pages(
+            f"p.status = 'dropped' AND p.reason LIKE '{RELATIVE_SUSPECTED}:page%' AND p.id "
+            "NOT IN (SELECT page_id FROM suspects WHERE label IS NOT NULL)"
+        )
+
     @contextmanager
     def batch(self) -> Iterator[PageStore]:
         """One transaction for a batch's writes (`write`, `enqueue_in_batch`); reads

@@ -16,55 +16,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from collie.models import CachedPage, DocumentRow, PageOutcome
-from collie.reasons import RELATIVE_SUSPECTED
-from collie.store import Store
-from collie.store.base import StoreBase, from_sqlite
+from collie.store.base import from_sqlite
 from collie.store.pages import DOCUMENT_COLUMNS, PageStore, document_values, paragraph_texts
-
-# The record that holds each archived payload: the first page answer archived with it
-# (a later one with the same payload digest may be a revisit record, which holds none).
-PAYLOAD_RECORDS = (
-    "WITH payloads AS (SELECT warc_digest, warc_file, warc_offset, ROW_NUMBER() OVER "
-    "(PARTITION BY warc_digest ORDER BY fetched_at, id) AS n FROM pages "
-    "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200) "
-)
-
-
-def select_cached(
-    store: StoreBase, where: str = "", params: tuple[Any, ...] = ()
-) -> list[CachedPage]:
-    """Recorded pages whose raw body was kept (and `where`), in id order, each with the
-    WARC record holding its payload when it was archived (collie.mining.bodies reads it)."""
-    rows = store.conn.execute(
-        PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
-        "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
-        "p.encoding_method, p.body_sha1, p.status, COALESCE(o.warc_file, p.warc_file), "
-        "COALESCE(o.warc_offset, p.warc_offset) FROM pages p LEFT JOIN payloads o "
-        "ON o.warc_digest = p.warc_digest AND o.n = 1 "
-        f"WHERE p.body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY p.id",
-        params,
-    )
-    return [CachedPage(*tuple(row)) for row in rows]
-
-
-def short_pages(store: Store, loop: int) -> list[CachedPage]:
-    """The loop's pages dropped as too short (too few linking pages had voted yet)."""
-    return select_cached(
-        store, "p.loop = ? AND p.status = 'dropped' AND p.reason = 'too-short'", (loop,)
-    )
-
-
-def page_suspects(store: Store) -> list[CachedPage]:
-    """The pages relative-suspected on their own (not with their site) that no reviewer
-    has called a relative's."""
-    return select_cached(
-        store,
-        f"p.status = 'dropped' AND p.reason LIKE '{RELATIVE_SUSPECTED}:page%' AND p.id NOT IN "
-        "(SELECT page_id FROM suspects WHERE label IS NOT NULL)",
-    )
 
 
 class Rewriter(PageStore):
@@ -73,7 +28,7 @@ class Rewriter(PageStore):
     store (reviews, exports, counts)."""
 
     def cached_pages(self) -> list[CachedPage]:
-        return select_cached(self)
+        return self.kept_pages()
 
     def transaction(self) -> sqlite3.Connection:
         """Begin the one transaction (write lock taken now); `with` it to commit."""
