@@ -1,0 +1,24 @@
+"""mining/records.py: what a loop counts, and the run's time limit."""
+
+from __future__ import annotations
+
+from collie.mining.records import Deadline, LoopReport
+from collie.models import PageOutcome
+
+
+def test_a_page_counted_and_taken_out_again_leaves_no_zero_counts() -> None:
+    report = LoopReport(1)
+    short = PageOutcome(1, "a.example", "dropped", "too-short", lang="zul")
+    report.count(short)
+    assert report.pages == {"dropped": 1} and report.reasons == {"too-short": 1}
+    report.count(short, -1)
+    report.count(PageOutcome(1, "a.example", "kept", lang="zul"))
+    assert report.pages == {"kept": 1} and not report.reasons
+    assert report.languages == {"zul": 1}
+    assert "1 pages fetched: 1 target documents" in report.line()
+
+
+def test_a_deadline_of_zero_never_passes_and_says_its_limit() -> None:
+    assert not Deadline(0).passed()
+    assert Deadline(1e-9).passed()
+    assert Deadline(90).describe() == "the run's time limit (90 s) was reached"

@@ -1,0 +1,93 @@
+"""mining/settle.py: examined pages into the store through one Settler: near-duplicates
+against every original, warc.keep, one recount; a short page decided by the vote of the
+pages linking to it, without a second examination."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from collie.langid.model import LangModel
+from collie.mining.archive import open_archive
+from collie.mining.config import RunConfig
+from collie.mining.examine import examine
+from collie.mining.records import LoopReport
+from collie.mining.settle import Settler
+from collie.mining.spider import Spider
+from collie.models import Examined
+from collie.store import Store
+
+from .conftest import open_copy
+from .pages import answer, article, paragraphs, queue
+
+
+def settler_of(ws, model: LangModel) -> tuple[Store, Settler]:
+    config = RunConfig.of(ws, model)
+    store = Store(ws, config.keep.max_distance)
+    store.open_loop()
+    return store, Settler(store, config, Spider(store, config, depth=2), model)
+
+
+def examined(store: Store, model: LangModel, pages: dict[str, bytes], rules) -> list[Examined]:
+    queued = queue(store, list(pages))
+    return [examine(q, answer(q.url, pages[q.url]), model, rules) for q in queued]
+
+
+def test_a_batch_is_recorded_with_its_near_duplicates_and_counted(ws, model: LangModel) -> None:
+    store, settler = settler_of(ws, model)
+    pages = {
+        "http://alpha.co.za/a": article("zul", 0),
+        "http://beta.co.za/copy": article("zul", 0),  # the same article on another site
+        "http://gamma.co.za/en": article("eng", 0),
+    }
+    report = LoopReport(1)
+    outcomes = settler.settle(examined(store, model, pages, settler.config.rules), report)
+    assert [o.status for o in outcomes] == ["kept", "duplicate", "wronglang"]
+    assert report.pages == {"kept": 1, "duplicate": 1, "wronglang": 1}
+    again = {"http://alpha.co.za/b": article("zul", 0)}  # the lookups span batches
+    assert [
+        o.status
+        for o in settler.settle(examined(store, model, again, settler.config.rules), report)
+    ] == ["duplicate"]
+    settler.forget_originals()  # built again from the store: the same answer
+    more = {"http://alpha.co.za/c": article("zul", 0)}
+    [o] = settler.settle(examined(store, model, more, settler.config.rules), report)
+    assert o.status == "duplicate" and report.pages["duplicate"] == 3
+
+
+def test_warc_keep_target_archives_only_target_pages(
+    template_ws: Path, tmp_path: Path, model
+) -> None:
+    with open_copy(template_ws, tmp_path, warc__keep="target") as ws:
+        store, settler = settler_of(ws, model)
+        settler.archive = open_archive(ws, store, settler.config.keep)
+        pages = {
+            "http://alpha.co.za/a": article("zul", 3),
+            "http://gamma.co.za/en": article("eng", 3),
+        }
+        try:
+            outcomes = settler.settle(
+                examined(store, model, pages, settler.config.rules), LoopReport(1)
+            )
+        finally:
+            settler.archive.close()
+    assert outcomes[0].warc is not None and outcomes[1].warc is None
+
+
+def test_a_short_page_is_decided_by_its_referrers_vote_and_counted_once(ws, model) -> None:
+    store, settler = settler_of(ws, model)
+    rules, report = settler.config.rules, LoopReport(1)
+    short = "http://alpha.co.za/about"
+    sentence = paragraphs("zul")[5].split(".")[0] + "."
+    body = f"<html><body><main><p>{sentence}</p></main></body></html>".encode()
+    [alone] = settler.settle(examined(store, model, {short: body}, rules), report)
+    assert alone.reason == "too-short" and report.pages == {"dropped": 1}
+    assert settler.decide_short_pages(1) == []  # nobody voted yet
+    linking = {f"http://alpha.co.za/{i}": article("zul", 4 * i, 4, [short]) for i in (1, 2)}
+    settler.settle(examined(store, model, linking, rules), report)
+    waiting = settler.waiting[alone.page_id].examined
+    [decided] = settler.decide_short_pages(1)
+    assert decided is waiting  # as examined when fetched: no second examination
+    assert decided.outcome.status == "kept"
+    settler.record([decided.outcome], {decided.queued.id: decided.queued}, 1)
+    settler.recount(report, [decided.outcome])
+    assert report.pages == {"kept": 3} and "too-short" not in report.reasons
