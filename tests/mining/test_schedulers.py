@@ -1,0 +1,83 @@
+"""mining/stream.py and mining/batches.py: the two schedulers fetch a loop's frontier
+over HTTP (the mini web) until it is empty, settling each page through the Settler and
+crawling out through the Spider; both stop at the run's time limit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from collie.fetch.fetcher import Fetcher
+from collie.langid.model import LangModel
+from collie.mininet.server import MiniWebServer, Response, World
+from collie.mining.batches import BatchFetch
+from collie.mining.config import RunConfig
+from collie.mining.executor import LocalExecutor
+from collie.mining.records import Deadline, LoopReport, RunEvents
+from collie.mining.settle import Settler
+from collie.mining.spider import Listings, Spider
+from collie.mining.stream import Stream
+from collie.mining.workers import Workers
+from collie.store import Store
+
+from .conftest import open_copy
+from .pages import article, queue
+
+SITE = "http://isolezwe.co.za"
+
+
+def small_site(world: World) -> None:
+    """A home page found by search, linking to two Zulu articles (found by crawling),
+    one of which links to an English page."""
+    links = [f"{SITE}/one", f"{SITE}/two"]
+    world.add(f"{SITE}/", Response.html(article("zul", 0, 3, links).decode()))
+    world.add(f"{SITE}/one", Response.html(article("zul", 3, 3, [f"{SITE}/en"]).decode()))
+    world.add(f"{SITE}/two", Response.html(article("zul", 6, 3).decode()))
+    world.add(f"{SITE}/en", Response.html(article("eng", 0, 3).decode()))
+
+
+@pytest.mark.parametrize("scheduler", [Stream, BatchFetch])
+def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
+    scheduler, template_ws: Path, tmp_path: Path, model: LangModel, world: World, web: MiniWebServer
+) -> None:
+    small_site(world)
+    flags = {"crawl__sitemaps": False, "fetch__delay": 0, "crawl__site_min_pages": 100}
+    with open_copy(template_ws, tmp_path, **flags) as ws:
+        config = RunConfig.of(ws, model)
+        store = Store(ws, config.keep.max_distance)
+        store.open_loop()
+        queue(store, [f"{SITE}/"])
+        with Fetcher(config.fetch) as fetcher:
+            workers = Workers(LocalExecutor(), fetcher, model, config)
+            spider = Spider(store, config, depth=3)
+            settler = Settler(store, config, spider, model, robots=fetcher.robots)
+            listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
+            report = LoopReport(1)
+            parts = (store, workers, settler, listings, RunEvents(), Deadline(0), report)
+            fetching = scheduler(*parts)
+            assert fetching.run() is None
+            fetching.finish()
+        assert report.pages == {"kept": 3, "wronglang": 1}
+        assert store.queued_count() == 0
+        assert fetching.held_back() == (0, {})
+
+
+@pytest.mark.parametrize("scheduler", [Stream, BatchFetch])
+def test_a_scheduler_stops_at_the_time_limit(
+    scheduler, ws, model: LangModel, world: World, web: MiniWebServer
+) -> None:
+    small_site(world)
+    config = RunConfig.of(ws, model)
+    store = Store(ws)
+    store.open_loop()
+    queue(store, [f"{SITE}/"])
+    with Fetcher(config.fetch) as fetcher:
+        workers = Workers(LocalExecutor(), fetcher, model, config)
+        settler = Settler(store, config, Spider(store, config, depth=3), model)
+        listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
+        parts = (store, workers, settler, listings, RunEvents(), Deadline(1e-9), LoopReport(1))
+        fetching = scheduler(*parts)
+        assert fetching.run() == "the run's time limit (1e-09 s) was reached"
+        fetching.finish()
+    assert store.queued_count() == 1  # the page stays queued for the next run
