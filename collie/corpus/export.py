@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
 from collie.decide.segments import Segment, mark_segments
+from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.store import CorpusStore
@@ -350,12 +351,13 @@ def _write_warc(
                 copied.add(record_id)
 
 
-def umask_mode(directory: bool = False) -> int:
-    """The mode a new file (or directory) gets under the process's umask: what a
-    temporary file renamed into place must be given (mkstemp makes 0600, mkdtemp 0700)."""
+def umask_mode() -> int:
+    """The mode a new directory gets under the process's umask: what the temporary
+    folder renamed into place must be given (mkdtemp makes 0700; a file's temporary gets
+    its mode from collie.files.atomic_write)."""
     mask = os.umask(0)
     os.umask(mask)
-    return (0o777 if directory else 0o666) & ~mask
+    return 0o777 & ~mask
 
 
 def write_export(
@@ -398,7 +400,7 @@ def write_export(
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
         try:
             _write_dir(tmp_dir, items)
-            tmp_dir.chmod(umask_mode(directory=True))
+            tmp_dir.chmod(umask_mode())
             _swap_folder(tmp_dir, path)
         except BaseException:
             shutil.rmtree(tmp_dir, ignore_errors=True)
@@ -425,15 +427,8 @@ def _write_file(path: Path, fmt: str, replace: bool, write: Callable[[IO[bytes]]
         )
     if not replace and (path.exists() or path.is_symlink()):
         raise FileExistsError(f"{path} exists")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-        os.chmod(tmp_name, umask_mode())
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
+    with atomic_write(path) as handle:
+        write(handle)
 
 
 def _swap_folder(new: Path, path: Path) -> None:
