@@ -17,7 +17,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "collie"
 
 SHARED = {"__init__", "__main__", "errors", "config", "models", "reasons", "languages",
-          "urls", "text", "http", "udhr", "files"}  # fmt: skip
+          "urls", "text", "http", "udhr", "files", "lognames"}  # fmt: skip
 STAGES = ("search", "fetch", "page", "langid", "decide", "crawl")  # the loop's order
 # The one cross-stage use: deciding a page reads the language model's answers.
 STAGE_USES = {"decide": {"langid"}}
