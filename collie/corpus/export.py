@@ -165,9 +165,15 @@ def export_corpus(
     if choice.fmt == "warc":
         archive, originals = ws.root / WARC_FOLDER, store.warc_originals()
     return write_export(
-        rows, out, choice.fmt, selection, repeats=repeats, replace=replace,
-        archive=archive, originals=originals,
-    )  # fmt: skip
+        rows,
+        out,
+        choice.fmt,
+        selection,
+        repeats=repeats,
+        replace=replace,
+        archive=archive,
+        originals=originals,
+    )
 
 
 def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:
@@ -387,8 +393,12 @@ def write_export(
         if out == "-":
             _write_warc(sys.stdout.buffer, items, folder, known, count, "-")
             return count
-        _write_file(Path(out), fmt, replace, lambda handle: _write_warc(
-            handle, items, folder, known, count, Path(out).name))  # fmt: skip
+        _write_file(
+            Path(out),
+            fmt,
+            replace,
+            lambda handle: _write_warc(handle, items, folder, known, count, Path(out).name),
+        )
         return count
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
