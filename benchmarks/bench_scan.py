@@ -88,7 +88,7 @@ def run_scan(
         started = time.perf_counter()
         report = scan(ws, model, executor, sources, prefilter=prefilter)
         wall = time.perf_counter() - started
-        docs = {row["final_url"] or row["url"] for row in CorpusStore(ws.conn).export_rows()}
+        docs = {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
     return {"report": report, "wall": wall, "docs": docs}
 
 
@@ -233,7 +233,7 @@ def continue_live(root: Path, world: Path) -> set[str]:
         subprocess.run(command, env=_proxy_env(server.proxy_url), check=True)
     stored.close()
     with open_workspace(root, os.environ, {}) as ws:
-        return {row["final_url"] or row["url"] for row in CorpusStore(ws.conn).export_rows()}
+        return {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
 
 
 def cluster_client(cluster: Any) -> Any:

@@ -1,12 +1,15 @@
 """The records passed between the stages of a run and the store: a queued URL, a page
 taken from the frontier, what fetching it gave, what became of it (its document, or its
-suspicion of being a close relative's), a loop's state, a body to keep. Plain data: no
-database, no decisions."""
+suspicion of being a close relative's), a loop's state, a body to keep; a corpus
+document as an export reads it and writes it. Plain data: no database, no decisions."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+from collie.text import count_words, normal_text
 
 # A page's status: queued (in the frontier), kept (a target document of the corpus),
 # duplicate (a target document repeating an earlier one), wronglang (text in another
@@ -225,3 +228,110 @@ class Referrer:
     lang: str  # its language (ISO 639-3 or "und")
     text_bytes: int  # its amount of text
     lang_attribute: str = ""  # its <html lang>, as written
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One paragraph of a document as an export sees it (collie.decide.segments)."""
+
+    text: str
+    language: str  # the paragraph's label (`und`: not identified)
+    target: float  # the share of its letters in the target language
+    kept: bool  # written by a target-language export
+
+
+@dataclass(frozen=True)
+class ExportRow:
+    """A corpus document (or a relative-suspected page) as an export reads it from the
+    store (`CorpusStore.export_rows`, `suspect_rows`): its page's facts and its
+    paragraphs; `segments` once the export has marked them. `to_json` is its JSON-lines
+    object."""
+
+    id: int  # the document's (a suspect's: its page's)
+    site: str
+    url: str
+    final_url: str | None
+    title: str | None
+    loop: int
+    source: str  # search, crawl or archive
+    depth: int
+    query: str | None  # the query whose result it was
+    referrer: str | None  # the URL of the page linking to it
+    lang: str | None
+    lang_prob: float | None
+    target_share: float | None
+    words: int
+    encoding: str | None
+    encoding_method: str | None
+    fetched_at: float | None  # Unix time
+    simhash: str | None  # 16 hex digits (None: a suspect)
+    paragraphs: list[tuple[str, str, float]]  # (text, lang, probability), teasers left out
+    teasers: int = 0  # teaser paragraphs left out (collie.decide.teasers)
+    warc_file: str | None = None  # where the answer is in warc/ (None: not archived)
+    warc_offset: int | None = None
+    warc_length: int | None = None
+    warc_record_id: str | None = None
+    warc_digest: str | None = None  # its payload's
+    level: SuspectLevel | None = None  # a suspect's (None: a corpus document)
+    pass_share: float | None = None
+    label: str | None = None  # a suspect's review label
+    segments: list[Segment] | None = None  # the paragraphs as the export marked them
+
+    def warc_pointer(self) -> dict[str, Any] | None:
+        """Where the answer its text came from is in the workspace's WARC files (the file
+        under the workspace, the offset and length of its gzip member, its
+        WARC-Record-ID), or None (fetched before the workspace kept WARC files, or
+        warc.keep left it out)."""
+        if not self.warc_file:
+            return None
+        return {
+            "file": f"warc/{self.warc_file}",
+            "offset": self.warc_offset,
+            "length": self.warc_length,
+            "record_id": self.warc_record_id,
+        }
+
+    def to_json(self, text: str) -> dict[str, Any]:
+        """The JSON-lines object of the document (keys in this order): `text` as written,
+        and `paragraphs`, the whole document (each paragraph with its language, its
+        target share and whether `text` holds it: `segments`)."""
+        record: dict[str, Any] = {
+            "id": self.id,
+            "url": self.url,
+            "final_url": self.final_url or self.url,
+            "title": self.title,
+            "loop": self.loop,
+            "source": self.source,
+            "depth": self.depth,
+            "query": self.query,
+            "referrer": self.referrer,
+            "language": self.lang,
+            "probability": self.lang_prob,
+            "target_share": self.target_share,
+            "words": count_words(text),
+            "encoding": self.encoding,
+            "encoding_method": self.encoding_method,
+            "fetched_at": iso_time(self.fetched_at),
+            "simhash": self.simhash,
+            "warc": self.warc_pointer(),
+            "text": text,
+            "paragraphs": [
+                {
+                    "text": normal_text(m.text),
+                    "language": m.language,
+                    "target": m.target,
+                    "kept": m.kept,
+                }
+                for m in self.segments or ()
+            ],
+        }
+        if self.level is not None:
+            record |= {"suspected": self.level, "pass_share": self.pass_share}
+        return record
+
+
+def iso_time(stamp: float | None) -> str | None:
+    """A Unix time as ISO 8601 in UTC, as `collie status` prints times."""
+    if stamp is None:
+        return None
+    return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds")

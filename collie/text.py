@@ -80,3 +80,8 @@ def tokenize(text: str) -> list[str]:
 def count_words(text: str) -> int:
     """Number of word tokens, as `tokenize` defines them."""
     return len(tokenize(text))
+
+
+def normal_text(paragraph: str) -> str:
+    """A paragraph as an export writes it: on one line, spaces collapsed, NFC."""
+    return unicodedata.normalize("NFC", " ".join(paragraph.split()))

@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from collie.corpus.export import Selection, document_text, write_export
+from collie.models import ExportRow
 
 from .clihelp import run_collie
 
 
-def row(doc_id: int, paragraphs: list[tuple[str, str, float]]) -> dict[str, Any]:
-    return {"id": doc_id, "url": f"http://x/{doc_id}", "final_url": None, "title": "t",
-            "loop": 1, "source": "search", "depth": 0, "query": "a b c", "referrer": None,
-            "lang": "luo", "lang_prob": 0.9, "target_share": 0.6, "words": 5,
-            "encoding": "utf-8", "encoding_method": "http", "fetched_at": 1.0,
-            "simhash": "00ff", "paragraphs": paragraphs}  # fmt: skip
+def row(doc_id: int, paragraphs: list[tuple[str, str, float]], site: str = "x") -> ExportRow:
+    return ExportRow(id=doc_id, site=site, url=f"http://x/{doc_id}", final_url=None, title="t",
+                     loop=1, source="search", depth=0, query="a b c", referrer=None, lang="luo",
+                     lang_prob=0.9, target_share=0.6, words=5, encoding="utf-8",
+                     encoding_method="http", fetched_at=1.0, simhash="00ff",
+                     paragraphs=paragraphs)  # fmt: skip
 
 
 MIXED = [("Ji duto onyuol ka gin thuolo.", "luo", 0.9), ("All are born free.", "eng", 0.99),
@@ -56,8 +56,48 @@ def test_txt_and_jsonl(tmp_path: Path) -> None:
         (MIXED[2][0], "luo", 1.0, True)]  # fmt: skip
 
 
+# A document's JSON-lines object, key for key and byte for byte (issue 41: the export's
+# rows became ExportRow; what they write did not change).
+JSONL_HEAD = (
+    '{"id": 2, "url": "http://x/2", "final_url": "http://y/", "title": "t", "loop": 1, '
+    '"source": "search", "depth": 0, "query": "a b c", "referrer": null, "language": "luo", '
+    '"probability": 0.9, "target_share": 0.6, "words": 10, "encoding": "utf-8", '
+    '"encoding_method": "http", "fetched_at": "1970-01-01T00:00:01+00:00", "simhash": "00ff", '
+    '"warc": {"file": "warc/a.warc.gz", "offset": 5, "length": 7, "record_id": "<urn:x>"}'
+)
+JSONL_TAIL = (
+    '"paragraphs": [{"text": "Ji duto onyuol ka gin thuolo.", "language": "luo", '
+    '"target": 1.0, "kept": true}, {"text": "All are born free.", "language": "eng", '
+    '"target": 0.0, "kept": false}, {"text": "Bende gin gi rieko.", "language": "luo", '
+    '"target": 1.0, "kept": true}]'
+)
+
+
+def test_jsonl_and_the_manifest_byte_for_byte(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    archived = replace(row(2, MIXED), final_url="http://y/", warc_file="a.warc.gz",
+                       warc_offset=5, warc_length=7, warc_record_id="<urn:x>")  # fmt: skip
+    suspect = replace(row(2, MIXED), final_url="http://y/", level="site", pass_share=0.25)
+    write_export([archived], str(tmp_path / "c.jsonl"), "jsonl", "luo")
+    text = '"text": "Ji duto onyuol ka gin thuolo.\\nBende gin gi rieko."'
+    assert (tmp_path / "c.jsonl").read_bytes() == (
+        f"{JSONL_HEAD}, {text}, {JSONL_TAIL}}}\n".encode()
+    )
+    write_export([archived], str(tmp_path / "d"), "dir", "luo")
+    assert (tmp_path / "d" / "manifest.jsonl").read_bytes() == (
+        '{"file": "00000002.txt", ' + JSONL_HEAD[1:] + "}\n"
+    ).encode()
+    write_export([suspect], str(tmp_path / "s.jsonl"), "jsonl", "luo", "all")
+    head = JSONL_HEAD.replace('words": 10', 'words": 14').split(', "warc"')[0]
+    text = '"text": "Ji duto onyuol ka gin thuolo.\\nAll are born free.\\nBende gin gi rieko."'
+    assert (tmp_path / "s.jsonl").read_bytes() == (
+        f'{head}, "warc": null, {text}, {JSONL_TAIL}, "suspected": "site", "pass_share": 0.25}}\n'
+    ).encode()
+
+
 def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
-    def rows() -> Iterator[dict[str, Any]]:
+    def rows() -> Iterator[ExportRow]:
         yield row(1, MIXED)
         raise KeyboardInterrupt
 
@@ -71,8 +111,8 @@ def test_interrupted_export_leaves_nothing(tmp_path: Path) -> None:
     assert (tmp_path / "old.txt").read_text() == "the earlier export\n"
 
 
-def site_row(doc_id: int, site: str, texts: list[str]) -> dict[str, Any]:
-    return {**row(doc_id, [(t, "luo", 0.9) for t in texts]), "site": site}
+def site_row(doc_id: int, site: str, texts: list[str]) -> ExportRow:
+    return row(doc_id, [(t, "luo", 0.9) for t in texts], site)
 
 
 def test_a_sites_repeated_paragraphs_are_left_out_and_counted(tmp_path: Path) -> None:

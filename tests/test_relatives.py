@@ -113,7 +113,7 @@ def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
         assert store.site_counts("relatives.example")[2] == "relative-suspected:site 0.25"
         assert list(reads.export_rows()) == []
         rows = list(reads.suspect_rows())
-        assert [r["level"] for r in rows] == ["site", "page", "page", "site"]
+        assert [r.level for r in rows] == ["site", "page", "page", "site"]
         assert reviews.draw_review_sample(10, 1) == 0  # no corpus document left to sample
         first = reviews.next_review()
         assert first is not None and first["document"]["suspect"] is True
@@ -243,14 +243,14 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
         assert list(reads.export_rows()) == []  # for a site verdict)
         assert store.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
         rows = list(reads.suspect_rows())
-        assert {r["level"] for r in rows} == {"page"} and len(rows) == 3
+        assert {r.level for r in rows} == {"page"} and len(rows) == 3
         # restoring them: a page whose document another one duplicates stays a suspect
         ids = [r[0] for r in store.conn.execute("SELECT page_id, id FROM documents ORDER BY id")]
         first = store.conn.execute("SELECT id FROM documents WHERE page_id = ?", (ids[0],))
         store.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
                            (first.fetchone()[0], ids[1]))  # fmt: skip
         assert store.forget_suspects(ids) == ids[1:]
-        assert [r["id"] for r in reads.suspect_rows()] == ids[:1]
+        assert [r.id for r in reads.suspect_rows()] == ids[:1]
 
 
 def test_a_target_site_does_not_lift_a_page_with_no_target_text_of_its_own() -> None:

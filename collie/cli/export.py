@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -12,10 +10,11 @@ import click
 
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import check_output, force_option
-from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice, export_corpus, umask_mode
+from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice, export_corpus
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.status import report_data
 from collie.errors import InputError
+from collie.files import atomic_write
 
 
 @click.command(context_settings=CONTEXT)
@@ -212,10 +211,7 @@ def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None
 
 def _write_atomically(path: Path, text: str) -> None:
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with atomic_write(path, "w") as handle:
+            handle.write(text)
     except OSError as exc:
         raise InputError(f"Cannot write {path}: {exc.strerror or exc}.") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(tmp, umask_mode())
-    os.replace(tmp, path)

@@ -23,6 +23,7 @@ from tqdm import tqdm
 from collie.config import parse_assignment
 from collie.errors import CollieError, ConfigError, SettingsFileMissing, UsageProblem
 from collie.langid.model import LangModel
+from collie.lognames import AliasFormatter
 from collie.search import BACKENDS
 from collie.workspace.folder import Workspace, find_workspace, open_workspace
 
@@ -107,7 +108,7 @@ def configure_logging(verbose: int) -> None:
         root.removeHandler(old)
     handler = BarSafeHandler()
     handler.setLevel(level)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(AliasFormatter("%(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(level)
 

@@ -14,10 +14,11 @@ from typing import Any
 from tqdm import tqdm
 
 from collie.cli.options import note
+from collie.lognames import AliasFormatter
 from collie.mining.records import RunEvents
 
 PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
-RUN_LOG = logging.getLogger("collie.runlog")  # the run's own lines, for logs/ only
+RUN_LOG = logging.getLogger(__name__)  # the run's own lines, for logs/ only (collie.runlog)
 RUN_LOG.propagate = False
 
 
@@ -31,7 +32,7 @@ def open_run_log(root: Path) -> tuple[Path, logging.Handler]:
     path = folder / f"run-{stamp}.log"
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setLevel(logging.INFO)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(AliasFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     collie = logging.getLogger("collie")
     collie.addHandler(handler)
     if collie.getEffectiveLevel() > logging.INFO:

@@ -27,8 +27,22 @@ from collie.config.table import (
 )
 
 __all__ = [
-    "ENV_PREFIX", "INT_MAX", "SECTIONS", "SETTINGS", "SETTINGS_BY_KEY", "Setting",
-    "Settings", "Value", "check_value", "load_settings", "lookup", "parse_assignment",
-    "parse_text", "read_toml", "render_toml", "toml_literal", "user_agent_header",
+    "ENV_PREFIX",
+    "INT_MAX",
+    "SECTIONS",
+    "SETTINGS",
+    "SETTINGS_BY_KEY",
+    "Setting",
+    "Settings",
+    "Value",
+    "check_value",
+    "load_settings",
+    "lookup",
+    "parse_assignment",
+    "parse_text",
+    "read_toml",
+    "render_toml",
+    "toml_literal",
+    "user_agent_header",
     "value_range",
-]  # fmt: skip
+]

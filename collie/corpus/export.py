@@ -15,27 +15,27 @@ and never clobbers an earlier export with half of a new one.
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import json
 import os
 import shutil
 import sys
 import tempfile
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
 from collie.decide.dedup import paragraph_key
-from collie.decide.segments import Segment, mark_segments
+from collie.decide.segments import mark_segments
+from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
+from collie.models import ExportRow, Segment
 from collie.store import CorpusStore
 from collie.store.warc import WARC_FOLDER
-from collie.text import count_words
+from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
 
 FORMATS = ("txt", "jsonl", "dir", "warc")
@@ -82,22 +82,21 @@ class Repeats:
     boilerplate: set[tuple[str, int]] = field(default_factory=set)  # (site, paragraph key)
     seen: set[int] = field(default_factory=set)
 
-    def learn(self, rows: Iterable[dict[str, Any]]) -> None:
+    def learn(self, rows: Iterable[ExportRow]) -> None:
         """First pass over the export's rows: count each paragraph's documents per site."""
         if not self.site_min:
             return
         counts: Counter[tuple[str, int]] = Counter()
         for row in rows:
-            site = row.get("site") or ""
-            counts.update({(site, paragraph_key(text)) for text, _, _ in row["paragraphs"]})
+            counts.update({(row.site, paragraph_key(text)) for text, _, _ in row.paragraphs})
         self.boilerplate = {key for key, n in counts.items() if n >= self.site_min}
 
-    def filter(self, row: dict[str, Any], count: ExportCount) -> dict[str, Any]:
+    def filter(self, row: ExportRow, count: ExportCount) -> ExportRow:
         """The row with its site's boilerplate (and, with `unique`, the corpus's repeats)
         left out; counted in `count`."""
-        site = row.get("site") or ""
+        site = row.site
         kept = []
-        for paragraph in row["paragraphs"]:
+        for paragraph in row.paragraphs:
             key = paragraph_key(paragraph[0])
             words = count_words(paragraph[0])
             if (site, key) in self.boilerplate:
@@ -111,7 +110,7 @@ class Repeats:
                     continue
             self.seen.add(key)
             kept.append(paragraph)
-        return {**row, "paragraphs": kept}
+        return replace(row, paragraphs=kept)
 
 
 def corpus_repeats(ws: Workspace, unique: bool = False) -> Repeats:
@@ -142,9 +141,9 @@ class Selection:
             self._model = self._load()
         return [(code, nearest) for code, _, nearest in self._model.identify_nearest(texts)]
 
-    def mark(self, row: dict[str, Any]) -> list[Segment]:
+    def mark(self, row: ExportRow) -> list[Segment]:
         """The row's paragraphs, each with its target share and whether it is kept."""
-        return mark_segments(row["paragraphs"], self.target, self.identify)
+        return mark_segments(row.paragraphs, self.target, self.identify)
 
 
 def export_corpus(
@@ -164,102 +163,44 @@ def export_corpus(
     if choice.fmt == "warc":
         archive, originals = ws.root / WARC_FOLDER, store.warc_originals()
     return write_export(
-        rows, out, choice.fmt, selection, repeats=repeats, replace=replace,
-        archive=archive, originals=originals,
-    )  # fmt: skip
+        rows,
+        out,
+        choice.fmt,
+        selection,
+        repeats=repeats,
+        replace=replace,
+        archive=archive,
+        originals=originals,
+    )
 
 
 def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:
-    """The documents an export writes (by default: a default export), each an export
-    row with its `text` as written (the site's boilerplate left out; with "target",
-    only its target-language paragraphs)."""
+    """The documents an export writes (by default: a default export), each as its JSON
+    lines object (`ExportRow.to_json`): its `text` as written (the site's boilerplate
+    left out; with "target", only its target-language paragraphs)."""
     rows = CorpusStore(ws.conn).export_rows()
     selection = Selection(ws.language.code, segments, ws.model)
     written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws))
-    return [{**row, "text": text} for row, text in written]
+    return [row.to_json(text) for row, text in written]
 
 
-def document_text(row: dict[str, Any], selection: Selection) -> str:
+def document_text(row: ExportRow, selection: Selection) -> str:
     """A document's text: its paragraphs one per line (`segments="target"`: only those
     `Selection.mark` keeps; the row's `segments` when marked already), NFC."""
-    paragraphs = [p[0] for p in row["paragraphs"]]
+    paragraphs = [p[0] for p in row.paragraphs]
     if selection.segments == "target":
-        marks = row.get("segments") or selection.mark(row)
+        marks = row.segments or selection.mark(row)
         paragraphs = [mark.text for mark in marks if mark.kept]
     return "\n".join(line for line in map(normal_text, paragraphs) if line)
 
 
-def normal_text(paragraph: str) -> str:
-    """A paragraph as an export writes it: on one line, spaces collapsed, NFC."""
-    return unicodedata.normalize("NFC", " ".join(paragraph.split()))
-
-
-def iso_time(stamp: float | None) -> str | None:
-    """A Unix time as ISO 8601 in UTC, as `collie status` prints times."""
-    if stamp is None:
-        return None
-    return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def warc_pointer(row: dict[str, Any]) -> dict[str, Any] | None:
-    """Where the answer a document's text came from is in the workspace's WARC files (the
-    file under the workspace, the offset and length of its gzip member, its
-    WARC-Record-ID), or None (fetched before the workspace kept WARC files, or
-    warc.keep left it out)."""
-    if not row.get("warc_file"):
-        return None
-    return {
-        "file": f"warc/{row['warc_file']}",
-        "offset": row["warc_offset"],
-        "length": row["warc_length"],
-        "record_id": row["warc_record_id"],
-    }
-
-
-def json_record(row: dict[str, Any], text: str) -> dict[str, Any]:
-    """The jsonl object of one document: `text` as written, and `paragraphs`, the whole
-    document (each paragraph with its language, its target share and whether `text`
-    holds it)."""
-    return {
-        "id": row["id"],
-        "url": row["url"],
-        "final_url": row["final_url"] or row["url"],
-        "title": row["title"],
-        "loop": row["loop"],
-        "source": row["source"],
-        "depth": row["depth"],
-        "query": row["query"],
-        "referrer": row["referrer"],
-        "language": row["lang"],
-        "probability": row["lang_prob"],
-        "target_share": row["target_share"],
-        "words": count_words(text),
-        "encoding": row["encoding"],
-        "encoding_method": row["encoding_method"],
-        "fetched_at": iso_time(row["fetched_at"]),
-        "simhash": row["simhash"],
-        "warc": warc_pointer(row),
-        "text": text,
-        "paragraphs": [
-            {
-                "text": normal_text(m.text),
-                "language": m.language,
-                "target": m.target,
-                "kept": m.kept,
-            }
-            for m in row.get("segments", ())
-        ],
-        **({"suspected": row["level"], "pass_share": row["pass_share"]} if "level" in row else {}),
-    }
-
-
 def export_texts(
-    rows: Iterable[dict[str, Any]],
+    rows: Iterable[ExportRow],
     selection: Selection,
     count: ExportCount,
     repeats: Repeats | None,
     marked: bool = False,
-) -> Iterator[tuple[dict[str, Any], str]]:
+) -> Iterator[tuple[ExportRow, str]]:
     """(row, text) of every document an export writes (empty ones are not), counted.
     The rows are marked (`segments`: `Selection.mark`) for a target export, or with
     `marked` (JSON lines: each paragraph's language)."""
@@ -267,13 +208,14 @@ def export_texts(
         if repeats is not None:
             row = repeats.filter(row, count)
         if marked or selection.segments == "target":
-            row = {**row, "segments": selection.mark(row)}
+            row = replace(row, segments=selection.mark(row))
         text = document_text(row, selection)
         if selection.segments == "target":
-            left = [m.text for m in row["segments"] if not m.kept]
+            marks = row.segments or []
+            left = [m.text for m in marks if not m.kept]
             count.other_paragraphs += len(left)
             count.other_words += sum(count_words(p) for p in left)
-            count.no_target += bool(row["segments"]) and not text
+            count.no_target += bool(marks) and not text
         if text:
             count.documents += 1
             count.words += count_words(text)
@@ -281,7 +223,7 @@ def export_texts(
 
 
 def tally_by_loop(
-    rows: Iterable[dict[str, Any]], selection: Selection, repeats: Repeats | None
+    rows: Iterable[ExportRow], selection: Selection, repeats: Repeats | None
 ) -> dict[int, dict[str, int]]:
     """Per loop: the documents found by search and by crawling, and the words, that an
     export of these rows writes (documents left empty by `repeats` are not written), and
@@ -289,32 +231,32 @@ def tally_by_loop(
     out: dict[int, dict[str, int]] = {}
     for row in rows:
         loop = out.setdefault(
-            row["loop"], {"search": 0, "crawl": 0, "archive": 0, "words": 0, "no_target": 0}
+            row.loop, {"search": 0, "crawl": 0, "archive": 0, "words": 0, "no_target": 0}
         )
         count = ExportCount()
         for _, text in export_texts([row], selection, count, repeats):
-            loop[row["source"]] = loop.get(row["source"], 0) + 1
+            loop[row.source] = loop.get(row.source, 0) + 1
             loop["words"] += count_words(text)
         loop["no_target"] += count.no_target
     return out
 
 
-def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[ExportRow, str]]) -> None:
     first = True
     for row, text in items:
         if fmt == "jsonl":
-            out.write(json.dumps(json_record(row, text), ensure_ascii=False) + "\n")
+            out.write(json.dumps(row.to_json(text), ensure_ascii=False) + "\n")
         else:
             out.write(("" if first else "\n") + text + "\n")
         first = False
 
 
-def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+def _write_dir(folder: Path, items: Iterable[tuple[ExportRow, str]]) -> None:
     with (folder / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
         for row, text in items:
-            name = f"{row['id']:08d}.txt"
+            name = f"{row.id:08d}.txt"
             (folder / name).write_text(text + "\n", encoding="utf-8")
-            record = json_record(row, text)
+            record = row.to_json(text)
             record.pop("text")
             record.pop("paragraphs")
             manifest.write(json.dumps({"file": name, **record}, ensure_ascii=False) + "\n")
@@ -322,7 +264,7 @@ def _write_dir(folder: Path, items: Iterable[tuple[dict[str, Any], str]]) -> Non
 
 def _write_warc(
     out: IO[bytes],
-    items: Iterable[tuple[dict[str, Any], str]],
+    items: Iterable[tuple[ExportRow, str]],
     archive: Path,
     originals: dict[str, tuple[str, str, int]],
     count: ExportCount,
@@ -338,28 +280,30 @@ def _write_warc(
     write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
     copied: set[str] = set()
     for row, _ in items:
-        if warc_pointer(row) is None:
+        record, file, offset = row.warc_record_id, row.warc_file, row.warc_offset
+        if not file or record is None or offset is None:  # no record (warc_pointer None)
             count.without_record += 1
             continue
-        first = originals.get(row["warc_digest"] or "")
+        first = originals.get(row.warc_digest or "")
         wanted = [first] if first else []
-        wanted.append((row["warc_record_id"], row["warc_file"], row["warc_offset"]))
+        wanted.append((record, file, offset))
         for record_id, file, offset in wanted:
             if record_id not in copied:
                 copy_members(archive / file, offset, out, count=2)
                 copied.add(record_id)
 
 
-def umask_mode(directory: bool = False) -> int:
-    """The mode a new file (or directory) gets under the process's umask: what a
-    temporary file renamed into place must be given (mkstemp makes 0600, mkdtemp 0700)."""
+def umask_mode() -> int:
+    """The mode a new directory gets under the process's umask: what the temporary
+    folder renamed into place must be given (mkdtemp makes 0700; a file's temporary gets
+    its mode from collie.files.atomic_write)."""
     mask = os.umask(0)
     os.umask(mask)
-    return (0o777 if directory else 0o666) & ~mask
+    return 0o777 & ~mask
 
 
 def write_export(
-    rows: Iterable[dict[str, Any]],
+    rows: Iterable[ExportRow],
     out: str,
     fmt: str,
     selection: Selection | str,
@@ -385,8 +329,12 @@ def write_export(
         if out == "-":
             _write_warc(sys.stdout.buffer, items, folder, known, count, "-")
             return count
-        _write_file(Path(out), fmt, replace, lambda handle: _write_warc(
-            handle, items, folder, known, count, Path(out).name))  # fmt: skip
+        _write_file(
+            Path(out),
+            fmt,
+            replace,
+            lambda handle: _write_warc(handle, items, folder, known, count, Path(out).name),
+        )
         return count
     if out == "-":
         _write_stream(sys.stdout, "jsonl" if fmt == "jsonl" else "txt", items)
@@ -398,7 +346,7 @@ def write_export(
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
         try:
             _write_dir(tmp_dir, items)
-            tmp_dir.chmod(umask_mode(directory=True))
+            tmp_dir.chmod(umask_mode())
             _swap_folder(tmp_dir, path)
         except BaseException:
             shutil.rmtree(tmp_dir, ignore_errors=True)
@@ -408,7 +356,7 @@ def write_export(
     return count
 
 
-def _write_text(handle: IO[bytes], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
+def _write_text(handle: IO[bytes], fmt: str, items: Iterable[tuple[ExportRow, str]]) -> None:
     text = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
     _write_stream(text, fmt, items)
     text.flush()
@@ -425,15 +373,8 @@ def _write_file(path: Path, fmt: str, replace: bool, write: Callable[[IO[bytes]]
         )
     if not replace and (path.exists() or path.is_symlink()):
         raise FileExistsError(f"{path} exists")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-        os.chmod(tmp_name, umask_mode())
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
+    with atomic_write(path) as handle:
+        write(handle)
 
 
 def _swap_folder(new: Path, path: Path) -> None:

@@ -68,25 +68,34 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     lines += loop_lines(data["loops"])
     scanned = data.get("scan") or {}
     if scanned.get("files"):
-        lines += ["", f"web archives scanned: {scanned['files']} files, {scanned['records']:,} "
-                  f"records ({scanned['candidates']:,} past the first filter), "
-                  f"{scanned['documents']:,} target documents in the corpus"]  # fmt: skip
+        lines += [
+            "",
+            f"web archives scanned: {scanned['files']} files, {scanned['records']:,} "
+            f"records ({scanned['candidates']:,} past the first filter), "
+            f"{scanned['documents']:,} target documents in the corpus",
+        ]
     archive = data.get("archive") or {}
     if archive.get("files"):
         per_doc = archive["bytes_per_document"]
-        lines += ["", f"WARC files: {archive['files']}, {archive['bytes']:,} bytes compressed "
-                  f"(warc.keep {archive['keep']}; the body cache {archive['cache_bytes']:,} bytes)"
-                  + (f", {per_doc:,} bytes per target document" if per_doc else "")]  # fmt: skip
+        lines += [
+            "",
+            f"WARC files: {archive['files']}, {archive['bytes']:,} bytes compressed "
+            f"(warc.keep {archive['keep']}; the body cache {archive['cache_bytes']:,} bytes)"
+            + (f", {per_doc:,} bytes per target document" if per_doc else ""),
+        ]
     fetched = ", ".join(f"{language_label(code)} {n}" for code, n in data["languages"].items())
     lines += ["", f"languages of the pages fetched: {fetched or '-'}"]
     lines += ["", "best sites (target documents / pages fetched):"]
     lines += [f"  {site:<40} {docs:>5} / {pages}" for site, docs, pages in data["sites"]] or ["  -"]
     lines += ["", "best queries (target documents among the URLs they found first):"]
     lines += [f"  {q[:60]:<60} {d:>4} / {n}" for q, d, n in data["queries"]] or ["  -"]
-    lines += ["", "queries that led furthest (loop; target sites new to the search; target "
-              "documents on the sites they surfaced first, crawling included):"]  # fmt: skip
-    lines += [f"  {q[:60]:<60} {loop:>2} {s:>4} {d:>6}"
-              for q, loop, s, d in data.get("query_leads", [])] or ["  -"]  # fmt: skip
+    lines += [
+        "",
+        "queries that led furthest (loop; target sites new to the search; target "
+        "documents on the sites they surfaced first, crawling included):",
+    ]
+    leads = data.get("query_leads", [])
+    lines += [f"  {q[:60]:<60} {loop:>2} {s:>4} {d:>6}" for q, loop, s, d in leads] or ["  -"]
     words = data.get("seed_yields", {})
     for side, title in (("best", "best"), ("worst", "worst")):
         lines += ["", f"{title} seed words (queries that brought a target document / queries):"]
@@ -139,8 +148,9 @@ def bar_chart(
         f'<line x1="{left}" y1="{bottom + 2}" x2="{left + ticks[-1] * scale:.1f}" '
         f'y2="{bottom + 2}" stroke="#888"/>'
     )
-    colours = [SERIES_COLOURS.get(n, BAR_COLOURS[k % len(BAR_COLOURS)]) for k, n in
-               enumerate(series)]  # fmt: skip
+    colours = [
+        SERIES_COLOURS.get(n, BAR_COLOURS[k % len(BAR_COLOURS)]) for k, n in enumerate(series)
+    ]
     for k, name in enumerate(series):
         lx = left + k * 120
         colour = colours[k]
@@ -172,8 +182,9 @@ def saturation_chart(loops: list[dict[str, Any]], width: int = 640) -> str:
     """The saturation curve as inline SVG: target sites found against queries sent, with
     the coverage estimate and the upper bound of its 95% interval; a loop's start marked.
     "" when no query was answered."""
-    points = [(p, loop["number"]) for loop in loops for p in (loop.get("coverage") or {}).get(
-        "curve", [])]  # fmt: skip
+    points = [
+        (p, loop["number"]) for loop in loops for p in (loop.get("coverage") or {}).get("curve", [])
+    ]
     if not points:
         return ""
     left, top, height = 50, 40, 220
@@ -193,29 +204,42 @@ def saturation_chart(loops: list[dict[str, Any]], width: int = 640) -> str:
     ]
     for tick in xs:
         x = left + tick * sx
-        parts.append(f'<text class="tick" x="{x:.1f}" y="{bottom + 16}" font-size="10" '
-                     f'text-anchor="middle">{tick:g}</text>')  # fmt: skip
+        parts.append(
+            f'<text class="tick" x="{x:.1f}" y="{bottom + 16}" font-size="10" '
+            f'text-anchor="middle">{tick:g}</text>'
+        )
     for tick in ys:
         y = bottom - tick * sy
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 20}" y2="{y:.1f}" '
-                     f'stroke="#e4e4e4"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="10" '
-                     f'text-anchor="end">{tick:g}</text>')  # fmt: skip
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - 20}" y2="{y:.1f}" '
+            f'stroke="#e4e4e4"/><text x="{left - 6}" y="{y + 4:.1f}" font-size="10" '
+            f'text-anchor="end">{tick:g}</text>'
+        )
     for (_, number), (before, last) in zip(points[1:], points[:-1], strict=True):
         if number != last:
             x = left + before[0] * sx
-            parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" '
-                         f'stroke="#888" stroke-dasharray="2,3"/><text x="{x + 3:.1f}" '
-                         f'y="{top + 10}" font-size="10">loop {number}</text>')  # fmt: skip
-    lines = (("found", 1, "#1f6f8b", ""), ("estimate", 2, "#c0392b", "6,3"),
-             ("upper bound (95%)", 3, "#e59866", "2,3"))  # fmt: skip
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" '
+                f'stroke="#888" stroke-dasharray="2,3"/><text x="{x + 3:.1f}" '
+                f'y="{top + 10}" font-size="10">loop {number}</text>'
+            )
+    lines = (
+        ("found", 1, "#1f6f8b", ""),
+        ("estimate", 2, "#c0392b", "6,3"),
+        ("upper bound (95%)", 3, "#e59866", "2,3"),
+    )
     for k, (name, column, colour, dash) in enumerate(lines):
         path = " ".join(at(p[0], p[column]) for p, _ in points)
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'stroke-dasharray="{dash}" points="{path}"/>'
-                     f'<text x="{left + 10 + 150 * k}" y="33" font-size="11" '
-                     f'fill="{colour}">{name}</text>')  # fmt: skip
-    parts.append(f'<text x="{width - 20}" y="{bottom + 28}" font-size="10" '
-                 'text-anchor="end">queries sent</text></svg>')  # fmt: skip
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+            f'stroke-dasharray="{dash}" points="{path}"/>'
+            f'<text x="{left + 10 + 150 * k}" y="33" font-size="11" '
+            f'fill="{colour}">{name}</text>'
+        )
+    parts.append(
+        f'<text x="{width - 20}" y="{bottom + 28}" font-size="10" '
+        'text-anchor="end">queries sent</text></svg>'
+    )
     return "".join(parts)
 
 
@@ -297,8 +321,17 @@ def html_report(data: dict[str, Any]) -> str:
 
 
 WIDTH = 100  # columns: what `collie status` and `collie report` keep to
-COLUMNS = (("queries", 9), ("URLs", 7), ("fetched", 8), ("docs", 7), ("search", 8),
-           ("crawl", 7), ("dups", 6), ("other", 7), ("words", 10))  # fmt: skip
+COLUMNS = (
+    ("queries", 9),
+    ("URLs", 7),
+    ("fetched", 8),
+    ("docs", 7),
+    ("search", 8),
+    ("crawl", 7),
+    ("dups", 6),
+    ("other", 7),
+    ("words", 10),
+)
 LEGEND = (
     "started: UTC; took: until the loop finished (-: not finished; all: the first start to "
     "the last finish); URLs: new search result "
@@ -315,8 +348,8 @@ def duration(started: str | None, finished: str | None) -> str:
     """ "35s", "12m05s", "3h07m", "2d04h": the time from one ISO 8601 stamp to another."""
     if not started or not finished:
         return "-"
-    seconds = int((dt.datetime.fromisoformat(finished) - dt.datetime.fromisoformat(started))
-                  .total_seconds())  # fmt: skip
+    elapsed = dt.datetime.fromisoformat(finished) - dt.datetime.fromisoformat(started)
+    seconds = int(elapsed.total_seconds())
     minutes, hours, days = seconds // 60, seconds // 3600, seconds // 86400
     if seconds < 60:
         return f"{max(seconds, 0)}s"

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from collie.langid.model import UNDETERMINED
+from collie.models import Segment
 
 MAINLY = 0.5  # of a paragraph's identified letters in the target: a code-switched one kept
 HEADING_WORDS = 12  # a heading is one line of at most this many words
@@ -38,16 +38,6 @@ NEAREST_MIN_LETTERS = 20  # shorter texts' nearest language is noise (langid.min
 
 # texts -> (language code or `und`, the nearest language) of each: LangModel.identify_nearest
 Identify = Callable[[list[str]], list[tuple[str, str]]]
-
-
-@dataclass(frozen=True)
-class Segment:
-    """One paragraph of a document as an export sees it."""
-
-    text: str
-    language: str  # the paragraph's label (`und`: not identified)
-    target: float  # the share of its letters in the target language
-    kept: bool  # written by a target-language export
 
 
 def split_sentences(text: str) -> list[str]:

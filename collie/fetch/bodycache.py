@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 from pathlib import Path
 
+from collie.files import atomic_write
 from collie.models import CompressedBody
 
 CACHE_FOLDER = "cache"  # in the workspace
@@ -31,9 +31,8 @@ def write_body(cache: Path, body: CompressedBody) -> str:
     path = body_path(cache, body.sha1)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(body.data)
-        os.replace(tmp, path)
+        with atomic_write(path) as handle:
+            handle.write(body.data)
     return body.sha1
 
 

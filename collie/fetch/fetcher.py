@@ -63,7 +63,7 @@ from collie.models import Exchange, FetchResult
 from collie.reasons import ROBOTS_UNREACHABLE
 from collie.urls import canonical_url
 
-log = logging.getLogger("collie.fetch")
+log = logging.getLogger(__name__)
 
 # A 500 is usually the page's own bug, not the server's mood: tried again once, where
 # 429, 502, 503 and 504 (overload, gateways) get every retry.

@@ -93,9 +93,13 @@ def build_world(options: BuildOptions) -> World:
     # Sites another site links to are built first (their home pages' URLs go into the
     # blogrolls): the hidden sites, the last one first (the one before links to it),
     # then the other-language sites.
-    order = sorted(range(len(plan)), key=lambda i: (
-        {"hidden": 0, "other": 1}.get(plan[i][0], 2),
-        -numbers[i] if plan[i][0] == "hidden" else i))  # fmt: skip
+    order = sorted(
+        range(len(plan)),
+        key=lambda i: (
+            {"hidden": 0, "other": 1}.get(plan[i][0], 2),
+            -numbers[i] if plan[i][0] == "hidden" else i,
+        ),
+    )
     regional = regional_language(options.target, others, national)
     asides = [pools[c] for c in (national, regional) if c and c != options.target]
     for index in order:
@@ -267,18 +271,25 @@ def _listing(world: World, site: SiteBuilder, kind: str) -> tuple[str, str]:
     urls = sorted(u for u, p in site.pages.items() if p.kind == "page")
     if kind == "sitemap":
         path, ctype = "/sitemap.xml", "application/xml"
-        body = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
-                'schemas/sitemap/0.9">\n' + "".join(f"  <url><loc>{html.escape(u)}</loc></url>\n"
-                                                    for u in urls) + "</urlset>\n")  # fmt: skip
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+            'schemas/sitemap/0.9">\n'
+            + "".join(f"  <url><loc>{html.escape(u)}</loc></url>\n" for u in urls)
+            + "</urlset>\n"
+        )
         world.robots[site.host] = (
             "User-agent: *\nDisallow: /cgi-bin/\n\nSitemap: " + site.url(path) + "\n"
         )
     else:
         path, ctype = "/feed.xml", "application/rss+xml"
-        items = "".join(f"<item><title>{k}</title><link>{html.escape(u)}</link></item>"
-                        for k, u in enumerate(urls))  # fmt: skip
-        body = ('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>'
-                f"{html.escape(site.name)}</title>{items}</channel></rss>\n")  # fmt: skip
+        items = "".join(
+            f"<item><title>{k}</title><link>{html.escape(u)}</link></item>"
+            for k, u in enumerate(urls)
+        )
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>'
+            f"{html.escape(site.name)}</title>{items}</channel></rss>\n"
+        )
     page = WorldPage("", "", headers=[("Content-Type", ctype)], body=body.encode(), kind=kind)
     site.add_raw(path, page).listed = urls
     return path, "RSS"

@@ -40,11 +40,27 @@ SEGMENT = "1763000000000.11"
 # Common Crawl's languages by share of pages (rounded from its published statistics), the
 # bulk's mix; the rest of the bulk is spread over LONG_TAIL other languages.
 HEAD_LANGUAGES = {
-    "eng": 0.45, "rus": 0.06, "deu": 0.055, "jpn": 0.05, "cmn_hans": 0.045, "spa": 0.045,
-    "fra": 0.045, "ita": 0.025, "por": 0.02, "pol": 0.018, "nld": 0.017, "ind": 0.012,
-    "tur": 0.011, "vie": 0.011, "ces": 0.01, "kor": 0.007, "swe": 0.007, "arb": 0.006,
-    "pes": 0.006, "ukr": 0.006,
-}  # fmt: skip
+    "eng": 0.45,
+    "rus": 0.06,
+    "deu": 0.055,
+    "jpn": 0.05,
+    "cmn_hans": 0.045,
+    "spa": 0.045,
+    "fra": 0.045,
+    "ita": 0.025,
+    "por": 0.02,
+    "pol": 0.018,
+    "nld": 0.017,
+    "ind": 0.012,
+    "tur": 0.011,
+    "vie": 0.011,
+    "ces": 0.01,
+    "kor": 0.007,
+    "swe": 0.007,
+    "arb": 0.006,
+    "pes": 0.006,
+    "ukr": 0.006,
+}
 LONG_TAIL = 150
 FETCH_DATE = 1_763_000_000.0  # 2025-11-13, the crawl's first fetch
 
@@ -146,12 +162,8 @@ def _world_captures(
         answer = world.lookup(host, "/" + path)
         if not isinstance(answer, Response):
             continue
-        captures.append(
-            Capture(
-                truth.url, 200, list(answer.headers), bytes(answer.body), truth.lang,
-                truth in chosen_target,
-            )
-        )  # fmt: skip
+        headers, chosen = list(answer.headers), truth in chosen_target
+        captures.append(Capture(truth.url, 200, headers, bytes(answer.body), truth.lang, chosen))
     return captures
 
 
@@ -274,9 +286,9 @@ def _b32(digest: bytes) -> str:
     return base64.b32encode(digest).decode("ascii")
 
 
-BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "td", "th", "br", "tr",
-          "section", "article", "header", "footer", "nav", "title", "blockquote",
-          "pre"}  # fmt: skip
+# The tags that start a new line of the text (_Text): sections and headings, the rest.
+_SECTIONS = ("section", "article", "header", "footer", "nav", *(f"h{n}" for n in range(1, 7)))
+BLOCKS = {"p", "div", "br", "pre", "blockquote", "title", "li", "tr", "td", "th", *_SECTIONS}
 
 
 class _Text(HTMLParser):

@@ -151,8 +151,15 @@ class NewsSite(SiteBuilder):
         )
         main = "\n".join([f"<h1>{html.escape(heading)}</h1>", *items])
         main += f'\n<ul class="more">{more}</ul>' if more else ""
-        return self.add_page(path, heading, blocks, indexed=indexed, main=main, listing=True,
-                             heading_lang=heading_lang)  # fmt: skip
+        return self.add_page(
+            path,
+            heading,
+            blocks,
+            indexed=indexed,
+            main=main,
+            listing=True,
+            heading_lang=heading_lang,
+        )
 
 
 def _teaser_html(href: str, title: str, text: str, more: str, tag: str = "article") -> str:
@@ -175,8 +182,13 @@ def plan_legal_pages(site: SiteBuilder, about: bool) -> None:
 def add_legal_pages(site: SiteBuilder, about: bool) -> list[WorldPage]:
     """English contact and privacy pages (and with `about` an English about page)."""
     rng, year = site.rng, site.rng.randint(2005, 2024)
-    values = {"host": site.host.removeprefix("www."), "name": site.name, "year": year,
-              "n3": rng.randint(100, 999), "n4": rng.randint(1000, 9999)}  # fmt: skip
+    values = {
+        "host": site.host.removeprefix("www."),
+        "name": site.name,
+        "year": year,
+        "n3": rng.randint(100, 999),
+        "n4": rng.randint(1000, 9999),
+    }
     made = []
     for path, heading, sentences, count in (
         ("/contact", "Contact us", CONTACT, (2, 3)),
@@ -185,8 +197,10 @@ def add_legal_pages(site: SiteBuilder, about: bool) -> list[WorldPage]:
     ):
         chosen = sorted(rng.sample(range(len(sentences)), rng.randint(*count)))
         text = " ".join(sentences[i].format(**values) for i in chosen)
-        made.append(site.add_page(path, heading, [(ENGLISH, text)], [("/", "Home")],
-                                  indexed=False, heading_lang=ENGLISH))  # fmt: skip
+        blocks, links = [(ENGLISH, text)], [("/", "Home")]
+        made.append(
+            site.add_page(path, heading, blocks, links, indexed=False, heading_lang=ENGLISH)
+        )
     return made
 
 

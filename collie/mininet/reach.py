@@ -67,8 +67,11 @@ def mark_reachable(pages: Mapping[str, WorldPage], robots: Mapping[str, str]) ->
     indexed = [u for u, p in sorted(pages.items()) if p.indexed and not p.disallowed]
     for url in indexed:
         pages[url].reach = "indexed"
-    for how, cross, listed in (("same-site", False, False), ("other-site", True, False),
-                               ("sitemap", True, True)):  # fmt: skip
+    for how, cross, listed in (
+        ("same-site", False, False),
+        ("other-site", True, False),
+        ("sitemap", True, True),
+    ):
         for url in _closure(pages, indexed, cross, listed):
             pages[url].reach = pages[url].reach or how
     for page in pages.values():

@@ -12,7 +12,6 @@ title and main text of the pages a search engine has indexed).
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import threading
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from collie.errors import InputError
+from collie.files import atomic_path
 from collie.mininet.messages import Behaviour, Response, normalise_host
 from collie.mininet.reach import REACH
 from collie.mininet.records import Trap, Truth, World
@@ -54,16 +54,14 @@ def _json(value: Any) -> str:
 
 def write_world(out: Path, world: World) -> None:
     """Write `world` to `out` through a temporary file (an interrupted build leaves nothing)."""
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
-    try:
-        with sqlite3.connect(tmp) as db:
-            db.executescript(SCHEMA)
-            _write_rows(db, world)
-        db.close()
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_path(out) as tmp:
+        db = sqlite3.connect(tmp)
+        try:
+            with db:
+                db.executescript(SCHEMA)
+                _write_rows(db, world)
+        finally:
+            db.close()
 
 
 def _write_rows(db: sqlite3.Connection, world: World) -> None:

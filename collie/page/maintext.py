@@ -18,7 +18,7 @@ from typing import Any
 from collie.errors import dependency_error
 from collie.page.boilerplate_rules import MENU_TEXT, Line
 
-log = logging.getLogger("collie.maintext")
+log = logging.getLogger(__name__)
 
 # Main content shorter than this (Markdown characters) is not trusted: trafilatura itself
 # counts under 250 characters as not found and falls back to its cruder baseline, which

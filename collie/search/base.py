@@ -23,7 +23,7 @@ from collie import __version__
 from collie.errors import CollieError
 from collie.http import RETRY_STATUSES, Clock, RetryPolicy, parse_retry_after
 
-log = logging.getLogger("collie.search")
+log = logging.getLogger(__name__)
 
 MAX_WAIT = 600.0  # a backend asking for a longer pause is treated as down for this run
 

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
 
-log = logging.getLogger("collie.search")
+log = logging.getLogger(__name__)
 MAX_RESULTS = 100  # the API never returns results beyond the 100th
 
 

@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from collie.models import ExportRow
 from collie.store.base import from_sqlite
 
 # Where a page was found: search, crawl, or archive (a web-archive file `collie scan`
@@ -23,7 +24,7 @@ class CorpusStore:
 
     def export_rows(
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[ExportRow]:
         """The corpus: original target documents with what is known of their pages, their
         teaser paragraphs (collie.decide.teasers) left out (`teasers`: how many)."""
         where = [
@@ -43,7 +44,7 @@ class CorpusStore:
             f"SELECT d.id, p.site, p.url, p.final_url, p.title, d.loop, {SOURCE} AS source, "
             "p.depth, "
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
-            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.text, d.paragraphs, "
+            "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.paragraphs, "
             "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id, "
             "p.warc_digest "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
@@ -56,9 +57,9 @@ class CorpusStore:
             data["simhash"] = f"{from_sqlite(data['simhash']):016x}"
             teasers = set(json.loads(data.pop("teasers") or "[]"))
             paragraphs = json.loads(data["paragraphs"])
-            data["paragraphs"] = [p for i, p in enumerate(paragraphs) if i not in teasers]
+            data["paragraphs"] = [tuple(p) for i, p in enumerate(paragraphs) if i not in teasers]
             data["teasers"] = len(teasers)
-            yield data
+            yield ExportRow(**data)
 
     def archived_documents(self, limit: int) -> list[tuple[str, float]]:
         """(URL, fetched at) of the first target documents whose answer is archived."""
@@ -80,14 +81,15 @@ class CorpusStore:
         )
         return {digest: (record, file, offset) for digest, record, file, offset in rows}
 
-    def suspect_rows(self, loop: int | None = None) -> Iterator[dict[str, Any]]:
-        """The relative-suspected pages, in export_rows' shape (level and pass_share
-        added; their paragraphs carry a fourth value: near the target but failing it)."""
+    def suspect_rows(self, loop: int | None = None) -> Iterator[ExportRow]:
+        """The relative-suspected pages, as export_rows gives the corpus (with level,
+        pass_share and label; the fourth value their paragraphs are stored with, near
+        the target but failing it, left out)."""
         where, params = ("WHERE s.loop = ?", [loop]) if loop is not None else ("", [])
         rows = self.conn.execute(
-            "SELECT s.page_id AS id, p.url, p.final_url, p.title, s.loop, p.source, p.depth, "
-            "q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
-            "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, s.text, "
+            "SELECT s.page_id AS id, p.site, p.url, p.final_url, p.title, s.loop, p.source, "
+            "p.depth, q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
+            "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, "
             "s.paragraphs, s.level, s.pass_share, s.label, p.warc_file, p.warc_offset, "
             "p.warc_length, p.warc_record_id, p.warc_digest FROM suspects s "
             "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
@@ -97,7 +99,7 @@ class CorpusStore:
         for row in rows:
             data = dict(row)
             data["paragraphs"] = [tuple(p[:3]) for p in json.loads(data["paragraphs"])]
-            yield data
+            yield ExportRow(**data)
 
     def language_counts(self) -> dict[str, int]:
         """Fetched pages by the language they were given (the target, others, und)."""

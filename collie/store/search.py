@@ -145,9 +145,10 @@ class QueryCache:
     def record_judgements(self, query_id: int, targets: list[bool], new_sites: int) -> None:
         """A query's results judged (in rank order) and the target sites they brought
         new to the search, in one transaction."""
-        ranks = [r[0] for r in self.conn.execute(
+        rows = self.conn.execute(
             "SELECT rank FROM search_results WHERE query_id = ? ORDER BY rank", (query_id,)
-        )]  # fmt: skip
+        )
+        ranks = [r[0] for r in rows]
         with self.conn:
             self.conn.executemany(
                 "UPDATE search_results SET target = ? WHERE query_id = ? AND rank = ?",
@@ -161,13 +162,15 @@ class QueryCache:
         """Every answered query's results with their judgements, in the order the
         queries were sent (a query's later pages with its first: one sample)."""
         rows = self.conn.execute(
-            "SELECT q.id, q.loop, q.text, r.url, r.target, r.title, r.snippet, r.rank "
-            "FROM queries q "
+            "SELECT q.id, q.loop, q.text, r.url, r.target, COALESCE(r.title, ''), "
+            "COALESCE(r.snippet, ''), COALESCE(r.rank, 0) FROM queries q "
             "LEFT JOIN search_results r ON r.query_id = q.id WHERE q.status = 'done' "
             "ORDER BY q.id, r.rank"
         )
-        return [JudgedResult(r[0], r[1], r[2], r[3], None if r[4] is None else bool(r[4]),
-                             r[5] or "", r[6] or "", r[7] or 0) for r in rows]  # fmt: skip
+        return [
+            JudgedResult(q, loop, text, url, None if t is None else bool(t), title, snippet, rank)
+            for q, loop, text, url, t, title, snippet, rank in rows
+        ]
 
     def update_judgements(self, changed: list[tuple[int, int, bool]]) -> None:
         """Results judged again ((query id, rank, target)), in one transaction."""

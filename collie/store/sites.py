@@ -136,9 +136,15 @@ class SiteStore(PageStore):
         return {r[0] for r in self.conn.execute("SELECT url FROM listings")}
 
     def record_listing(
-        self, url: str, site: str, loop: int, status: int | None, reason: str | None,
-        urls: int, queued: int,
-    ) -> None:  # fmt: skip
+        self,
+        url: str,
+        site: str,
+        loop: int,
+        status: int | None,
+        reason: str | None,
+        urls: int,
+        queued: int,
+    ) -> None:
         """A sitemap or feed read (inside `batch`, with the URLs it queued)."""
         self.conn.execute(
             "INSERT OR REPLACE INTO listings (url, site, loop, http_status, reason, urls, "

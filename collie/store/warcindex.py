@@ -19,12 +19,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
+
+from collie.files import atomic_write
 
 INDEX_FILE = "index.cdxj"  # in warc/
 INDEXED = ("response", "revisit", "resource", "metadata")
@@ -169,9 +170,8 @@ def write_index(folder: Path, files: list[str]) -> Path:
     folder/index.cdxj (a temporary file renamed); its path."""
     lines = sorted(line for name in files for line in index_lines(folder / name))
     out = folder / INDEX_FILE
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    os.replace(tmp, out)
+    with atomic_write(out, "w") as handle:
+        handle.writelines(line + "\n" for line in lines)
     return out
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import SettingsFileMissing, WorkspaceError
+from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.languages import Language, get_language
@@ -298,16 +299,15 @@ def create_workspace(
     except BaseException:
         for path in reversed(created):
             _remove(path)
-        for leftover in (root / f".{CONFIG_FILE}.tmp", *_sqlite_sidecars(root / DB_FILE)):
+        for leftover in _sqlite_sidecars(root / DB_FILE):
             _remove(leftover)
         raise
 
 
 def write_settings_file(root: Path, text: str) -> None:
     """Write collie.toml atomically (a temporary file renamed over it)."""
-    tmp = root / f".{CONFIG_FILE}.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, root / CONFIG_FILE)
+    with atomic_write(root / CONFIG_FILE, "w") as handle:
+        handle.write(text)
 
 
 @dataclass(frozen=True)
