@@ -15,8 +15,7 @@ from collie.lognames import LOGGER_ALIASES, AliasFormatter, shown_name
 from .test_layout import PACKAGE, modules
 
 # Modules that still name their logger by hand (the mining rewrite switches them).
-HAND_NAMED = {"mining/loop.py", "mining/examine.py", "mining/bodies.py", "mining/scan.py",
-              "mining/archive.py", "mining/relatives.py"}  # fmt: skip
+HAND_NAMED: set[str] = set()
 
 
 def logger_names(path: Path) -> list[str]:

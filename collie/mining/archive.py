@@ -25,7 +25,7 @@ from collie.store.pages import PageStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.workspace.folder import Workspace
 
-log = logging.getLogger("collie.archive")
+log = logging.getLogger(__name__)
 MIGRATE_CHUNK = 500  # pages a transaction
 MOVED_NOTE = (
     "Moved into the WARC files from collie's body cache (a workspace from before them): "

@@ -18,7 +18,7 @@ from collie.fetch.response import Decoder
 from collie.models import CachedPage
 from collie.store.warc import WARC_FOLDER, read_record
 
-log = logging.getLogger("collie.bodies")
+log = logging.getLogger(__name__)
 
 
 def read_kept(root: Path, page: CachedPage, max_bytes: int) -> bytes | None:

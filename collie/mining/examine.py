@@ -34,7 +34,7 @@ from collie.page.process import process
 from collie.reasons import CACHE_MISSING
 
 MISSING = CACHE_MISSING  # a recorded body gone (from the WARC files, or cache/)
-log = logging.getLogger("collie.examine")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from collie.store import Store
 from collie.urls import canonical_url
 from collie.workspace.folder import Workspace
 
-log = logging.getLogger("collie.pipeline")
+log = logging.getLogger(__name__)
 
 MAX_PASSES = 3  # relatives passes per loop
 # Hosts whose robots.txt must fail, with no page recorded in the run, before the network

@@ -16,7 +16,6 @@ only after, so a run killed meanwhile redoes the pass on resume.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from collie.decide.classify import (
     relative_site,
     target_site,
 )
+from collie.files import atomic_path
 from collie.langid.contrast import (
     MIN_CONTRAST_LETTERS,
     Contrast,
@@ -56,7 +56,7 @@ from collie.models import Examined, PageOutcome, SuspectRow
 from collie.store.sites import SiteStore
 from collie.workspace.folder import Workspace
 
-log = logging.getLogger("collie.relatives")
+log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 2
 
@@ -147,9 +147,8 @@ def learn_relatives(
             break
     if report.contrast is not None:
         path = workspace_model_path(ws.root)
-        partial = path.with_name(path.name + ".partial")
-        save_model(model, partial)
-        os.replace(partial, path)
+        with atomic_path(path) as partial:
+            save_model(model, partial)
     return model, report
 
 

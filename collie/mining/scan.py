@@ -45,7 +45,7 @@ from collie.store import Store
 from collie.store.pages import PageStore
 from collie.workspace.folder import Workspace
 
-log = logging.getLogger("collie.scan")
+log = logging.getLogger(__name__)
 NEEDLES = 300  # words the first filter looks for
 MIN_NEEDLES = 2  # distinct ones a record's text must hold (any host of a target country's)
 # The languages of most of the web (Common Crawl's head): their frequent words are no needles.
