@@ -32,26 +32,26 @@ class Workspace:
 
     def __init__(self, path: PathLike, settings: Mapping[str, Any] | None = None) -> None:
         self.root = workspace_root(path)
-        self.settings = dict(settings or {})
-        as_flags(self.settings)  # an unknown key or a bad value is an error now
+        self.overrides = dict(settings or {})
+        as_flags(self.overrides)  # an unknown key or a bad value is an error now
 
     def __repr__(self) -> str:
         return f"collie.Workspace({str(self.root)!r})"
 
-    def opener(
+    def _opener(
         self,
         settings: Mapping[str, Any] | None = None,
         named: Mapping[str, tuple[str, Any]] | None = None,
     ) -> Opener:
         """How a use case opens this workspace, with these overrides over the
         workspace's own."""
-        flags = {**as_flags(self.settings), **as_flags(settings, named)}
+        flags = {**as_flags(self.overrides), **as_flags(settings, named)}
         return lambda: open_workspace(self.root, os.environ, flags)
 
     def status(self) -> dict[str, Any]:
         """What `collie status --json` prints: the language, the settings that differ
         from the defaults, the seed documents, the search, each loop's counts."""
-        return workspace_status(self.opener())
+        return workspace_status(self._opener())
 
     def run(
         self,
@@ -78,7 +78,7 @@ class Workspace:
             "max_pages": ("run.max_pages", max_pages),
             "max_time": ("run.max_time", max_time),
         }
-        return mine(self.opener(settings, named), events, notes).report
+        return mine(self._opener(settings, named), events, notes).report
 
     def scan(
         self,
@@ -94,7 +94,7 @@ class Workspace:
         """What `collie scan FILES` does: web-archive files (WARC or WET files, globs,
         URLs, Common Crawl paths files under `base`) mined for the workspace's language,
         into its open loop; files scanned before are skipped."""
-        opener = self.opener(settings)
+        opener = self._opener(settings)
         return scan_archives(opener, _paths(files), base, prefilter, threads, events, notes)
 
     def documents(
@@ -113,7 +113,7 @@ class Workspace:
         choice = export_choice(
             "jsonl", min_share, segments, loop, source, suspects, unique_paragraphs
         )
-        return iter_documents(self.opener(), choice)
+        return iter_documents(self._opener(), choice)
 
     def export(
         self,
@@ -133,12 +133,12 @@ class Workspace:
         choice = export_choice(
             format, min_share, segments, loop, source, suspects, unique_paragraphs
         )
-        return export_to(self.opener(), os.fspath(out), choice, replace)
+        return export_to(self._opener(), os.fspath(out), choice, replace)
 
     def identify(self, text: str) -> Identification:
         """The language of `text` by the workspace's model and settings (`collie langid
         identify` run in the workspace)."""
-        model = language_model(self.root, None, as_flags(self.settings))
+        model = language_model(self.root, None, as_flags(self.overrides))
         return identify_with(model, [text])[0]
 
 
