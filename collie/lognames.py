@@ -21,7 +21,7 @@ LOGGER_ALIASES = {
     "collie.search.base": "collie.search",
     "collie.search.google": "collie.search",
     "collie.page.maintext": "collie.maintext",
-    "collie.cli.progress": "collie.runlog",  # the run's own lines, in logs/ only
+    "collie.api.mine": "collie.runlog",  # the run's own lines, in logs/ only
     "collie.mining.loop": "collie.pipeline",
     "collie.mining.examine": "collie.examine",
     "collie.mining.bodies": "collie.bodies",

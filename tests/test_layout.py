@@ -2,15 +2,19 @@
 
 collie/ holds shared modules (records, settings, errors, vocabulary), one package per
 stage of the loop, the state (workspace/, store/), the loop (mining/), the corpus
-(corpus/), the command line (cli/) and the closed-world web (mininet/). A stage imports
-the shared modules, its own package and the stages listed in STAGE_USES; never the
-state, the loop, the corpus or the command line, never click or sqlite3.
+(corpus/), the Python API (api/), the command line (cli/) and the closed-world web
+(mininet/). A stage imports the shared modules, its own package and the stages listed in
+STAGE_USES; never the state, the loop, the corpus, the API or the command line, never
+click or sqlite3. The API sits between the corpus and the command line, which calls it;
+the package face (collie/__init__.py) names the API, importing it lazily (FACE).
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +28,7 @@ STAGE_USES = {"decide": {"langid"}}
 STATE = ("workspace", "store")
 LOOP = ("mining",)
 CORPUS = ("corpus",)
+API = ("api",)
 CLI = ("cli",)
 WEB = ("mininet",)
 # What the store may take from the stages: records and vocabulary (search results,
@@ -36,11 +41,20 @@ MAY_IMPORT = {
     "store": set(),
     "mining": {*STAGES, *STATE},
     "corpus": {*STAGES, *STATE, "mining"},
-    "cli": {*STAGES, *STATE, *LOOP, *CORPUS},
+    "api": {*STAGES, *STATE, *LOOP, *CORPUS},
+    "cli": {*STAGES, *STATE, *LOOP, *CORPUS, *API},
     "mininet": set(),
 }
 # The command line's one module that wires the mining side and the closed world.
 WIRING = {"cli/mininet.py"}
+# The package face, a shared module, names the Python API (`collie.Workspace`): the one
+# exception to the shared modules' rule, and a narrow one. collie/__init__.py may import
+# collie.api, only inside a function (its module `__getattr__`) or under TYPE_CHECKING,
+# so that `import collie` (and the command line's start-up) loads nothing more; and no
+# module of collie/ imports the API through the face (`from collie import Workspace`),
+# which would hide the import from these rules.
+FACE = "__init__.py"
+FACE_MAY_IMPORT = set(API)
 
 
 def rooms() -> Iterator[tuple[Path, str]]:
@@ -99,11 +113,41 @@ def test_rooms_import_only_what_their_layer_may() -> None:
             allowed = SHARED | MAY_IMPORT[room] | {room}
         if path.relative_to(PACKAGE).as_posix() in WIRING:
             allowed = allowed | set(WEB)
+        if path.relative_to(PACKAGE).as_posix() == FACE:
+            allowed = allowed | FACE_MAY_IMPORT
         for name in collie_imports(path):
             top = name.split(".")[1]
             if room == "store" and name in STORE_MAY_IMPORT:
                 continue
             assert top in allowed, f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+def test_the_package_face_imports_the_api_lazily() -> None:
+    """collie/__init__.py imports collie.api only inside a function or under
+    TYPE_CHECKING; `import collie` loads no other collie module; no module imports an
+    API name from the face."""
+    tree = ast.parse((PACKAGE / FACE).read_text(encoding="utf-8"))
+    for node in tree.body:
+        checking = isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        if checking or isinstance(node, ast.FunctionDef):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                names = [inner.module or ""] if isinstance(inner, ast.ImportFrom) else []
+                names += [a.name for a in inner.names]
+                assert not [n for n in names if "api" in n.split(".")], ast.unparse(inner)
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, collie; print('\\n'.join(sys.modules))"],
+        capture_output=True, text=True, check=True, cwd=PACKAGE.parent,
+    ).stdout.splitlines()  # fmt: skip
+    assert [name for name in loaded if name.startswith("collie")] == ["collie"]
+    for path, _room in rooms():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "collie":
+                for alias in node.names:
+                    assert f"collie.{alias.name}" in modules() or alias.name == "__version__", (
+                        f"{path.relative_to(PACKAGE)} imports {alias.name} from the face"
+                    )
 
 
 # What the closed-world web may use besides itself: the UDHR data package, the errors,

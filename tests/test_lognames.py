@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from collie.cli.options import configure_logging
-from collie.cli.progress import RUN_LOG, close_run_log, open_run_log
+from collie.api.mine import RUN_LOG, close_run_log, open_run_log
 from collie.lognames import LOGGER_ALIASES, AliasFormatter, shown_name
 
 from .test_layout import PACKAGE, modules

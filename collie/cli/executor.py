@@ -8,9 +8,10 @@ from typing import Any, TypeVar
 
 import click
 
+from collie.api.mine import open_executor as api_executor
+from collie.api.options import no_note
 from collie.cli.options import App, note
-from collie.mining.config import executor_spec
-from collie.mining.executor import DaskExecutor, LocalExecutor, make_executor
+from collie.mining.executor import DaskExecutor, LocalExecutor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,10 +72,6 @@ def executor_options(func: F) -> F:
 
 
 def open_executor(app: App, settings: Any, local_threads: int = 1) -> LocalExecutor | DaskExecutor:
-    """The executor the settings ask for (a cluster is started when one is named)."""
-    spec = executor_spec(settings)
-    executor = make_executor(spec, local_threads)
-    if isinstance(executor, DaskExecutor) and not app.quiet:
-        link = executor.client.dashboard_link if executor.cluster is None else ""
-        note(f"{spec.describe()}: {executor.slots} worker thread(s){f', {link}' if link else ''}.")
-    return executor
+    """The executor the settings ask for (a cluster is started when one is named, and
+    said unless -q)."""
+    return api_executor(settings, local_threads, no_note if app.quiet else note)

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
+from collie.api.corpus import export_to
+from collie.api.outputs import check_output
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
-from collie.cli.outputs import check_output, force_option
-from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice, export_corpus
+from collie.cli.outputs import force_option
+from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.status import report_data
 from collie.errors import InputError
@@ -107,32 +109,8 @@ def export(
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
-    if out != "-":
-        check_output(Path(out), force, folder=fmt == "dir")
     choice = ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
-    with app.open() as ws:
-        try:
-            count = export_corpus(ws, out, choice, force)
-        except FileExistsError:
-            raise InputError(
-                f"{out} already exists; nothing was written.",
-                "Add --force to replace it, or choose another name.",
-            ) from None
-        except (FileNotFoundError, NotADirectoryError) as exc:
-            raise InputError(
-                f"Cannot write {out}: {exc}.",
-                "Give a path in an existing directory.",
-            ) from None
-        except IsADirectoryError as exc:
-            raise InputError(
-                f"Cannot write {out}: {exc}.",
-                f"Give a file name (e.g. {Path(out) / 'corpus.txt'}), or --format dir.",
-            ) from None
-        except PermissionError as exc:
-            raise InputError(
-                f"Cannot write {out}: permission denied ({exc.filename or out}).",
-                "Choose a folder you can write to.",
-            ) from None
+    count = export_to(app.open, out, choice, force)
     if as_json:
         click.echo(json.dumps({"out": out, "format": fmt, **asdict(count)}, indent=2))
     if not app.quiet:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
+from collie.api.create import create_workspace, recover_settings
 from collie.cli import views as text
 from collie.cli.options import CONTEXT, App, common_options, note, search_options
 from collie.errors import UnusableDocuments, UsageProblem
-from collie.workspace.create import InitRequest, create, recover
 
 
 @click.command(context_settings=CONTEXT)
@@ -107,9 +107,10 @@ def init(
         return
     if lang is None:
         raise click.UsageError("Missing option '--lang' (the target language).")
-    request = InitRequest(root, lang, docs, wronglang, seed_words, encoding, force, app.flags)
     try:
-        made = create(request, note)
+        made = create_workspace(
+            root, lang, docs, wronglang, seed_words, encoding, force, app.flags, note
+        )
     except UnusableDocuments as exc:
         if as_json:
             skipped = [{"file": file, "reason": reason} for file, reason in exc.skipped]
@@ -132,7 +133,7 @@ def init(
 
 def _recover(root: Path, as_json: bool) -> None:
     """`collie init --recover`: write collie.toml again and say what it holds."""
-    made = recover(root)
+    made = recover_settings(root)
     for key, (value, where) in made.sources.items():
         note(f"recovered {key} = {value!r} ({where})")
     for what in made.lost:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from collie.api.langid import Identification, identify_with, language_model
+from collie.api.outputs import refuse_own_files
 from collie.cli.options import CONTEXT, App, common_options, note
-from collie.cli.outputs import refuse_own_files
 from collie.errors import InputError, LanguageNotFound, UsageProblem
 from collie.langid.compare import METHODS, train_comparison
 from collie.langid.corpus import udhr_heldout_texts, udhr_training_texts
@@ -27,7 +27,6 @@ from collie.langid.model import OTHER, LangModel, summarise_languages
 from collie.langid.modelfile import read_model, save_model
 from collie.languages import resolve_language
 from collie.page.encoding import decode_text_file
-from collie.workspace.folder import read_settings
 from collie.workspace.seedfiles import SeedInput, plan_seed_documents, wronglang_input
 
 MODEL_HELP = "A model file (.npz) instead of the workspace's or the bundled one."
@@ -46,10 +45,7 @@ def langid() -> None:
 
 def choose_model(app: App, model_path: Path | None) -> LangModel:
     """--model, else the workspace's model, else the bundled one; with the und settings."""
-    root = app.find_root_or_none()
-    model = read_model(model_path) if model_path else load_model_for(root)
-    settings = read_settings(root, os.environ, app.flags)
-    return model.with_settings(settings["langid.threshold"], settings["langid.min_chars"])
+    return language_model(app.find_root_or_none(), model_path, app.flags)
 
 
 def read_input(source: str, encoding: str | None = None) -> str:
@@ -116,36 +112,31 @@ def identify(
     model = choose_model(app, model_path)
     text = read_input(source)
     texts = split_paragraphs(text, max_chars=10**9) if paragraphs else text.splitlines()
-    labels = model.identify_batch(texts)
-    ranked = model.top(texts, top) if top > 1 else [[label] for label in labels]
+    answers = identify_with(model, texts, top)
     if as_json:
-        items = [
-            _label_data(t, label, r) for t, label, r in zip(texts, labels, ranked, strict=True)
-        ]
+        items = [_label_data(t, answer) for t, answer in zip(texts, answers, strict=True)]
         data: Any = items
         if paragraphs:
             summary = summarise_languages(model, texts)
             data = {"paragraphs": items, "shares": summary.shares}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    for label, row in zip(labels, ranked, strict=True):
+    for answer in answers:
         if top > 1:
-            click.echo("\t".join(f"{c} {p:.3f}" if probs else c for c, p in row))
+            click.echo("\t".join(f"{c} {p:.3f}" if probs else c for c, p in answer.top))
         else:
-            click.echo(f"{label[0]}\t{label[1]:.3f}" if probs else label[0])
+            click.echo(f"{answer.lang}\t{answer.probability:.3f}" if probs else answer.lang)
     if paragraphs and not app.quiet:
         shares = summarise_languages(model, texts).shares
         note("shares: " + ", ".join(f"{c} {s:.0%}" for c, s in shares.items()))
 
 
-def _label_data(
-    text: str, label: tuple[str, float], ranked: list[tuple[str, float]]
-) -> dict[str, Any]:
+def _label_data(text: str, answer: Identification) -> dict[str, Any]:
     return {
-        "lang": label[0],
-        "prob": round(label[1], 4),
+        "lang": answer.lang,
+        "prob": round(answer.probability, 4),
         "chars": len(text),
-        "top": [{"lang": c, "prob": round(p, 4)} for c, p in ranked],
+        "top": [{"lang": c, "prob": round(p, 4)} for c, p in answer.top],
     }
 
 

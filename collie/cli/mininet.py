@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from collie.api.outputs import refuse_own_files
 from collie.cli.options import (
     CONTEXT,
     App,
@@ -17,7 +18,6 @@ from collie.cli.options import (
     listen_problem,
     note,
 )
-from collie.cli.outputs import refuse_own_files
 from collie.corpus.export import exported_documents
 from collie.errors import InputError, UsageProblem
 from collie.languages import resolve_language

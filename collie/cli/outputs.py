@@ -1,26 +1,14 @@
-"""Where a command may write a file the user named (an export, a report).
-
-Never onto a workspace's own files (collie.db and its journal, collie.toml, the lock, the
-workspace folder itself, or anything in seed/, cache/, models/, logs/), wherever the
-path leads (relative, `..`, symlinks); never over an existing file unless --force says
-so. Checked before anything is written.
-"""
+"""--force: replace an output the user named (where a command may write is the API's
+rule: collie/api/outputs.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from collie.errors import InputError
-from collie.workspace.folder import CONFIG_FILE, DB_FILE, LOCK_FILE, is_workspace
-
 F = TypeVar("F", bound=Callable[..., Any])
-OWN_FILES = (CONFIG_FILE, DB_FILE, LOCK_FILE, *(DB_FILE + s for s in ("-wal", "-shm", "-journal")))
-OWN_FOLDERS = ("seed", "cache", "warc", "models", "logs")  # exports/ is for the user's files
-MANIFEST = "manifest.jsonl"  # what marks a folder as an earlier `export --format dir`
 
 
 def force_option(func: F) -> F:
@@ -30,77 +18,3 @@ def force_option(func: F) -> F:
         is_flag=True,
         help="Replace the output if it exists (never one of the workspace's own files).",
     )(func)
-
-
-def workspace_part(path: Path) -> tuple[Path, str] | None:
-    """(workspace root, what of it) when `path` resolves to a workspace's own file or
-    folder, or into one of its own folders; None otherwise."""
-    resolved = path.resolve()
-    for root in (resolved, *resolved.parents):
-        if not is_workspace(root):
-            continue
-        if root == resolved:
-            return root, "folder"
-        first = resolved.relative_to(root).parts[0]
-        if first in OWN_FILES:
-            return root, first
-        if first in OWN_FOLDERS:
-            return root, f"{first}/ folder"
-        return None
-    return None
-
-
-def refuse_own_files(path: Path, allowed: tuple[str, ...] = (), example: str = "") -> None:
-    """Refuse an output path that is (or is in) a workspace's own file or folder, but in
-    the `allowed` folders (e.g. "models" for a language model)."""
-    own = workspace_part(path)
-    if own is None or any(own[1] == f"{name}/ folder" for name in allowed):
-        return
-    root, what = own
-    where = "is" if what in OWN_FILES or what == "folder" else "is in"
-    raise InputError(
-        f"Refusing to write {path}: it {where} the workspace's own {what} ({root}); "
-        "nothing was written.",
-        f"Choose another name, e.g. {example or 'exports/corpus.txt in the workspace'}.",
-    )
-
-
-def check_output(path: Path, force: bool, folder: bool = False) -> None:
-    """Refuse an output path that would destroy a workspace or replace an existing file
-    (or, with `folder`, a non-empty folder) without --force."""
-    refuse_own_files(path)
-    if folder:
-        _check_folder(path, force)
-    elif path.is_dir():
-        raise InputError(
-            f"Cannot write {path}: it is a directory.",
-            f"Give a file name (e.g. {path / 'corpus.txt'}), or --format dir.",
-        )
-    elif (path.exists() or path.is_symlink()) and not force:
-        raise InputError(
-            f"{path} already exists; nothing was written.",
-            "Add --force to replace it, or choose another name.",
-        )
-
-
-def _check_folder(path: Path, force: bool) -> None:
-    if not path.exists():
-        return
-    if not path.is_dir():
-        raise InputError(
-            f"Cannot write {path}: it exists and is not a directory.",
-            "Give a new or empty directory for --format dir.",
-        )
-    if not any(path.iterdir()):
-        return
-    if not (path / MANIFEST).is_file():
-        raise InputError(
-            f"Cannot write {path}: it exists and is not an empty directory.",
-            f"Give a new or empty directory (--force replaces only an earlier export's "
-            f"folder, one with {MANIFEST}).",
-        )
-    if not force:
-        raise InputError(
-            f"{path} already holds an export; nothing was written.",
-            "Add --force to replace it, or give a new or empty directory.",
-        )

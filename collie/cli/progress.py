@@ -1,52 +1,23 @@
-"""Progress on stderr for the long commands (run, reprocess): bars, count lines, and
-Ctrl-C as a request to stop once the work in hand is recorded."""
+"""Progress on stderr for the long commands (run, scan, reprocess): bars, count lines,
+and Ctrl-C as a request to stop once the work in hand is recorded. (The run's log file
+in logs/ is the run's own: collie/api/mine.py.)"""
 
 from __future__ import annotations
 
-import datetime as dt
-import logging
+import contextlib
+import signal
 import sys
 import time
-from pathlib import Path
+from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
 from tqdm import tqdm
 
 from collie.cli.options import note
-from collie.lognames import AliasFormatter
 from collie.mining.records import RunEvents
 
 PLAIN_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
-RUN_LOG = logging.getLogger(__name__)  # the run's own lines, for logs/ only (collie.runlog)
-RUN_LOG.propagate = False
-
-
-def open_run_log(root: Path) -> tuple[Path, logging.Handler]:
-    """A log file for one run in the workspace's logs/ folder: what the run prints and
-    what collie logs at INFO and above (queries failing, retries, pages that broke a
-    stage). Close it with `close_run_log`."""
-    folder = root / "logs"
-    folder.mkdir(exist_ok=True)
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    path = folder / f"run-{stamp}.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setLevel(logging.INFO)
-    handler.setFormatter(AliasFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    collie = logging.getLogger("collie")
-    collie.addHandler(handler)
-    if collie.getEffectiveLevel() > logging.INFO:
-        collie.setLevel(logging.INFO)  # the stderr handler keeps the command line's level
-    RUN_LOG.addHandler(handler)
-    RUN_LOG.setLevel(logging.INFO)
-    return path, handler
-
-
-def close_run_log(handler: logging.Handler) -> None:
-    logging.getLogger("collie").removeHandler(handler)
-    RUN_LOG.removeHandler(handler)
-    logging.getLogger("collie").setLevel(logging.NOTSET)
-    handler.close()
 
 
 class CliEvents(RunEvents):
@@ -98,7 +69,6 @@ class CliEvents(RunEvents):
         print(f"{self.desc}: {self.done}{of} {self.unit}{extra}", file=sys.stderr, flush=True)
 
     def line(self, text: str) -> None:
-        RUN_LOG.info(text)
         if not self.quiet:
             tqdm.write(text, file=sys.stderr)
 
@@ -115,3 +85,14 @@ class CliEvents(RunEvents):
             raise KeyboardInterrupt
         self.stop_requested = True
         note("\ncollie: stopping once the work in hand is recorded (Ctrl-C again to stop at once).")
+
+
+@contextlib.contextmanager
+def stop_on_ctrl_c(events: CliEvents) -> Iterator[None]:
+    """Within: Ctrl-C asks the run to stop once the work in hand is recorded
+    (`CliEvents.on_sigint`); the handler before is put back after."""
+    previous = signal.signal(signal.SIGINT, events.on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

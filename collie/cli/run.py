@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
-import signal
 import sys
 from typing import Any
 
 import click
 
-from collie.cli.executor import executor_options, open_executor
-from collie.cli.options import (
-    CONTEXT,
-    App,
-    common_options,
-    note,
-    search_options,
-    set_flag,
-    workspace_model,
-)
-from collie.cli.progress import CliEvents, close_run_log, open_run_log
-from collie.fetch.fetcher import FetchConfig, Fetcher
-from collie.mining.coverage import plan_cost
-from collie.mining.loop import run as run_loops
-from collie.mining.records import RunLimits, RunReport
-from collie.page.maintext import check_installed
-from collie.search import make_backend
-from collie.workspace.folder import RunLock
+from collie.api.mine import mine
+from collie.api.options import no_note
+from collie.cli.executor import executor_options
+from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
+from collie.cli.progress import CliEvents, stop_on_ctrl_c
+from collie.mining.records import RunReport
 
 
 @click.command(context_settings=CONTEXT)
@@ -99,43 +84,18 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
       collie run --loops 2 --cluster local:4
       collie run --loops 2 --scheduler tcp://10.0.0.5:8786
     """
-    check_installed()
-    with app.open() as ws, RunLock(ws.root):
-        settings = ws.settings
-        limits = RunLimits(
-            settings["run.loops"],
-            settings["crawl.depth"],
-            settings["run.max_pages"],
-            settings["run.max_time"],
+    events = CliEvents(app.quiet)
+    try:
+        mined = mine(
+            app.open, events, no_note if app.quiet else note, lambda: stop_on_ctrl_c(events)
         )
-        done = ws.completed_loops()
-        if done >= limits.loops:  # nothing to do: no model, no network
-            _print_report(app, RunReport(already_done=True), limits.loops, as_json)
-            note(_nothing_to_do(done, limits.loops, settings.entry("run.loops").source))
-            return
-        backend = make_backend(settings, os.environ, ws.language.part1 or "")
-        backend.check()
-        model = workspace_model(ws)
-        events = CliEvents(app.quiet)
-        log_path, log_handler = open_run_log(ws.root)
-        events.line(f"collie run: {limits.loops} loop(s); this run's log is {log_path}")
-        spent = ws.queries.requests_sent()
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        for line in plan_cost(ws, backend, limits.loops, now).lines(backend.name):
-            events.line(line)
-        previous = signal.signal(signal.SIGINT, events.on_sigint)
-        try:
-            with (
-                Fetcher(FetchConfig.from_settings(settings)) as fetcher,
-                open_executor(app, settings) as executor,
-            ):
-                report = run_loops(ws, backend, fetcher, model, limits, events, executor)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-            events.close()
-            close_run_log(log_handler)
-        report.requests = ws.queries.requests_sent() - spent
-    _print_report(app, report, limits.loops, as_json, backend.name)
+    finally:
+        events.close()
+    if mined.backend is None:
+        _print_report(app, mined.report, mined.loops, as_json)
+        note(_nothing_to_do(mined.done_before, mined.loops, mined.loops_source))
+        return
+    _print_report(app, mined.report, mined.loops, as_json, mined.backend)
 
 
 def report_json(report: RunReport) -> dict[str, Any]:

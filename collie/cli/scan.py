@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from collie.cli.executor import executor_options, open_executor
-from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
+from collie.api.archives import scan_archives
+from collie.api.options import no_note
+from collie.cli.executor import executor_options
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.cli.progress import CliEvents
-from collie.mining.scan import ScanReport, expand_sources, scan
-from collie.page.maintext import check_installed
-from collie.workspace.folder import RunLock
+from collie.mining.scan import ScanReport
 
 
 @click.command("scan", context_settings=CONTEXT)
@@ -59,16 +59,12 @@ def scan_command(
       collie scan wet.paths.gz --base https://data.commoncrawl.org/ --executor dask
       collie run --loops 2
     """
-    check_installed()
-    sources = expand_sources(files, base)
-    with app.open() as ws, RunLock(ws.root):
-        model = workspace_model(ws)
-        events = CliEvents(app.quiet)
-        try:
-            with open_executor(app, ws.settings, threads) as executor:
-                report = scan(ws, model, executor, sources, events, prefilter=not no_prefilter)
-        finally:
-            events.close()
+    events = CliEvents(app.quiet)
+    notes = no_note if app.quiet else note
+    try:
+        report = scan_archives(app.open, files, base, not no_prefilter, threads, events, notes)
+    finally:
+        events.close()
     _print(app, report)
 
 

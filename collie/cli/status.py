@@ -8,10 +8,10 @@ import os
 
 import click
 
+from collie.api.corpus import workspace_status
 from collie.cli import views as text
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.config import lookup
-from collie.corpus import status as corpus_status
 from collie.errors import ConfigError, UsageProblem
 from collie.workspace.folder import read_settings
 
@@ -27,8 +27,7 @@ def status(app: App, as_json: bool) -> None:
     Example:
       collie status --json
     """
-    with app.open() as ws:
-        data = corpus_status.status_data(ws)
+    data = workspace_status(app.open)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:

@@ -2,8 +2,9 @@
 
 `export_corpus` is the use case (`collie export`): rows from the workspace
 (`CorpusStore.export_rows`, or the suspects), each site's boilerplate learnt over the
-whole corpus, shaped and written; `exported_documents` is the same corpus with its texts
-in memory (`collie mininet score`).
+whole corpus (`export_sources`), shaped and written; `export_records` yields the objects
+a JSON-lines export writes (the Python API's documents); `exported_documents` is the
+same corpus with its texts in memory (`collie mininet score`).
 By default (`segments="target"`) a document's text is its paragraphs in the target
 language (collie.decide.segments: mainly target, headings with their section); the
 others are counted, and kept in JSON lines' `paragraphs`; a document with none is left
@@ -146,11 +147,12 @@ class Selection:
         return mark_segments(row.paragraphs, self.target, self.identify)
 
 
-def export_corpus(
-    ws: Workspace, out: str, choice: ExportChoice, replace: bool = False
-) -> ExportCount:
-    """Write the workspace's corpus (or, with `choice.suspects`, its relative-suspected
-    pages) to `out` ("-": stdout) as `write_export` does; return what was written."""
+def export_sources(
+    ws: Workspace, choice: ExportChoice
+) -> tuple[Iterable[ExportRow], Selection, Repeats | None]:
+    """What an export of `choice` reads: the workspace's corpus (or, with
+    `choice.suspects`, its relative-suspected pages), which paragraphs of each it
+    writes, and which it leaves out as repeats."""
     store = CorpusStore(ws.conn)
     if choice.suspects:
         rows, repeats = store.suspect_rows(choice.loop), None
@@ -158,10 +160,18 @@ def export_corpus(
         repeats = corpus_repeats(ws, choice.unique_paragraphs)
         rows = store.export_rows(choice.loop, choice.source, choice.min_share)
     segments = choice.segments or ("all" if choice.suspects else "target")
-    selection = Selection(ws.language.code, segments, ws.model)
+    return rows, Selection(ws.language.code, segments, ws.model), repeats
+
+
+def export_corpus(
+    ws: Workspace, out: str, choice: ExportChoice, replace: bool = False
+) -> ExportCount:
+    """Write what `export_sources` reads to `out` ("-": stdout) as `write_export` does;
+    return what was written."""
+    rows, selection, repeats = export_sources(ws, choice)
     archive = originals = None
     if choice.fmt == "warc":
-        archive, originals = ws.root / WARC_FOLDER, store.warc_originals()
+        archive, originals = ws.root / WARC_FOLDER, CorpusStore(ws.conn).warc_originals()
     return write_export(
         rows,
         out,
@@ -172,6 +182,15 @@ def export_corpus(
         archive=archive,
         originals=originals,
     )
+
+
+def export_records(ws: Workspace, choice: ExportChoice) -> Iterator[dict[str, Any]]:
+    """The objects a JSON-lines export of `choice` writes, one a document, in order (as
+    they are before `json.dumps`: the Python API's `Workspace.documents`)."""
+    rows, selection, repeats = export_sources(ws, choice)
+    count = ExportCount()
+    for row, text in export_texts(rows, selection, count, repeats, marked=True):
+        yield row.to_json(text)
 
 
 def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:

@@ -1,0 +1,95 @@
+"""What a workspace holds and what a user takes away: its status (`collie status`), its
+documents (the objects `collie export --format jsonl` writes) and its export (`collie
+export`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from collie.api.options import Opener
+from collie.api.outputs import check_output
+from collie.corpus import status as corpus_status
+from collie.corpus.export import (
+    FORMATS,
+    SEGMENTS,
+    ExportChoice,
+    ExportCount,
+    export_corpus,
+    export_records,
+)
+from collie.errors import InputError, UsageProblem
+
+SOURCES = ("search", "crawl", "archive")
+
+
+def workspace_status(open_workspace: Opener) -> dict[str, Any]:
+    """What `collie status --json` prints (collie.corpus.status.status_data)."""
+    with open_workspace() as ws:
+        return corpus_status.status_data(ws)
+
+
+def export_choice(
+    fmt: str = "jsonl",
+    min_share: float = 0.0,
+    segments: str | None = None,
+    loop: int | None = None,
+    source: str | None = None,
+    suspects: bool = False,
+    unique_paragraphs: bool = False,
+) -> ExportChoice:
+    """The options of `collie export`, checked as the command line checks them."""
+    _check_choice("format", fmt, FORMATS)
+    _check_choice("segments", segments, SEGMENTS)
+    _check_choice("source", source, SOURCES)
+    if not (math.isfinite(min_share) and 0 <= min_share <= 1):
+        raise UsageProblem(f"min_share must be a number from 0 to 1, not {min_share!r}.")
+    if loop is not None and loop < 1:
+        raise UsageProblem(f"loop must be 1 or more, not {loop!r}.")
+    return ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
+
+
+def _check_choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
+    if value is not None and value not in choices:
+        raise UsageProblem(f"{name} must be one of {', '.join(choices)}, not {value!r}.")
+
+
+def iter_documents(open_workspace: Opener, choice: ExportChoice) -> Iterator[dict[str, Any]]:
+    """The objects a JSON-lines export of `choice` writes, one a document, in the
+    export's order; the workspace stays open until the last one is read."""
+    with open_workspace() as ws:
+        yield from export_records(ws, choice)
+
+
+def export_to(
+    open_workspace: Opener, out: str, choice: ExportChoice, replace: bool = False
+) -> ExportCount:
+    """What `collie export OUT` does: check where it may write (never a workspace's own
+    files; an existing OUT only with `replace`), then write it atomically ("-": stdout)."""
+    if out != "-":
+        check_output(Path(out), replace, folder=choice.fmt == "dir")
+    with open_workspace() as ws:
+        try:
+            return export_corpus(ws, out, choice, replace)
+        except FileExistsError:
+            raise InputError(
+                f"{out} already exists; nothing was written.",
+                "Add --force to replace it, or choose another name.",
+            ) from None
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise InputError(
+                f"Cannot write {out}: {exc}.",
+                "Give a path in an existing directory.",
+            ) from None
+        except IsADirectoryError as exc:
+            raise InputError(
+                f"Cannot write {out}: {exc}.",
+                f"Give a file name (e.g. {Path(out) / 'corpus.txt'}), or --format dir.",
+            ) from None
+        except PermissionError as exc:
+            raise InputError(
+                f"Cannot write {out}: permission denied ({exc.filename or out}).",
+                "Choose a folder you can write to.",
+            ) from None

@@ -1,0 +1,151 @@
+"""Mining a workspace: what `collie run` does, for the command line and for Python.
+
+`mine` brings the workspace to `run.loops` completed loops (collie.mining.loop.run),
+with the run's log in logs/ and the executor the settings ask for. The caller watches
+through its `RunEvents` (progress bars, count lines) and, with `guard`, holds the loop
+(the command line's: Ctrl-C asks the run to stop once the work in hand is recorded).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from collie.api.options import Notes, Opener, no_note
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.lognames import AliasFormatter
+from collie.mining.config import executor_spec
+from collie.mining.coverage import plan_cost
+from collie.mining.executor import DaskExecutor, LocalExecutor, make_executor
+from collie.mining.loop import run as run_loops
+from collie.mining.records import RunEvents, RunLimits, RunReport
+from collie.page.maintext import check_installed
+from collie.search import make_backend
+from collie.workspace.folder import RunLock
+
+RUN_LOG = logging.getLogger(__name__)  # the run's own lines, for logs/ only (collie.runlog)
+RUN_LOG.propagate = False
+
+
+@dataclass(frozen=True)
+class Mined:
+    """A run's report, with what the command line says around it."""
+
+    report: RunReport
+    loops: int  # completed loops asked for, in all (run.loops)
+    done_before: int  # completed loops when the run began
+    loops_source: str  # where run.loops came from, in `collie config`'s words
+    backend: str | None = None  # the search backend's name; None: nothing to do, no run
+
+
+def mine(
+    open_workspace: Opener,
+    events: RunEvents | None = None,
+    notes: Notes = no_note,
+    guard: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext,
+) -> Mined:
+    """Bring the workspace to run.loops completed loops (`collie run`); resumed where an
+    earlier run stopped. Nothing is fetched when the loops are done already."""
+    check_installed()
+    with open_workspace() as ws, RunLock(ws.root):
+        settings = ws.settings
+        limits = RunLimits(
+            settings["run.loops"],
+            settings["crawl.depth"],
+            settings["run.max_pages"],
+            settings["run.max_time"],
+        )
+        done, source = ws.completed_loops(), settings.entry("run.loops").source
+        if done >= limits.loops:  # nothing to do: no model, no network
+            return Mined(RunReport(already_done=True), limits.loops, done, source)
+        backend = make_backend(settings, os.environ, ws.language.part1 or "")
+        backend.check()
+        model = ws.model()
+        logged = LoggedEvents(events or RunEvents())
+        log_path, log_handler = open_run_log(ws.root)
+        try:
+            logged.line(f"collie run: {limits.loops} loop(s); this run's log is {log_path}")
+            spent = ws.queries.requests_sent()
+            now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+            for line in plan_cost(ws, backend, limits.loops, now).lines(backend.name):
+                logged.line(line)
+            with (
+                guard(),
+                Fetcher(FetchConfig.from_settings(settings)) as fetcher,
+                open_executor(settings, 1, notes) as executor,
+            ):
+                report = run_loops(ws, backend, fetcher, model, limits, logged, executor)
+        finally:
+            close_run_log(log_handler)
+        report.requests = ws.queries.requests_sent() - spent
+    return Mined(report, limits.loops, done, source, backend.name)
+
+
+def open_executor(
+    settings: Any, local_threads: int = 1, notes: Notes = no_note
+) -> LocalExecutor | DaskExecutor:
+    """The executor the settings ask for (run.executor, dask.*; a cluster is started
+    when one is named, and said)."""
+    spec = executor_spec(settings)
+    executor = make_executor(spec, local_threads)
+    if isinstance(executor, DaskExecutor):
+        link = executor.client.dashboard_link if executor.cluster is None else ""
+        notes(f"{spec.describe()}: {executor.slots} worker thread(s){f', {link}' if link else ''}.")
+    return executor
+
+
+class LoggedEvents(RunEvents):
+    """The caller's events, each line of the run also written to the run's log."""
+
+    def __init__(self, inner: RunEvents) -> None:
+        self.inner = inner
+
+    def stage(self, loop: int, name: str, total: int | None) -> None:
+        self.inner.stage(loop, name, total)
+
+    def advance(self, count: int = 1) -> None:
+        self.inner.advance(count)
+
+    def line(self, text: str) -> None:
+        RUN_LOG.info(text)
+        self.inner.line(text)
+
+    def status(self, text: str) -> None:
+        self.inner.status(text)
+
+    def should_stop(self) -> bool:
+        return self.inner.should_stop()
+
+
+def open_run_log(root: Path) -> tuple[Path, logging.Handler]:
+    """A log file for one run in the workspace's logs/ folder: what the run prints and
+    what collie logs at INFO and above (queries failing, retries, pages that broke a
+    stage). Close it with `close_run_log`."""
+    folder = root / "logs"
+    folder.mkdir(exist_ok=True)
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = folder / f"run-{stamp}.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(AliasFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    collie = logging.getLogger("collie")
+    collie.addHandler(handler)
+    if collie.getEffectiveLevel() > logging.INFO:
+        collie.setLevel(logging.INFO)  # the stderr handler keeps the command line's level
+    RUN_LOG.addHandler(handler)
+    RUN_LOG.setLevel(logging.INFO)
+    return path, handler
+
+
+def close_run_log(handler: logging.Handler) -> None:
+    logging.getLogger("collie").removeHandler(handler)
+    RUN_LOG.removeHandler(handler)
+    logging.getLogger("collie").setLevel(logging.NOTSET)
+    handler.close()
