@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from collie.corpus.tally import tally_fingerprint
 from collie.decide.dedup import paragraph_key
 from collie.decide.segments import Segment, mark_segments
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.store import CorpusStore
+from collie.store.tallies import TallyStore
 from collie.store.warc import WARC_FOLDER
 from collie.text import count_words
 from collie.workspace.folder import Workspace
@@ -68,6 +70,14 @@ class ExportChoice:
     source: str | None = None  # "search" or "crawl"
     suspects: bool = False  # the relative-suspected pages instead of the corpus
     unique_paragraphs: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """Is it a default export (every document, its target-language paragraphs, the
+        corpus's repeats kept): the one whose per-loop counts status shows?"""
+        return (self.min_share <= 0 and self.segments in (None, "target") and self.loop is None
+                and self.source is None and not self.suspects
+                and not self.unique_paragraphs)  # fmt: skip
 
 
 @dataclass
@@ -152,6 +162,7 @@ def export_corpus(
 ) -> ExportCount:
     """Write the workspace's corpus (or, with `choice.suspects`, its relative-suspected
     pages) to `out` ("-": stdout) as `write_export` does; return what was written."""
+    fingerprint = tally_fingerprint(ws) if choice.whole else ""  # before anything is read
     store = CorpusStore(ws.conn)
     if choice.suspects:
         rows, repeats = store.suspect_rows(choice.loop), None
@@ -163,20 +174,29 @@ def export_corpus(
     archive = originals = None
     if choice.fmt == "warc":
         archive, originals = ws.root / WARC_FOLDER, store.warc_originals()
-    return write_export(
+    tally: dict[int, dict[str, int]] | None = {} if choice.whole else None
+    count = write_export(
         rows, out, choice.fmt, selection, repeats=repeats, replace=replace,
-        archive=archive, originals=originals,
+        archive=archive, originals=originals, tally=tally,
     )  # fmt: skip
+    if tally is not None:  # a default export: what status shows of it, kept
+        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+    return count
 
 
 def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str, Any]]:
     """The documents an export writes (by default: a default export), each an export
     row with its `text` as written (the site's boilerplate left out; with "target",
     only its target-language paragraphs)."""
+    fingerprint = tally_fingerprint(ws)  # before anything is read
     rows = CorpusStore(ws.conn).export_rows()
     selection = Selection(ws.language.code, segments, ws.model)
-    written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws))
-    return [{**row, "text": text} for row, text in written]
+    tally: dict[int, dict[str, int]] | None = {} if segments == "target" else None
+    written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws), tally=tally)
+    documents = [{**row, "text": text} for row, text in written]
+    if tally is not None:
+        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+    return documents
 
 
 def document_text(row: dict[str, Any], selection: Selection) -> str:
@@ -259,44 +279,52 @@ def export_texts(
     count: ExportCount,
     repeats: Repeats | None,
     marked: bool = False,
+    tally: dict[int, dict[str, int]] | None = None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
-    """(row, text) of every document an export writes (empty ones are not), counted.
-    The rows are marked (`segments`: `Selection.mark`) for a target export, or with
-    `marked` (JSON lines: each paragraph's language)."""
+    """(row, text) of every document an export writes (empty ones are not), counted, and
+    per loop in `tally` if given (`tally_by_loop`). The rows are marked (`segments`:
+    `Selection.mark`) for a target export, or with `marked` (JSON lines: each
+    paragraph's language)."""
     for row in rows:
         if repeats is not None:
             row = repeats.filter(row, count)
         if marked or selection.segments == "target":
             row = {**row, "segments": selection.mark(row)}
         text = document_text(row, selection)
+        lacking = False
         if selection.segments == "target":
             left = [m.text for m in row["segments"] if not m.kept]
             count.other_paragraphs += len(left)
             count.other_words += sum(count_words(p) for p in left)
-            count.no_target += bool(row["segments"]) and not text
+            lacking = bool(row["segments"]) and not text
+            count.no_target += lacking
+        words = count_words(text) if text else 0
+        if tally is not None:
+            loop = tally.setdefault(row["loop"], dict.fromkeys(TALLY_KEYS, 0))
+            loop[row["source"]] = loop.get(row["source"], 0) + bool(text)
+            loop["words"] += words
+            loop["no_target"] += lacking
         if text:
             count.documents += 1
-            count.words += count_words(text)
+            count.words += words
             yield row, text
+
+
+# What `tally_by_loop` counts of each loop.
+TALLY_KEYS = ("search", "crawl", "archive", "words", "no_target")
 
 
 def tally_by_loop(
     rows: Iterable[dict[str, Any]], selection: Selection, repeats: Repeats | None
 ) -> dict[int, dict[str, int]]:
-    """Per loop: the documents found by search and by crawling, and the words, that an
-    export of these rows writes (documents left empty by `repeats` are not written), and
-    `no_target`: the documents left out for want of a target-language paragraph."""
-    out: dict[int, dict[str, int]] = {}
-    for row in rows:
-        loop = out.setdefault(
-            row["loop"], {"search": 0, "crawl": 0, "archive": 0, "words": 0, "no_target": 0}
-        )
-        count = ExportCount()
-        for _, text in export_texts([row], selection, count, repeats):
-            loop[row["source"]] = loop.get(row["source"], 0) + 1
-            loop["words"] += count_words(text)
-        loop["no_target"] += count.no_target
-    return out
+    """Per loop: the documents found by search, by crawling and in web archives, and the
+    words, that an export of these rows writes (documents left empty by `repeats` are
+    not written), and `no_target`: the documents left out for want of a target-language
+    paragraph."""
+    tally: dict[int, dict[str, int]] = {}
+    for _ in export_texts(rows, selection, ExportCount(), repeats, tally=tally):
+        pass
+    return tally
 
 
 def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[dict[str, Any], str]]) -> None:
@@ -368,6 +396,7 @@ def write_export(
     replace: bool = False,
     archive: Path | None = None,
     originals: dict[str, tuple[str, str, int]] | None = None,
+    tally: dict[int, dict[str, int]] | None = None,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
     `selection` picks each document's paragraphs (a target language's code: its
@@ -375,11 +404,12 @@ def write_export(
     pass over the same rows), paragraphs are left out as it says. An existing file (or
     non-empty folder) is replaced only with `replace`. The warc format copies records
     from the WARC files in `archive` (`originals`: payload digest -> (record id, file,
-    offset) of the answer a revisit record of that payload refers to)."""
+    offset) of the answer a revisit record of that payload refers to). `tally` is
+    given the per-loop counts of what is written (`tally_by_loop`)."""
     if isinstance(selection, str):
         selection = Selection(selection, segments)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
-    items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl")
+    items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl", tally=tally)
     if fmt == "warc":
         folder, known = archive or Path("warc"), originals or {}
         if out == "-":
