@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -148,12 +149,18 @@ def test_status_counts_what_export_writes_as_the_documents_change(
 
 
 def test_status_loads_no_language_model_once_the_counts_are_kept(
-    mined, capsys, monkeypatch: pytest.MonkeyPatch
+    mined, capsys, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    root, _, _ = mined
     assert run_collie(capsys, "export", "corpus.txt").code == 0
+    moved = tmp_path / "moved"
+    shutil.copytree(root, moved)  # a workspace moved elsewhere keeps its counts too
+    assert (moved / "models" / "langid.npz").is_file()  # with its own model
     forbid_the_model(monkeypatch)
+    forbid_the_pipeline(monkeypatch)
     assert run_collie(capsys, "status").code == 0
     assert run_collie(capsys, "report").code == 0
+    assert run_collie(capsys, "-w", str(moved), "status").code == 0
 
 
 def test_status_on_a_workspace_it_cannot_write_still_counts(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from collie import __version__
-from collie.langid.learn import workspace_model_path
+from collie.langid.learn import WORKSPACE_MODEL, workspace_model_path
 from collie.langid.modelfile import BUNDLED
 from collie.store.tallies import TallyStore
 from collie.workspace.folder import Workspace
@@ -24,14 +24,14 @@ def tally_fingerprint(ws: Workspace) -> str:
     """The corpus's changes (store/tallies.py, `corpus_version`), the settings the export
     reads (SETTINGS), the language model file it marks paragraphs with (the workspace's,
     else the bundled one: its size and time) and collie's version, as one string."""
-    model = workspace_model_path(ws.root)
+    model, name = workspace_model_path(ws.root), WORKSPACE_MODEL  # (a moved workspace's too)
     if not model.is_file():
-        model = Path(str(resources.files("collie").joinpath(BUNDLED)))
+        model, name = Path(str(resources.files("collie").joinpath(BUNDLED))), "bundled"
     try:
         stat = model.stat()
-        stamp: list[Any] = [str(model), stat.st_size, stat.st_mtime_ns]
+        stamp: list[Any] = [name, stat.st_size, stat.st_mtime_ns]
     except OSError:  # a model inside a zip file: its name (and collie's version)
-        stamp = [str(model)]
+        stamp = [name]
     return json.dumps(
         {
             "corpus": TallyStore(ws.conn).corpus_version(),
