@@ -96,6 +96,9 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+NO_SEED_WORDS = "none stored, as the loop recorded no query (a scan loop, or its search never ran)"
+
+
 def seed_words_text(words: list[str], shown: int) -> str:
     """A loop's seed words as its queries stored them (the first `shown`), or that it
     stored none, in words."""
@@ -103,9 +106,6 @@ def seed_words_text(words: list[str], shown: int) -> str:
         return f"(0): {NO_SEED_WORDS}"
     more = " ..." if len(words) > shown else ""
     return f"({len(words)}, as its queries stored them): {' '.join(words[:shown])}{more}"
-
-
-NO_SEED_WORDS = "none stored, as the loop recorded no query (a scan loop, or its search never ran)"
 
 
 def axis_ticks(maximum: float, count: int = 5) -> list[float]:
