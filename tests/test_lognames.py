@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from collie.cli.options import configure_logging
 from collie.api.mine import RUN_LOG, close_run_log, open_run_log
+from collie.cli.options import configure_logging
 from collie.lognames import LOGGER_ALIASES, AliasFormatter, shown_name
 
 from .test_layout import PACKAGE, modules

@@ -44,6 +44,11 @@ def poison_like_an_older_collie(root: Path) -> None:
             "DELETE FROM migrations WHERE id >= (SELECT id FROM migrations "
             "WHERE name = 'robots-failures-forgotten')"
         )
+        triggers = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        for (trigger,) in triggers.fetchall():  # export-tallies
+            conn.execute(f"DROP TRIGGER {trigger}")
+        conn.execute("DROP TABLE corpus_version")
+        conn.execute("DROP TABLE export_tallies")
         conn.execute("ALTER TABLE documents DROP COLUMN teasers")  # teaser-paragraphs
         conn.execute("ALTER TABLE search_results DROP COLUMN target")  # search-coverage
         conn.execute("ALTER TABLE queries DROP COLUMN new_sites")

@@ -106,7 +106,7 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     else:
         lines.append("settings    all defaults (`collie config` lists them)")
     lines.append("")
-    lines += loop_lines(data["loops"])
+    lines += loop_lines(data["loops"], seed_words=12)
     lines += [
         "",
         *textwrap.wrap(next_step(data), WIDTH, subsequent_indent="      ", break_on_hyphens=False),

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
+from collie.corpus.tally import tally_fingerprint
 from collie.decide.dedup import paragraph_key
 from collie.decide.segments import mark_segments
 from collie.files import atomic_write
@@ -35,6 +36,7 @@ from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.models import ExportRow, Segment
 from collie.store import CorpusStore
+from collie.store.tallies import TallyStore
 from collie.store.warc import WARC_FOLDER
 from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
@@ -69,6 +71,14 @@ class ExportChoice:
     source: str | None = None  # "search" or "crawl"
     suspects: bool = False  # the relative-suspected pages instead of the corpus
     unique_paragraphs: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """Is it a default export (every document, its target-language paragraphs, the
+        corpus's repeats kept): the one whose per-loop counts status shows?"""
+        return (self.min_share <= 0 and self.segments in (None, "target") and self.loop is None
+                and self.source is None and not self.suspects
+                and not self.unique_paragraphs)  # fmt: skip
 
 
 @dataclass
@@ -167,12 +177,14 @@ def export_corpus(
     ws: Workspace, out: str, choice: ExportChoice, replace: bool = False
 ) -> ExportCount:
     """Write what `export_sources` reads to `out` ("-": stdout) as `write_export` does;
-    return what was written."""
+    return what was written; a default export's per-loop counts kept for status."""
+    fingerprint = tally_fingerprint(ws) if choice.whole else ""  # before anything is read
     rows, selection, repeats = export_sources(ws, choice)
     archive = originals = None
     if choice.fmt == "warc":
         archive, originals = ws.root / WARC_FOLDER, CorpusStore(ws.conn).warc_originals()
-    return write_export(
+    tally: dict[int, dict[str, int]] | None = {} if choice.whole else None
+    count = write_export(
         rows,
         out,
         choice.fmt,
@@ -181,7 +193,11 @@ def export_corpus(
         replace=replace,
         archive=archive,
         originals=originals,
+        tally=tally,
     )
+    if tally is not None:  # a default export: what status shows of it, kept
+        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+    return count
 
 
 def export_records(ws: Workspace, choice: ExportChoice) -> Iterator[dict[str, Any]]:
@@ -197,10 +213,15 @@ def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str
     """The documents an export writes (by default: a default export), each as its JSON
     lines object (`ExportRow.to_json`): its `text` as written (the site's boilerplate
     left out; with "target", only its target-language paragraphs)."""
+    fingerprint = tally_fingerprint(ws)  # before anything is read
     rows = CorpusStore(ws.conn).export_rows()
     selection = Selection(ws.language.code, segments, ws.model)
-    written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws))
-    return [row.to_json(text) for row, text in written]
+    tally: dict[int, dict[str, int]] | None = {} if segments == "target" else None
+    written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws), tally=tally)
+    documents = [row.to_json(text) for row, text in written]
+    if tally is not None:
+        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+    return documents
 
 
 def document_text(row: ExportRow, selection: Selection) -> str:
@@ -219,45 +240,53 @@ def export_texts(
     count: ExportCount,
     repeats: Repeats | None,
     marked: bool = False,
+    tally: dict[int, dict[str, int]] | None = None,
 ) -> Iterator[tuple[ExportRow, str]]:
-    """(row, text) of every document an export writes (empty ones are not), counted.
-    The rows are marked (`segments`: `Selection.mark`) for a target export, or with
-    `marked` (JSON lines: each paragraph's language)."""
+    """(row, text) of every document an export writes (empty ones are not), counted, and
+    per loop in `tally` if given (`tally_by_loop`). The rows are marked (`segments`:
+    `Selection.mark`) for a target export, or with `marked` (JSON lines: each
+    paragraph's language)."""
     for row in rows:
         if repeats is not None:
             row = repeats.filter(row, count)
         if marked or selection.segments == "target":
             row = replace(row, segments=selection.mark(row))
         text = document_text(row, selection)
+        lacking = False
         if selection.segments == "target":
             marks = row.segments or []
             left = [m.text for m in marks if not m.kept]
             count.other_paragraphs += len(left)
             count.other_words += sum(count_words(p) for p in left)
-            count.no_target += bool(marks) and not text
+            lacking = bool(marks) and not text
+            count.no_target += lacking
+        words = count_words(text) if text else 0
+        if tally is not None:
+            loop = tally.setdefault(row.loop, dict.fromkeys(TALLY_KEYS, 0))
+            loop[row.source] = loop.get(row.source, 0) + bool(text)
+            loop["words"] += words
+            loop["no_target"] += lacking
         if text:
             count.documents += 1
-            count.words += count_words(text)
+            count.words += words
             yield row, text
+
+
+# What `tally_by_loop` counts of each loop.
+TALLY_KEYS = ("search", "crawl", "archive", "words", "no_target")
 
 
 def tally_by_loop(
     rows: Iterable[ExportRow], selection: Selection, repeats: Repeats | None
 ) -> dict[int, dict[str, int]]:
-    """Per loop: the documents found by search and by crawling, and the words, that an
-    export of these rows writes (documents left empty by `repeats` are not written), and
-    `no_target`: the documents left out for want of a target-language paragraph."""
-    out: dict[int, dict[str, int]] = {}
-    for row in rows:
-        loop = out.setdefault(
-            row.loop, {"search": 0, "crawl": 0, "archive": 0, "words": 0, "no_target": 0}
-        )
-        count = ExportCount()
-        for _, text in export_texts([row], selection, count, repeats):
-            loop[row.source] = loop.get(row.source, 0) + 1
-            loop["words"] += count_words(text)
-        loop["no_target"] += count.no_target
-    return out
+    """Per loop: the documents found by search, by crawling and in web archives, and the
+    words, that an export of these rows writes (documents left empty by `repeats` are
+    not written), and `no_target`: the documents left out for want of a target-language
+    paragraph."""
+    tally: dict[int, dict[str, int]] = {}
+    for _ in export_texts(rows, selection, ExportCount(), repeats, tally=tally):
+        pass
+    return tally
 
 
 def _write_stream(out: IO[str], fmt: str, items: Iterable[tuple[ExportRow, str]]) -> None:
@@ -331,6 +360,7 @@ def write_export(
     replace: bool = False,
     archive: Path | None = None,
     originals: dict[str, tuple[str, str, int]] | None = None,
+    tally: dict[int, dict[str, int]] | None = None,
 ) -> ExportCount:
     """Write the documents to `out` ("-": stdout) atomically; return what was written.
     `selection` picks each document's paragraphs (a target language's code: its
@@ -338,11 +368,12 @@ def write_export(
     pass over the same rows), paragraphs are left out as it says. An existing file (or
     non-empty folder) is replaced only with `replace`. The warc format copies records
     from the WARC files in `archive` (`originals`: payload digest -> (record id, file,
-    offset) of the answer a revisit record of that payload refers to)."""
+    offset) of the answer a revisit record of that payload refers to). `tally` is
+    given the per-loop counts of what is written (`tally_by_loop`)."""
     if isinstance(selection, str):
         selection = Selection(selection, segments)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
-    items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl")
+    items = export_texts(rows, selection, count, repeats, marked=fmt == "jsonl", tally=tally)
     if fmt == "warc":
         folder, known = archive or Path("warc"), originals or {}
         if out == "-":

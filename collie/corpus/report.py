@@ -101,13 +101,20 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         lines += ["", f"{title} seed words (queries that brought a target document / queries):"]
         lines += [f"  {w:<30} {h:>4} / {n}" for w, h, n in words.get(side, [])] or ["  -"]
     for loop, words in data["seeds"].items():
-        lines += [
-            "",
-            f"seed words of loop {loop} ({len(words)}): "
-            + " ".join(words[:30])
-            + (" ..." if len(words) > 30 else ""),
-        ]
+        lines += ["", f"seed words of loop {loop} {seed_words_text(words, 30)}"]
     return lines
+
+
+NO_SEED_WORDS = "none stored, as the loop recorded no query (a scan loop, or its search never ran)"
+
+
+def seed_words_text(words: list[str], shown: int) -> str:
+    """A loop's seed words as its queries stored them (the first `shown`), or that it
+    stored none, in words."""
+    if not words:
+        return f"(0): {NO_SEED_WORDS}"
+    more = " ..." if len(words) > shown else ""
+    return f"({len(words)}, as its queries stored them): {' '.join(words[:shown])}{more}"
 
 
 def axis_ticks(maximum: float, count: int = 5) -> list[float]:
@@ -383,9 +390,10 @@ def _detail(text: str) -> list[str]:
     )
 
 
-def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
+def loop_lines(loops: list[dict[str, Any]], seed_words: int = 0) -> list[str]:
     """Per loop, after a row of totals: when, queries, search URLs, pages fetched, what
-    became of them, words (100 columns); then a legend of the columns."""
+    became of them, words (100 columns), with `seed_words` of its seed words (0: none);
+    then a legend of the columns."""
     if not loops:
         return [f"{'loop':>4}  {'started':<16}  took", "   -  no loops run yet"]
     lines = [
@@ -435,6 +443,8 @@ def loop_lines(loops: list[dict[str, Any]]) -> list[str]:
             lines += _detail(f"search: {loop['coverage']['sentence']}")
         if loop.get("search_stopped"):
             lines += _detail(f"search stopped: {loop['search_stopped']}")
+        if seed_words and "seed_words" in loop:
+            lines += _detail(f"seed words {seed_words_text(loop['seed_words'], seed_words)}")
         if pages.get("queued"):
             lines += _detail(f"still queued: {pages['queued']}")
         if loop["documents"].get("archive"):

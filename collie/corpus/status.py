@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
+from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
-from collie.mining.queries import seed_list_for
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.store.scans import ScanStore
+from collie.store.tallies import TallyStore
 from collie.store.warc import WARC_FOLDER, archive_files
 from collie.workspace.folder import Workspace
 
@@ -22,7 +23,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     defaults, the seed documents, the search and each loop's counts."""
     lang = ws.language
     counts = exported_counts(ws)
-    curve = coverage_by_loop(ws)
+    curve = coverage_by_loop(ws)  # read only: no model, nothing judged
+    seeds = ws.queries.loop_seed_words()
     backend = ws.settings["search.backend"]
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
@@ -58,6 +60,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
                 "finished_at": loop.finished_at,
                 "search_stopped": loop.search_stopped,
                 "warc_bytes": loop.warc_bytes,
+                "seed_words": seeds.get(loop.number, []),
                 **coverage_of(curve.get(loop.number, []), backend),
                 **counts.get(loop.number, {}),
             }
@@ -102,13 +105,11 @@ def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
 
 def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     """CorpusStore.loop_counts with the documents and words a default export writes
-    (the target-language paragraphs): a document whose every paragraph is its site's
-    boilerplate (extract.site_repeats) is left out of both, and counted apart as
-    `boilerplate_only`; one without a target-language paragraph as `no_target_text`."""
-    store = CorpusStore(ws.conn)
-    counts = store.loop_counts()
-    selection = Selection(ws.language.code, "target", ws.model)
-    written = tally_by_loop(store.export_rows(), selection, corpus_repeats(ws))
+    (the target-language paragraphs; `loop_tally`): a document whose every paragraph is
+    its site's boilerplate (extract.site_repeats) is left out of both, and counted apart
+    as `boilerplate_only`; one without a target-language paragraph as `no_target_text`."""
+    counts = CorpusStore(ws.conn).loop_counts()
+    written = loop_tally(ws)
     for loop, count in counts.items():
         stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
         tally = written.get(loop, {})
@@ -121,18 +122,25 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     return counts
 
 
-def loop_seed_words(ws: Workspace) -> dict[int, list[str]]:
-    """Each recorded loop's seed words, as the search stage computes them."""
-    return {
-        loop.number: [s.word for s in seed_list_for(ws, loop.number).words]
-        for loop in ws.records.loops()
-    }
+def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:
+    """export.tally_by_loop of a default export of the workspace: as the last export (or
+    status) kept it, while nothing it depends on has changed (tally.tally_fingerprint);
+    else computed (the language model loaded only if a paragraph needs it) and kept,
+    when the workspace can be written (a read-only one: computed each time)."""
+    fingerprint = tally_fingerprint(ws)
+    tallies = TallyStore(ws.conn)
+    kept = tallies.tally(fingerprint)
+    if kept is not None:
+        return kept
+    selection = Selection(ws.language.code, "target", ws.model)
+    tally = tally_by_loop(CorpusStore(ws.conn).export_rows(), selection, corpus_repeats(ws))
+    tallies.keep_tally(fingerprint, tally)
+    return tally
 
 
 def report_data(ws: Workspace) -> dict[str, Any]:
     """What `collie report` shows: status per loop, languages, best sites and queries,
-    and each loop's seed words."""
-    seeds = loop_seed_words(ws)
+    and the seed words each loop's queries were made of (as stored when sent)."""
     store = CorpusStore(ws.conn)
     status = status_data(ws)
     return {
@@ -147,7 +155,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "query_leads": store.query_leads(),
         "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
         "lengths": store.document_lengths(),
-        "seeds": seeds,
+        "seeds": {loop["number"]: loop["seed_words"] for loop in status["loops"]},
     }
 
 

@@ -314,6 +314,77 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "export-tallies",
+        [
+            # A counter of the changes to what an export of the corpus reads (the target
+            # documents, their pages' status, site and source, the archive pages), kept by
+            # the triggers below whoever writes: the export's per-loop counts
+            # (export_tallies) are still right while it has not moved.
+            """CREATE TABLE corpus_version (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                version INTEGER NOT NULL
+            )""",
+            "INSERT INTO corpus_version (id, version) VALUES (1, 0)",
+            (
+                "CREATE TRIGGER corpus_documents_added AFTER INSERT ON documents WHEN "
+                "NEW.kind = 'target' BEGIN UPDATE corpus_version SET version = version + 1 "
+                "WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_documents_removed AFTER DELETE ON documents WHEN "
+                "OLD.kind = 'target' BEGIN UPDATE corpus_version SET version = version + 1 "
+                "WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_documents_changed AFTER UPDATE OF kind, loop, page_id, "
+                "paragraphs, teasers, duplicate_of ON documents WHEN (OLD.kind = 'target' OR "
+                "NEW.kind = 'target') AND (OLD.kind IS NOT NEW.kind OR OLD.loop IS NOT "
+                "NEW.loop OR OLD.page_id IS NOT NEW.page_id OR OLD.paragraphs IS NOT "
+                "NEW.paragraphs OR OLD.teasers IS NOT NEW.teasers OR OLD.duplicate_of IS NOT "
+                "NEW.duplicate_of) BEGIN UPDATE corpus_version SET version = version + 1 "
+                "WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_pages_added AFTER INSERT ON pages WHEN NEW.status = "
+                "'kept' BEGIN UPDATE corpus_version SET version = version + 1 WHERE id = 1; "
+                "END"
+            ),
+            (
+                "CREATE TRIGGER corpus_pages_removed AFTER DELETE ON pages WHEN OLD.status = "
+                "'kept' BEGIN UPDATE corpus_version SET version = version + 1 WHERE id = 1; "
+                "END"
+            ),
+            (
+                "CREATE TRIGGER corpus_pages_changed AFTER UPDATE OF status, site, source ON "
+                "pages WHEN (OLD.status = 'kept' OR NEW.status = 'kept') AND (OLD.status IS "
+                "NOT NEW.status OR OLD.site IS NOT NEW.site OR OLD.source IS NOT NEW.source) "
+                "BEGIN UPDATE corpus_version SET version = version + 1 WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_archive_pages_added AFTER INSERT ON archive_pages "
+                "BEGIN UPDATE corpus_version SET version = version + 1 WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_archive_pages_removed AFTER DELETE ON archive_pages "
+                "BEGIN UPDATE corpus_version SET version = version + 1 WHERE id = 1; END"
+            ),
+            (
+                "CREATE TRIGGER corpus_archive_pages_changed AFTER UPDATE OF page_id ON "
+                "archive_pages BEGIN UPDATE corpus_version SET version = version + 1 "
+                "WHERE id = 1; END"
+            ),
+            # The per-loop counts of a default export (collie.corpus.export: documents by
+            # source, words, documents without target text) as JSON, and what they were
+            # computed from (the corpus version, the settings and the language model they
+            # depend on): what `collie status` shows without exporting again.
+            """CREATE TABLE export_tallies (
+                fingerprint TEXT PRIMARY KEY,
+                tally TEXT NOT NULL,
+                computed_at TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 

@@ -134,6 +134,19 @@ class QueryCache:
         )
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
 
+    def loop_seed_words(self) -> dict[int, list[str]]:
+        """Per loop, the seed words its queries were made of, as they were stored when
+        each was sent (in the order the queries first used them; every query recorded,
+        answered or not). A loop that recorded no query is not in it."""
+        rows = self.conn.execute(
+            "SELECT loop, words FROM queries WHERE loop IS NOT NULL AND words IS NOT NULL "
+            "ORDER BY loop, id"
+        )
+        words: dict[int, dict[str, None]] = {}
+        for loop, stored in rows:
+            words.setdefault(loop, {}).update(dict.fromkeys(json.loads(stored)))
+        return {loop: list(used) for loop, used in words.items()}
+
     def judgements(self, query_id: int) -> list[bool | None]:
         """Whether each result of a query (in rank order) was judged to be in the target
         language (None: not judged yet)."""
