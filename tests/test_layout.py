@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -220,3 +221,16 @@ def test_few_lines_are_kept_from_the_formatter() -> None:
                 offs.append(where)
     assert len(skips) <= MAX_FMT_SKIPS, skips
     assert not offs, offs
+
+
+def test_the_module_graph_has_at_most_twelve_floors() -> None:
+    """tools/importgraph.py's floors (runtime imports; a part handed its store or
+    workspace imports their classes for type checking only): issue 41's target."""
+    spec = importlib.util.spec_from_file_location(
+        "importgraph", PACKAGE.parent / "tools" / "importgraph.py"
+    )
+    assert spec is not None and spec.loader is not None
+    graph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(graph)
+    floors = graph.floors(graph.graph())
+    assert max(floors.values()) + 1 <= 12, sorted(floors.items(), key=lambda kv: -kv[1])[:5]

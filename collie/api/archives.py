@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from collie.api.mine import open_executor
+from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
 from collie.mining.records import RunEvents
 from collie.mining.scan import ScanReport, expand_sources, scan

@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
 from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.lognames import AliasFormatter
-from collie.mining.config import executor_spec
 from collie.mining.coverage import plan_cost
-from collie.mining.executor import DaskExecutor, LocalExecutor, make_executor
 from collie.mining.loop import run as run_loops
 from collie.mining.records import RunEvents, RunLimits, RunReport
 from collie.page.maintext import check_installed
@@ -86,19 +85,6 @@ def mine(
             close_run_log(log_handler)
         report.requests = ws.queries.requests_sent() - spent
     return Mined(report, limits.loops, done, source, backend.name)
-
-
-def open_executor(
-    settings: Any, local_threads: int = 1, notes: Notes = no_note
-) -> LocalExecutor | DaskExecutor:
-    """The executor the settings ask for (run.executor, dask.*; a cluster is started
-    when one is named, and said)."""
-    spec = executor_spec(settings)
-    executor = make_executor(spec, local_threads)
-    if isinstance(executor, DaskExecutor):
-        link = executor.client.dashboard_link if executor.cluster is None else ""
-        notes(f"{spec.describe()}: {executor.slots} worker thread(s){f', {link}' if link else ''}.")
-    return executor
 
 
 class LoggedEvents(RunEvents):

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from collie.api.mine import open_executor as api_executor
+from collie.api.executors import open_executor as api_executor
 from collie.api.options import no_note
 from collie.cli.options import App, note
 from collie.mining.executor import DaskExecutor, LocalExecutor

@@ -16,14 +16,18 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from collie import __version__
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
 from collie.mining.config import KeepConfig, RunConfig
 from collie.models import WarcLocation
-from collie.store.pages import PageStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.pages import PageStore
+    from collie.workspace.folder import Workspace
+
 
 log = logging.getLogger(__name__)
 MIGRATE_CHUNK = 500  # pages a transaction

@@ -13,6 +13,8 @@ must stop.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collie.crawl.listings import LISTING_TYPES
 from collie.fetch.pool import FetchPool
 from collie.mining.records import Deadline, LoopReport, RunEvents
@@ -20,7 +22,10 @@ from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
 from collie.mining.workers import Workers
 from collie.reasons import ROBOTS_UNREACHABLE
-from collie.store.frontier import FrontierStore
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.frontier import FrontierStore
+
 
 LISTING_WAIT = 0.2  # seconds to wait for a sitemap or feed before looking again
 

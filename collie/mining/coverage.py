@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from collie.decide.snippets import judge_snippets, result_text
 from collie.langid.model import LangModel
@@ -16,7 +17,9 @@ from collie.mining.records import QueryOutcome
 from collie.search.base import Backend
 from collie.search.coverage import Estimate, Incidence, StopRule, site_key
 from collie.store.search import JudgedResult
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
 
 
 class SearchCoverage:

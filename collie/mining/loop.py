@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from collie.fetch.fetcher import Fetcher
 from collie.fetch.robots import MemoryRobotsStore
@@ -40,7 +40,10 @@ from collie.mining.workers import Workers
 from collie.search.base import Backend
 from collie.store import Store
 from collie.urls import canonical_url
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
+
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,7 @@ the search stage (search.py) takes them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from collie.errors import InputError
 from collie.mining.config import QueryConfig, RunConfig
@@ -14,7 +15,9 @@ from collie.search.base import Backend
 from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
 from collie.store.pages import PageStore
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
 
 
 def seed_list_for(ws: Workspace, loop: int, config: RunConfig | None = None) -> SeedList:

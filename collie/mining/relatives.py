@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from collie.decide.classify import (
     SITE_MIN_LETTERS,
@@ -53,8 +53,11 @@ from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.langid.modelfile import save_model
 from collie.mining.examine import examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
-from collie.store.sites import SiteStore
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.sites import SiteStore
+    from collie.workspace.folder import Workspace
+
 
 log = logging.getLogger(__name__)
 

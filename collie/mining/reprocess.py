@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from collie.crawl.links import short_page_vote
 from collie.decide.classify import PageRules, decide_short
@@ -30,7 +31,10 @@ from collie.mining.records import RunEvents
 from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
 from collie.store.rewrite import Rewriter
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
+
 
 SHARD_PAGES = 200  # pages of a task at least, when there are enough
 

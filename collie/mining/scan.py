@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from collie.crawl.links import site_of
@@ -43,7 +44,10 @@ from collie.search.queries import query_domains
 from collie.search.seeds import count_tokens, packaged_safetynet
 from collie.store import Store
 from collie.store.pages import PageStore
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
+
 
 log = logging.getLogger(__name__)
 NEEDLES = 300  # words the first filter looks for

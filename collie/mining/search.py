@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from collie.crawl.links import crawl_url, site_of
 from collie.errors import CollieError
@@ -30,7 +31,10 @@ from collie.mining.records import LoopReport, QueryOutcome, RunEvents
 from collie.models import QueueEntry
 from collie.search.base import Backend, SearchError, SearchFatal
 from collie.store.frontier import FrontierStore
-from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.workspace.folder import Workspace
+
 
 SEARCH_PRIORITY = 2.0  # a loop's search results come before crawled links (scores ~0-1.4)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from collie.crawl.links import short_page_vote
 from collie.decide.classify import decide_short
@@ -41,9 +42,11 @@ from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.mining.spider import Spider
 from collie.models import Examined, Exchange, PageOutcome, QueuedPage, WarcLocation
 from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
-from collie.store import Store
 from collie.store.pages import PageStore
 from collie.store.warc import WarcArchive
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store import Store
 
 
 @dataclass

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from collie.crawl.links import (
     LinkEvidence,
@@ -34,7 +34,10 @@ from collie.mining.config import CrawlConfig, RunConfig
 from collie.models import Exchange, FetchResult, PageOutcome, QueuedPage, QueueEntry
 from collie.reasons import LISTING, kind_of
 from collie.search.queries import query_domains
-from collie.store.sites import SiteStore
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.sites import SiteStore
+
 
 LISTING_PRIORITY = 1.0  # pages a sitemap or feed lists: between search results and links
 MAX_LISTINGS = MAX_PER_SITE

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 from collie.crawl.listings import LISTING_TYPES
 from collie.fetch.pool import FetchPool, HeldBack
@@ -22,7 +23,10 @@ from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
 from collie.mining.workers import Workers
 from collie.models import FetchResult, QueuedPage
-from collie.store.frontier import FrontierStore
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.frontier import FrontierStore
+
 
 PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
 TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the frontier

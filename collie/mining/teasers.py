@@ -17,9 +17,12 @@ off the pass clears every mark and puts the pages back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from collie.decide.teasers import find_teasers
-from collie.store.pages import PageStore
+
+if TYPE_CHECKING:  # types only: the caller hands these in
+    from collie.store.pages import PageStore
 
 
 @dataclass
