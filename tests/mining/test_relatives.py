@@ -23,7 +23,7 @@ from collie.models import PageOutcome, QueueEntry
 from collie.store import CorpusStore, ReviewStore, Store
 from collie.workspace.folder import open_workspace
 
-from .clihelp import run_collie
+from ..clihelp import run_collie
 
 RULES = PageRules("luo", min_share=0.2, min_pass=0.5)
 LUO = "Ji duto onyuol ka gin thuolo kendo gin gi luor machalre gi ratiro machalre."

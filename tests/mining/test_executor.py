@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from .clihelp import run_collie
-from .runhelp import (
+from ..clihelp import run_collie
+from ..runhelp import (
     DELAY,
     by_url,
     cli,

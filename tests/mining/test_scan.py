@@ -22,9 +22,9 @@ from collie.mininet.ccarchive import write_archive
 from collie.mininet.demo import demo_options, ensure_world, write_seed_docs
 from collie.mininet.worldfile import WorldFile
 
-from .clihelp import run_collie
-from .runhelp import InterruptedExecutor
-from .warchelp import record_at
+from ..clihelp import run_collie
+from ..runhelp import InterruptedExecutor
+from ..warchelp import record_at
 
 RECORDS = 3000
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from collie.mininet.server import MiniWebServer, Response, World
 from collie.reasons import is_known
 
-from .clihelp import run_collie
-from .zuluworld import init_zulu, zulu_workspace
+from ..clihelp import run_collie
+from ..zuluworld import init_zulu, zulu_workspace
 
 
 def pages(root: Path) -> dict[str, tuple[str, str | None, str]]:
@@ -293,7 +293,7 @@ def test_search_stops_when_queries_bring_nothing_new(
     """Every query finds the same one page: after the first, search.max_fruitless
     queries in a row bring no new URL and the loop spends no more (the rule before
     issue 31, search.saturation = 0; with it on, the saturation rule decides once a
-    target site is seen: test_saturation.py)."""
+    target site is seen: test_coverage.py)."""
     from collie.udhr import load_declarations
 
     from .zuluworld import page

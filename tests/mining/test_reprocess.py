@@ -1,6 +1,6 @@
 """`collie reprocess` over a workspace mined locally: the same documents without the
 network, new settings applied and undone, an interruption changing nothing (the Dask
-executor's reprocess is in test_dask.py)."""
+executor's reprocess is in test_executor.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from .clihelp import run_collie
-from .runhelp import (
+from ..clihelp import run_collie
+from ..runhelp import (
     InterruptedExecutor,
     cli,
     copy_of,
@@ -22,7 +22,7 @@ from .runhelp import (
 
 @pytest.fixture(scope="module")
 def two_runs(closed_web, tmp_path_factory) -> dict[str, Any]:
-    """The workspace mined locally (the key is the one test_dask.py's runs use)."""
+    """The workspace mined locally (the key is the one test_executor.py's runs use)."""
     web, made = closed_web
     root = make_workspace(tmp_path_factory.mktemp("local") / "ws", made, web)
     result = cli(root, "run", "--loops", "2", "--executor", "local")

@@ -27,7 +27,7 @@ from collie.mininet.server import MiniWebServer, World
 from collie.search.coverage import StopRule
 from collie.udhr import load_declarations
 
-from .clihelp import rows, run_collie
+from ..clihelp import rows, run_collie
 
 # run.seed 6: one of the eight seeds of bench_search's long-tail rows, on which the
 # default stop finds every tail site spending every query finds (on three others it
