@@ -239,7 +239,7 @@ def test_short_page_is_decided_by_referrers_fetched_with_it(
     home page had voted when it arrived, the articles' votes decide it at the loop's end."""
     from collie.udhr import load_declarations
 
-    from .zuluworld import hidden, page
+    from ..zuluworld import hidden, page
 
     zul = load_declarations()["zul"].training_paragraphs()
     site = "http://www.ikhaya.co.za"
@@ -296,7 +296,7 @@ def test_search_stops_when_queries_bring_nothing_new(
     target site is seen: test_coverage.py)."""
     from collie.udhr import load_declarations
 
-    from .zuluworld import page
+    from ..zuluworld import page
 
     zul = load_declarations()["zul"].training_paragraphs()
     world.add("http://www.zonke.co.za/", Response.html(page("Zonke", zul)))
@@ -342,7 +342,7 @@ def _discovery_world(world: World) -> list[str]:
     forbids. Returns the seed text (all the Zulu UDHR: its queries find A and D)."""
     from collie.udhr import load_declarations
 
-    from .zuluworld import hidden, page
+    from ..zuluworld import hidden, page
 
     zul = load_declarations()["zul"].training_paragraphs()
     eng = load_declarations()["eng"].training_paragraphs()
