@@ -62,3 +62,46 @@ def test_the_stop_rule_waits_for_its_minimum_a_quiet_probe_and_the_interval() ->
     assert tail.share > 0.97 and not rule.saturated(tail, 52, True, 12)
     assert not StopRule(0, 20, 10).saturated(full, 99, True, 99)  # off
     assert not rule.saturated(chao2(0, 0, 0, 40), 40, True, 40)  # nothing seen yet
+
+
+def test_jackknife_coverage_and_extrapolation_by_hand() -> None:
+    """The figures beside Chao2 (Chao and Jost 2012; Chao et al. 2014), computed by hand:
+    30 sites in 45 queries, 6 seen once, 2 twice, 150 incidences."""
+    e = chao2(30, 6, 2, 45, incidences=150)
+    assert e.jackknife == pytest.approx(30 + 6 * 44 / 45)
+    assert e.coverage == pytest.approx(1 - 6 / 150 * (44 * 6 / (44 * 6 + 2 * 2)))
+    unseen = 44 / 45 * 36 / 4  # f0 = (m - 1) / m * Q1^2 / (2 Q2)
+    assert e.estimate == pytest.approx(30 + unseen)
+    assert e.new_sites(10) == pytest.approx(unseen * (1 - (1 - 6 / (45 * unseen + 6)) ** 10))
+    assert 0 < e.new_sites(1) < e.new_sites(10) < e.new_sites(10_000) <= unseen + 1e-9
+    assert e.new_sites(0) == 0
+    # nothing seen once: nothing left to find, full coverage
+    done = chao2(30, 0, 3, 45, incidences=150)
+    assert (done.new_sites(400), done.coverage, done.jackknife) == (0, 1.0, 30)
+    assert e.at_least() == round(e.estimate) and done.at_least() == 30
+    said = e.sentence("searxng")
+    assert said.startswith("found 30 target sites; at least 39 are reachable through searxng")
+    assert "(lower bound; jackknife 36; sample coverage 96%) after 45 queries" in said
+
+
+def test_the_extrapolation_rule_weighs_what_the_unspent_queries_can_bring() -> None:
+    """search.stop_rule = extrapolation: the same minimum and quiet probe, then the new
+    sites the loop's unspent queries are expected to bring, against min_new."""
+    rule = StopRule(0.9, min_queries=40, probe=10, rule="extrapolation", min_new=0.5)
+    full = chao2(30, 0, 3, 45, incidences=150)
+    assert not rule.saturated(full, 39, True, 39, 300)  # the first loop's minimum
+    assert rule.saturated(full, 40, True, 10, 300)
+    assert not rule.saturated(full, 40, True, 9, 300)  # a new site 9 queries ago
+    # one site seen once among many seen often: a few more queries are unlikely to
+    # bring it, hundreds likely
+    one = chao2(30, 3, 3, 200, incidences=900)
+    assert one.new_sites(5) < 0.5 <= one.new_sites(300)
+    assert rule.saturated(one, 200, True, 50, 5) and not rule.saturated(one, 200, True, 50, 300)
+    # a long tail (2 seen once, 4 twice): the extrapolation is bounded by Chao2's unseen
+    # (0.49 here) and stops, where the upper bound of the interval (28) still waits: the
+    # trade-off docs/search-backends.md measures
+    tail = chao2(22, 2, 4, 52, incidences=80)
+    assert tail.new_sites(98) < 0.5 and rule.saturated(tail, 52, True, 12, 98)
+    assert not StopRule(0.9, 40, 10, "upper-bound").saturated(tail, 52, True, 12, 98)
+    assert not StopRule(0.9, 20, 10, "none").saturated(full, 99, True, 99, 300)
+    assert not StopRule(0.9, 20, 10, "extrapolation", 0).saturated(full, 99, True, 99, 300)

@@ -147,27 +147,54 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     Setting(
+        "search.stop_rule",
+        "extrapolation",
+        'What stops a loop\'s search once it has seen enough: "extrapolation" when the '
+        "loop's unspent queries are expected to bring fewer than search.min_new_sites new "
+        'target sites, "upper-bound" when the sites found reach search.saturation of the '
+        'upper bound of the coverage estimate\'s 95% interval, "none" to spend every query.',
+        choices=("extrapolation", "upper-bound", "none"),
+    ),
+    Setting(
+        "search.min_new_sites",
+        0.5,
+        "With search.stop_rule = extrapolation: stop a loop's search when its unspent "
+        "queries are expected to bring fewer new target sites than this (Chao et al.'s "
+        "extrapolation over the queries' results); 0 means never.",
+        minimum=0,
+        maximum=1000,
+    ),
+    Setting(
         "search.saturation",
         0.9,
-        "Stop a loop's search when the target sites found are at least this share of the "
-        "upper bound of the coverage estimate's 95% interval (Chao2 over the queries' "
-        "results); 0 means never.",
+        "With search.stop_rule = upper-bound: stop a loop's search when the target sites "
+        "found are at least this share of the upper bound of the coverage estimate's 95% "
+        "interval (Chao2 over the queries' results); 0 means never.",
         minimum=0,
         maximum=1,
     ),
     Setting(
         "search.min_queries",
         40,
-        "Queries the first loop answers before the saturation rule may stop it.",
+        "Queries the first loop answers before the stop rule (search.stop_rule) may stop it.",
         minimum=1,
     ),
     Setting(
         "search.probe_queries",
         10,
-        "Queries a later loop answers before the saturation rule may stop it (its new seed "
+        "Queries a later loop answers before the stop rule may stop it (its new seed "
         "words' probe); in every loop, the last this many queries must have brought no new "
         "target site.",
         minimum=1,
+    ),
+    Setting(
+        "search.contrast_pages",
+        10,
+        "Relative-suspected pages a loop fetches before its search's results are judged "
+        "again against their text (and again each time they double, twice at most), so "
+        "that a close relative's sites stop counting as the target's long before the "
+        "loop's end; 0 means only at the loop's end.",
+        minimum=0,
     ),
     Setting(
         "search.next_page",

@@ -187,16 +187,19 @@ def bar_chart(
 
 def saturation_chart(loops: list[dict[str, Any]], width: int = 640) -> str:
     """The saturation curve as inline SVG: target sites found against queries sent, with
-    the coverage estimate and the upper bound of its 95% interval; a loop's start marked.
-    "" when no query was answered."""
+    the coverage estimate (a lower bound), the upper bound of its 95% interval and, past
+    the last query, the extrapolation of the sites more queries would find; a loop's
+    start marked. "" when no query was answered."""
     points = [
         (p, loop["number"]) for loop in loops for p in (loop.get("coverage") or {}).get("curve", [])
     ]
     if not points:
         return ""
+    searched = [loop["coverage"] for loop in loops if loop.get("coverage")]
+    ahead: list[list[float]] = searched[-1].get("extrapolation", []) if searched else []
     left, top, height = 50, 40, 220
     bottom = top + height
-    xs = axis_ticks(max(p[0] for p, _ in points))
+    xs = axis_ticks(max([p[0] for p, _ in points] + [q for q, _ in ahead]))
     ys = axis_ticks(max(max(p[1], p[2], p[3]) for p, _ in points))
     sx, sy = (width - left - 20) / xs[-1], height / ys[-1]
 
@@ -230,17 +233,19 @@ def saturation_chart(loops: list[dict[str, Any]], width: int = 640) -> str:
                 f'stroke="#888" stroke-dasharray="2,3"/><text x="{x + 3:.1f}" '
                 f'y="{top + 10}" font-size="10">loop {number}</text>'
             )
-    lines = (
-        ("found", 1, "#1f6f8b", ""),
-        ("estimate", 2, "#c0392b", "6,3"),
-        ("upper bound (95%)", 3, "#e59866", "2,3"),
-    )
-    for k, (name, column, colour, dash) in enumerate(lines):
-        path = " ".join(at(p[0], p[column]) for p, _ in points)
+    lines = [
+        ("found", [at(p[0], p[1]) for p, _ in points], "#1f6f8b", ""),
+        ("estimate (lower bound)", [at(p[0], p[2]) for p, _ in points], "#c0392b", "6,3"),
+        ("upper bound (95%)", [at(p[0], p[3]) for p, _ in points], "#e59866", "2,3"),
+        ("extrapolation", [at(q, v) for q, v in ahead], "#1f6f8b", "1,3"),
+    ]
+    for k, (name, path, colour, dash) in enumerate(lines):
+        if not path:
+            continue
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-            f'stroke-dasharray="{dash}" points="{path}"/>'
-            f'<text x="{left + 10 + 150 * k}" y="33" font-size="11" '
+            f'stroke-dasharray="{dash}" points="{" ".join(path)}"/>'
+            f'<text x="{left + 10 + 145 * k}" y="33" font-size="11" '
             f'fill="{colour}">{name}</text>'
         )
     parts.append(
@@ -439,7 +444,9 @@ def loop_lines(loops: list[dict[str, Any]], seed_words: int = 0) -> list[str]:
                 f"through other sites' links: {linked['sites']} sites, "
                 f"{linked['pages']} pages, {linked['documents']} target documents"
             )
-        if loop.get("coverage") and "search.saturation" not in (loop["search_stopped"] or ""):
+        stopped = loop["search_stopped"] or ""
+        said = "search.stop_rule" in stopped or "search.saturation" in stopped
+        if loop.get("coverage") and not said:
             lines += _detail(f"search: {loop['coverage']['sentence']}")
         if loop.get("search_stopped"):
             lines += _detail(f"search stopped: {loop['search_stopped']}")

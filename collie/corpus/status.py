@@ -86,12 +86,14 @@ def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
 
 
 def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
-    """A loop's coverage estimate when its search ended, in words and figures, and its
+    """A loop's coverage estimate when its search ended, in words and figures, its
     saturation curve: (queries, target sites found, estimate, the interval's upper bound)
-    after each query."""
+    after each query, and the extrapolation beyond it: (queries, target sites expected)
+    if as many queries again were sent (Estimate.new_sites)."""
     if not curve:
         return {}
     last = curve[-1]
+    steps = [last.queries * k // EXTRAPOLATION_STEPS for k in range(EXTRAPOLATION_STEPS + 1)]
     return {
         "coverage": {
             **last.to_json(),
@@ -99,8 +101,16 @@ def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:
             "curve": [
                 [e.queries, e.observed, round(e.estimate, 2), round(e.high, 2)] for e in curve
             ],
+            "extrapolation": [
+                [last.queries + t, round(last.observed + last.new_sites(t), 2)] for t in steps
+            ],
         }
     }
+
+
+# The extrapolation shown beyond a loop's last query: as many queries again (Chao et
+# al. 2014 trust it up to about twice the sample), in this many steps.
+EXTRAPOLATION_STEPS = 10
 
 
 def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:

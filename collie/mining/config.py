@@ -48,6 +48,9 @@ class SearchConfig:
     rate_limit: float = 0.0
     monthly_requests: int = -1  # -1: the backend's plan
     price_per_1000: float = -1.0
+    stop_rule: str = "none"  # "extrapolation", "upper-bound" or "none"
+    min_new_sites: float = 0.5
+    contrast_pages: int = 0  # relative-suspected pages before the results are judged again
 
     def page_size(self, backend: Backend) -> tuple[int, int]:
         """(results a request asks for, requests a query may take): `results` in pages
@@ -154,6 +157,9 @@ class RunConfig:
                 s["search.rate_limit"],
                 s["search.monthly_requests"],
                 s["search.price_per_1000"],
+                stop_rule=s["search.stop_rule"],
+                min_new_sites=s["search.min_new_sites"],
+                contrast_pages=s["search.contrast_pages"],
             ),
             queries=QueryConfig(
                 s["queries.count"],

@@ -6,7 +6,7 @@ that status and the report show, and a run's worst-case search bill.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -26,23 +26,43 @@ class SearchCoverage:
     """The search's incidence of target sites, query after query, across the loops: what
     the stop rule and the choice of a next page read. A query's results are judged once
     (decide/snippets.py) and the judgement stored with them, so a resumed run replays the
-    same incidence and reaches the same stop."""
+    same incidence and reaches the same stop. A model that learnt the relatives meanwhile
+    (the relatives pass during the search, loop.py) judges them all again
+    (`judge_again`): the stored judgements change, and the incidence is replayed."""
 
     def __init__(self, ws: Workspace, model: LangModel, loop: int, config: SearchConfig) -> None:
         self.ws, self.model, self.loop = ws, model, loop
         self.target = ws.language.code
-        self.rule = StopRule(config.saturation, config.min_queries, config.probe_queries)
+        rule = config.stop_rule
+        self.rule = StopRule(
+            config.saturation, config.min_queries, config.probe_queries, rule, config.min_new_sites
+        )
+        self._replay(_samples(ws, model, before_loop=loop))
+
+    def _replay(self, samples: Iterable[tuple[int, list[tuple[str, bool]]]]) -> None:
+        """The incidence anew from (loop, judged results) samples in the order sent."""
         self.incidence = Incidence()
         self.loop_queries = 0  # answered in this loop
         self.loop_new = 0  # target sites this loop's queries brought
         self.quiet = 0  # this loop's queries since the last that brought a new target site
         self.first_loop = True
         self.target_urls: set[str] = set()  # result URLs judged target so far
-        for _, sample in _samples(ws, model, before_loop=loop):
-            self.incidence.add((site_key(url), target) for url, target in sample)
+        for loop, sample in samples:
+            new = self.incidence.add((site_key(url), target) for url, target in sample)
             self.target_urls |= {url for url, target in sample if target}
-            self.first_loop = False
+            if loop < self.loop:
+                self.first_loop = False
+            else:
+                self.loop_queries += 1
+                self.loop_new += new
+                self.quiet = 0 if new else self.quiet + 1
         self.new_urls = 0  # target result URLs the last page taken brought, new to the search
+
+    def judge_again(self, model: LangModel) -> None:
+        """Every result so far, this loop's too, judged again by `model` (one that knows
+        the relatives now) and stored; the incidence replayed from them."""
+        self.model = model
+        self._replay(_samples(self.ws, model, before_loop=self.loop + 1))
 
     def take(self, outcome: QueryOutcome, page: int = 1) -> int:
         """A query's answer (its `page`-th page) into the incidence; returns the target
@@ -78,29 +98,38 @@ class SearchCoverage:
         return self.incidence.estimate()
 
     def decides(self) -> bool:
-        """Is the saturation rule on, with a target site to go on? (Then it, not
+        """Is a stop rule on, with a target site to go on? (Then it, not
         search.max_fruitless, says when the search has seen enough: queries that bring no
         new URL are what a long tail looks like between two of its sites.)"""
-        return self.rule.share > 0 and self.incidence.estimate().observed > 0
+        return self.rule.on and self.incidence.estimate().observed > 0
 
-    def saturated(self) -> bool:
-        return self.rule.saturated(self.estimate(), self.loop_queries, self.first_loop, self.quiet)
+    def saturated(self, unspent: int) -> bool:
+        """Has the search seen enough, with `unspent` queries left in the loop?"""
+        return self.rule.saturated(
+            self.estimate(), self.loop_queries, self.first_loop, self.quiet, unspent
+        )
 
     def stop_line(self, backend: str, unspent: int) -> str:
         """Why the search stage stops, with the figures, in one line."""
         estimate = self.estimate()
-        if self.first_loop:
-            why = "the search is saturated"
-        elif not self.loop_new:
+        if not self.first_loop and not self.loop_new:
             why = (
                 f"the loop's first {self.loop_queries} queries (new seed words) brought no "
                 "new target site"
             )
+        elif self.rule.rule == "extrapolation":
+            why = (
+                f"the loop's other {unspent} planned queries would bring about "
+                f"{estimate.new_sites(unspent):.1f} new target sites (below "
+                f"search.min_new_sites {self.rule.min_new:g}), so they are not spent"
+            )
+            return f"{why}: {estimate.sentence(backend)} (search.stop_rule)"
         else:
-            why = "the search is saturated again"
+            why = "the search is saturated" + ("" if self.first_loop else " again")
         return (
             f"{why}: {estimate.sentence(backend)}; the loop's other {unspent} planned "
-            "queries are not spent (search.saturation)"
+            f"queries, which would bring about {estimate.new_sites(unspent):.1f} new target "
+            "sites, are not spent (search.stop_rule)"
         )
 
 
@@ -185,7 +214,7 @@ class SearchCost:
         time = f", about {self.seconds / 60:.0f} min at search.rate_limit" if self.seconds else ""
         lines = [
             f"search: at most {self.requests:,} {backend} requests in this run{time} (every "
-            "planned query and page; the saturation rule may stop sooner)"
+            "planned query and page; the stop rule may stop sooner)"
         ]
         if self.allowance and self.this_month + self.requests > self.allowance:
             over = self.this_month + self.requests - self.allowance

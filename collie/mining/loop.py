@@ -30,13 +30,14 @@ from collie.mining.batches import BatchFetch
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor, LocalExecutor
 from collie.mining.records import Deadline, LoopReport, RunEvents, RunLimits, RunReport
-from collie.mining.relatives import learn_relatives, pages_to_restore
+from collie.mining.relatives import learn_relatives, pages_to_restore, search_contrast
 from collie.mining.search import SearchBudget, SearchStage
 from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Spider
 from collie.mining.stream import Stream
 from collie.mining.teasers import mark_teasers
 from collie.mining.workers import Workers
+from collie.reasons import RELATIVE_SUSPECTED
 from collie.search.base import Backend
 from collie.store import Store
 from collie.urls import canonical_url
@@ -47,7 +48,13 @@ if TYPE_CHECKING:  # types only: the caller hands these in
 
 log = logging.getLogger(__name__)
 
-MAX_PASSES = 3  # relatives passes per loop
+MAX_PASSES = 3  # relatives passes per loop, once the frontier is empty
+# The relatives' contrast during the search stage (relatives.search_contrast): once
+# search.contrast_pages pages of the loop are relative-suspected, and again each time
+# they have doubled, at most SEARCH_PASSES times a loop. Until then a learnt target
+# takes its unknown relatives' snippets for its own, and their sites, each a new
+# singleton, keep the search's estimate open.
+SEARCH_PASSES = 2
 # Hosts whose robots.txt must fail, with no page recorded in the run, before the network
 # (not the hosts) is taken to be down: a loop that meets only a dead host or two is not.
 OFFLINE_HOSTS = 3
@@ -114,6 +121,7 @@ class _Run:
         self.deadline = Deadline(limits.max_time)
         self.report = RunReport()
         self.relatives_passes = 0  # in this loop (the frontier may empty more than once)
+        self.search_passes: list[int] = []  # this loop's, during the search: suspects then
 
     def loops(self) -> RunReport:
         ws, store, report, settler = self.ws, self.store, self.report, self.settler
@@ -127,6 +135,7 @@ class _Run:
                 loop = store.open_loop()
                 loop_report = LoopReport(loop.number)
                 self.relatives_passes = 0
+                self.search_passes = []
                 settler.new_loop()
                 report.loops.append(loop_report)
                 written = archive.written if archive is not None else 0
@@ -219,7 +228,36 @@ class _Run:
                 return self.deadline.describe()
             else:
                 stream.take_query_results(step.done, step.planned, new)
+                if self._relatives_due(report):
+                    self._judge_results_again(stage)
         return None
+
+    def _judge_results_again(self, stage: SearchStage) -> None:
+        """The search's results judged again with the relatives' contrast learnt from the
+        text found so far (relatives.search_contrast), when there is one."""
+        config = self.config
+        model = search_contrast(
+            self.ws, self.store, stage.coverage.model, config.rules, config.langid_hide
+        )
+        if model is not None:
+            stage.coverage.judge_again(model)
+            self.events.line(
+                f"loop {stage.report.number}: the search's results judged again against "
+                f"the relatives' text found so far: {stage.coverage.estimate().observed} "
+                f"target sites"
+            )
+
+    def _relatives_due(self, report: LoopReport) -> bool:
+        """Is the relatives' contrast due during the search (search.contrast_pages)? Only
+        while pages are fetched as the queries are sent (the stream)."""
+        suspected = report.reasons[RELATIVE_SUSPECTED]
+        least = self.config.search.contrast_pages
+        if not least or len(self.search_passes) >= SEARCH_PASSES or suspected < least:
+            return False
+        if self.search_passes and suspected < 2 * self.search_passes[-1]:
+            return False
+        self.search_passes.append(suspected)
+        return True
 
     # -- when the frontier is empty -----------------------------------------------------
 

@@ -155,6 +155,48 @@ def learn_relatives(
     return model, report
 
 
+def search_contrast(
+    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
+) -> LangModel | None:
+    """The target learnt against the relatives' text found so far in the loop, for the
+    search stage's judgement of its results only (loop.py, during the search): the
+    pass's first round without its verdicts. It judges no page, sets no site aside and
+    is not saved: a contrast learnt from a few sites' pages may take a target site for a
+    relative's (measured on the news world: a Zulu site's crawl stopped, -0.07 recall),
+    while a snippet judged wrongly only moves the search's estimate. The pass at the
+    loop's end, with all its text, judges the corpus. None when there is nothing to
+    learn (no learnt target, too little text, too much recall lost on the seed
+    documents)."""
+    code = rules.target
+    if not rules.min_pass or not is_learnt(model, code):
+        return None
+    suspects: dict[str, list[str]] = {}
+    for site, text, _ in store.suspect_paragraphs():
+        if not target_site(*store.site_letters(site), rules):
+            suspects.setdefault(site, []).append(text)
+    available = sum(letters(t) for texts in suspects.values() for t in texts)
+    learnt = contrast_of(model, code)
+    if available < MIN_CONTRAST_LETTERS or (learnt and learnt["letters"] >= available):
+        return None
+    base = base_model(list(hide))
+    targets, wronglang = _seed_texts(ws)
+    own = learnt or {"recall_without": model.meta.get("recall", {}).get(code)}
+    recall_without = own.get("recall_without")
+    relatives = relatives_sites(
+        base, code, targets, wronglang, rules, suspects, store.corpus_paragraphs(), model
+    )
+    by_site = {site: texts for site, texts in suspects.items() if site in relatives}
+    result = learn_against(base, code, targets, wronglang, by_site, recall_without, available)
+    if result is None:
+        return None
+    log.info(
+        "relatives: the search's results judged against %d letters from %d sites",
+        result[1].used,
+        result[1].sites,
+    )
+    return result[0].model.with_settings(model.threshold, model.min_chars)
+
+
 FOLDS = 3
 
 

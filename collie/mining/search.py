@@ -218,10 +218,11 @@ class _Fruitless:
 class SearchStage:
     """A loop's search stage (module docstring). Iterate it for the queries' steps; the
     stage stops on its own when every query is sent or a rule stops it: the coverage
-    estimate saturated (search.saturation), no new URL (search.max_fruitless), failures
-    or empty answers in a row, a budget. When it ends on its own it records the loop as
-    searched and says why in `report.search_stopped`; a caller that stops asking (Ctrl-C,
-    the time limit) leaves the loop's search to resume from the cache next time."""
+    estimate says the rest would bring too little (search.stop_rule), no new URL
+    (search.max_fruitless), failures or empty answers in a row, a budget. When it ends
+    on its own it records the loop as searched and says why in `report.search_stopped`;
+    a caller that stops asking (Ctrl-C, the time limit) leaves the loop's search to
+    resume from the cache next time."""
 
     def __init__(
         self,
@@ -273,7 +274,7 @@ class SearchStage:
                     f"loop's other {unspent} queries are not spent (search.max_fruitless)"
                 )
                 break
-            if self.coverage.saturated():
+            if self.coverage.saturated(unspent):
                 report.search_stopped = self.coverage.stop_line(self.backend.name, unspent)
                 break
         else:
@@ -291,7 +292,7 @@ class SearchStage:
             f"{report.requests} search requests), {report.search_urls} new URLs"
             + (f"; {report.search_stopped}" if report.search_stopped else "")
         )
-        if "search.saturation" not in (report.search_stopped or ""):
+        if not _says_coverage(report.search_stopped):
             self.events.line(f"loop {loop}: {report.coverage.sentence(self.backend.name)}")
 
     def _next_pages(self, first: QueryOutcome) -> list[QueueEntry]:
@@ -344,6 +345,12 @@ class SearchStage:
             if page == 1 or fresh:
                 fruitless.count = 0 if fresh else fruitless.count + 1
         return entries
+
+
+def _says_coverage(stopped: str | None) -> bool:
+    """Does the stop line already hold the coverage sentence? (search.saturation: the
+    line of a workspace of an older collie.)"""
+    return any(key in (stopped or "") for key in ("search.stop_rule", "search.saturation"))
 
 
 def search_entries(outcome: QueryOutcome, loop: int) -> list[QueueEntry]:

@@ -26,6 +26,22 @@ A site here is a host (less a leading "www."): two hosts of one registered domai
 often two sites that do not link to each other (a newspaper and its regional edition),
 and a host the search never returned may be one the crawl never reaches either.
 
+Beside Chao2, each estimate carries the first-order jackknife (Burnham and Overton
+1978; S_obs + Q1 (m - 1) / m, less biased under heterogeneity, which top-k search
+answers have: Shokouhi et al. 2006, Lu and Li 2010), the Good-Turing sample coverage of
+incidence data (Chao and Jost 2012; the share of the sites' incidences that the sites
+already seen account for):
+
+    C = 1 - (Q1 / U) (m - 1) Q1 / ((m - 1) Q1 + 2 Q2)          (U: the incidences)
+
+and the extrapolation of Chao et al. (2014) of the new sites t more queries bring:
+
+    D(t) = f0 (1 - (1 - Q1 / (m f0 + Q1))^t)                   (f0 = S - S_obs)
+
+Random queries against an engine that answers with its top k results see the popular
+sites again and again and the rest rarely: every one of these figures is a lower bound
+of the sites the engine holds, and the sentence the user reads says so.
+
 This module is pure: the loop feeds it each query's judged results in order.
 """
 
@@ -61,18 +77,48 @@ class Estimate:
     high: float
     singletons: int  # Q1: target sites seen in exactly one query's results
     doubletons: int  # Q2
+    incidences: int = 0  # U: over the sites seen, the queries each was seen in
 
     @property
     def share(self) -> float:
         """Observed over estimated (1.0 before anything is seen)."""
         return self.observed / self.estimate if self.estimate else 1.0
 
+    @property
+    def jackknife(self) -> float:
+        """The first-order jackknife estimate (module docstring)."""
+        m = self.queries
+        return self.observed + self.singletons * (m - 1) / m if m else float(self.observed)
+
+    @property
+    def coverage(self) -> float:
+        """Good-Turing sample coverage of incidence data, 0-1 (module docstring)."""
+        q1, q2, m, u = self.singletons, self.doubletons, self.queries, self.incidences
+        if not q1:
+            return 1.0 if self.observed else 0.0
+        if not u:
+            return 0.0
+        return max(0.0, 1 - q1 / u * ((m - 1) * q1 / ((m - 1) * q1 + 2 * q2)))
+
+    def new_sites(self, queries: int) -> float:
+        """The new target sites `queries` more queries like these are expected to bring
+        (Chao et al. 2014's extrapolation; module docstring)."""
+        unseen = self.estimate - self.observed
+        q1, m = self.singletons, self.queries
+        if queries <= 0 or unseen <= 0 or not q1 or not m:
+            return 0.0
+        return unseen * (1 - (1 - q1 / (m * unseen + q1)) ** queries)
+
+    def at_least(self) -> int:
+        """The lower bound the user reads: Chao2, rounded, never below the sites seen."""
+        return max(self.observed, round(self.estimate))
+
     def sentence(self, backend: str) -> str:
         """The estimate as the user reads it."""
         return (
-            f"found {self.observed} of an estimated {self.estimate:.1f} target sites "
-            f"reachable through {backend} (95% interval {self.low:.0f}-{self.high:.0f}) "
-            f"after {self.queries} queries in all"
+            f"found {self.observed} target sites; at least {self.at_least()} are reachable "
+            f"through {backend} (lower bound; jackknife {self.jackknife:.0f}; sample "
+            f"coverage {self.coverage:.0%}) after {self.queries} queries in all"
         )
 
     def to_json(self) -> dict[str, float | int]:
@@ -84,6 +130,10 @@ class Estimate:
             "high": round(self.high, 2),
             "singletons": self.singletons,
             "doubletons": self.doubletons,
+            "incidences": self.incidences,
+            "at_least": self.at_least(),
+            "jackknife": round(self.jackknife, 2),
+            "sample_coverage": round(self.coverage, 4),
         }
 
 
@@ -95,21 +145,22 @@ def chao2(observed: int, q1: int, q2: int, m: int, incidences: int = 0) -> Estim
     give for f1 = 0, S_obs e^(-U/S_obs) (1 - e^(-U/S_obs)), U the incidences: the more
     often every site was seen, the narrower."""
     if m <= 0 or observed == 0:
-        return Estimate(max(m, 0), observed, float(observed), observed, observed, q1, q2)
+        nothing = float(observed)
+        return Estimate(max(m, 0), observed, nothing, nothing, nothing, q1, q2, incidences)
     a = (m - 1) / m
     estimate = observed + _unseen(q1, q2, a)
     if q1 == 0:
         gone = math.exp(-incidences / observed) if incidences else 1.0
         high = observed + Z95 * math.sqrt(observed * gone * (1 - gone))
-        return Estimate(m, observed, estimate, observed, max(high, estimate), q1, q2)
+        return Estimate(m, observed, estimate, observed, max(high, estimate), q1, q2, incidences)
     unseen = _unseen(q1, q2, a)
     variance = _variance(q1, q2, a, observed + unseen)
     if unseen <= 0 or variance <= 0:
-        return Estimate(m, observed, estimate, observed, estimate, q1, q2)
+        return Estimate(m, observed, estimate, observed, estimate, q1, q2, incidences)
     k = math.exp(Z95 * math.sqrt(math.log(1 + variance / unseen**2)))
     low = float(observed)  # the sites found exist: the interval starts there
     high = observed + unseen * k
-    return Estimate(m, observed, estimate, low, max(high, estimate), q1, q2)
+    return Estimate(m, observed, estimate, low, max(high, estimate), q1, q2, incidences)
 
 
 def _unseen(q1: int, q2: int, a: float) -> float:
@@ -174,34 +225,53 @@ class Incidence:
         return chao2(len(counts), q1, q2, self.queries, sum(counts))
 
 
+STOP_RULES = ("extrapolation", "upper-bound", "none")
+
+
 @dataclass(frozen=True)
 class StopRule:
-    """When a loop's search stage has seen enough (search.saturation,
-    search.min_queries, search.probe_queries): at least `min_queries` queries answered
-    in the loop (`probe` in a later loop, which starts from the estimate of the earlier
-    ones), at least one target site seen, the last `probe` queries brought no new target
-    site, and the sites seen at least `share` of the upper bound of the estimate's 95%
-    interval: even the pessimistic estimate says little is left.
+    """When a loop's search stage has seen enough (search.stop_rule, search.min_new_sites,
+    search.saturation, search.min_queries, search.probe_queries). Both rules wait for at
+    least `min_queries` queries answered in the loop (`probe` in a later loop, which
+    starts from the estimate of the earlier ones), a target site seen, and the last
+    `probe` queries bringing no new target site. Then:
 
-    Why the upper bound and not the estimate itself (measured, docs/benchmarks.md): on a
-    long tail (most sites seen once, a few twice) Chao2's point estimate comes close to
-    the sites seen while a quarter of the tail is still unseen, and a rule on it stopped
-    with 13 to 16 of 16 tail sites; the interval is wide exactly then, and a rule on its
-    upper bound found 15 or 16. share 0: the rule is off."""
+    - "extrapolation" (the default): the queries the loop has left (`unspent`) are
+      expected to bring fewer than `min_new` new target sites (Estimate.new_sites): what
+      the rest of the budget can still buy, the question a user asks;
+    - "upper-bound": the sites seen are at least `share` of the upper bound of the
+      estimate's 95% interval (the rule of issue 31). Its weak point, measured
+      (docs/benchmarks.md): one site that keeps turning up as a singleton (a relative's
+      site the model takes for the target's) holds the interval open for good.
+
+    Why not Chao2's point estimate: on a long tail (most sites seen once, a few twice) it
+    comes close to the sites seen while a quarter of the tail is still unseen; a rule on
+    it stopped with 13 to 16 of 16 tail sites. The extrapolation weighs the same
+    singletons against the queries left, which is what a rare seed word's site needs.
+    "none" (or `share` 0 with "upper-bound"): every query is spent."""
 
     share: float
     min_queries: int
     probe: int
+    rule: str = "upper-bound"
+    min_new: float = 0.5
+
+    @property
+    def on(self) -> bool:
+        if self.rule == "extrapolation":
+            return self.min_new > 0
+        return self.rule == "upper-bound" and self.share > 0
 
     def saturated(
-        self, estimate: Estimate, loop_queries: int, first_loop: bool, quiet: int
+        self, estimate: Estimate, loop_queries: int, first_loop: bool, quiet: int, unspent: int = 0
     ) -> bool:
-        """`quiet`: the loop's queries answered since the last that brought a new site."""
-        if self.share <= 0 or estimate.observed == 0:
+        """`quiet`: the loop's queries answered since the last that brought a new site;
+        `unspent`: the queries the loop has left."""
+        if not self.on or estimate.observed == 0:
             return False
         least = self.min_queries if first_loop else self.probe
-        return (
-            loop_queries >= least
-            and quiet >= self.probe
-            and estimate.observed >= self.share * estimate.high
-        )
+        if loop_queries < least or quiet < self.probe:
+            return False
+        if self.rule == "extrapolation":
+            return estimate.new_sites(unspent) < self.min_new
+        return estimate.observed >= self.share * estimate.high

@@ -76,7 +76,7 @@ def test_the_stop_waits_for_the_long_tail(
     tmp_path: Path, capsys, web: MiniWebServer, longtail: LongTail
 ) -> None:
     everything = tmp_path / "every-query"
-    mine(capsys, everything, longtail, web, "search.saturation=0", "search.max_fruitless=0")
+    mine(capsys, everything, longtail, web, "search.stop_rule=none", "search.max_fruitless=0")
     default = tmp_path / "default"
     err = mine(capsys, default, longtail, web)
 
@@ -84,11 +84,11 @@ def test_the_stop_waits_for_the_long_tail(
     assert found(default, longtail) == found(everything, longtail)
     assert requests(default) < requests(everything) / 2
     # it said why it stopped, with the figures, and what it cost
-    assert "the search is saturated: found" in err and "(search.saturation)" in err
+    assert "planned queries would bring about" in err and "(search.stop_rule)" in err
     assert "search: at most 300 searxng requests in this run" in err
     assert f"search: {requests(default)} requests sent in this run" in err
     # the stop waited: the estimate itself came close to the sites found while the tail
-    # still came in; its interval's upper bound (what the rule reads) did not
+    # still came in; the extrapolation over the queries left (what the rule reads) did not
     status = run_collie(capsys, "-w", str(default), "status", "--json")
     coverage = json.loads(status.out)["loops"][0]["coverage"]
     curve = coverage["curve"]
@@ -96,7 +96,8 @@ def test_the_stop_waits_for_the_long_tail(
              and seen < 0.9 * high]  # fmt: skip
     assert close and close[0] < coverage["queries"]
     assert coverage["observed"] > curve[close[0] - 1][1]  # sites found after that
-    assert coverage["observed"] >= 0.9 * coverage["high"]
+    assert coverage["sample_coverage"] >= 0.9
+    assert coverage["jackknife"] >= coverage["at_least"] >= coverage["observed"]
     truth = len(longtail.head_sites) + len(longtail.tail_sites)
     assert coverage["observed"] <= truth <= coverage["high"]
     # what each query led to: every kept page is on a site some query surfaced first
@@ -109,8 +110,8 @@ def test_the_stop_waits_for_the_long_tail(
     assert sum(sites for _, _, sites, _ in leads) <= coverage["observed"]
     shown = run_collie(capsys, "-w", str(default), "status")
     words = " ".join(shown.out.split())  # wrapped at 100 columns
-    assert "the search is saturated: found 22 of an estimated" in words
-    assert "target sites reachable through searxng (95% interval" in words
+    assert "found 22 target sites; at least 22 are reachable through searxng" in words
+    assert "(lower bound; jackknife" in words and "sample coverage" in words
 
 
 def test_a_next_page_only_while_the_first_brings_something_new(
@@ -128,7 +129,7 @@ def test_a_next_page_only_while_the_first_brings_something_new(
                                                                f"<p>{text}</p>"))  # fmt: skip
     made = LongTail(seed_words=words, seed_text="\n\n".join(zul[-5:]))
     root = tmp_path / "ws"
-    mine(capsys, root, made, web, "queries.count=10", "search.saturation=0")
+    mine(capsys, root, made, web, "queries.count=10", "search.stop_rule=none")
     records = rows(root, "SELECT id, text, json_extract(params, '$.offset') FROM queries "
                          "ORDER BY id")  # fmt: skip
     seen: set[str] = set()
@@ -167,16 +168,18 @@ def replayed_stop(root: Path) -> int:
 
     ws = open_workspace(root, {}, {})
     curve = coverage_by_loop(ws)[1]
+    planned = ws.settings["queries.count"]
     ws.close()
     fresh = [n for (n,) in rows(root, "SELECT COALESCE(SUM(new_sites), 0) FROM queries WHERE "
                                       "loop = 1 AND status = 'done' GROUP BY text ORDER BY "
                                       "MIN(id)")]  # fmt: skip
-    rule = StopRule(*(SETTINGS_BY_KEY[f"search.{key}"].default
-                      for key in ("saturation", "min_queries", "probe_queries")))  # fmt: skip
+    rule = StopRule(*(SETTINGS_BY_KEY[f"search.{key}"].default for key in
+                      ("saturation", "min_queries", "probe_queries", "stop_rule",
+                       "min_new_sites")))  # fmt: skip
     quiet = 0
     for i, (estimate, new) in enumerate(zip(curve, fresh, strict=True), start=1):
         quiet = 0 if new else quiet + 1
-        if rule.saturated(estimate, i, True, quiet):
+        if rule.saturated(estimate, i, True, quiet, planned - i):
             return i
     return 0
 
@@ -219,7 +222,8 @@ def test_killed_search_resumes_to_the_same_stop(
                                 "GROUP BY text"))  # fmt: skip
     assert replayed_stop(killed) == answered
     stopped = rows(killed, "SELECT search_stopped FROM loops")[0][0]
-    assert stopped.startswith("the search is saturated: found")
+    assert "planned queries would bring about" in stopped
+    assert stopped.endswith("(search.stop_rule)")
     if not rows(killed, "SELECT 1 FROM queries WHERE status = 'lost'"):
         assert stopped == rows(clean, "SELECT search_stopped FROM loops")[0][0]
 

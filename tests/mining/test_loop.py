@@ -193,7 +193,8 @@ def test_report_text_json_and_html(mined, capsys, tmp_path: Path) -> None:
     assert {"Pages dropped, by reason", "Target documents by length"} <= set(
         re.findall(r'aria-label="([^"]+)"', page))  # fmt: skip
     saturation = page.split('<figure id="saturation">')[1].split("</figure>")[0]
-    assert saturation.count("<polyline") == 3 and "upper bound (95%)" in saturation
+    assert saturation.count("<polyline") == 4 and "upper bound (95%)" in saturation
+    assert "estimate (lower bound)" in saturation and "extrapolation" in saturation
     loop_chart = page.split('<figure id="loops">')[1].split("</figure>")[0]
     totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', loop_chart)]
     expected = [loop["documents"]["search"] + loop["documents"]["crawl"]
@@ -292,8 +293,8 @@ def test_search_stops_when_queries_bring_nothing_new(
 ) -> None:
     """Every query finds the same one page: after the first, search.max_fruitless
     queries in a row bring no new URL and the loop spends no more (the rule before
-    issue 31, search.saturation = 0; with it on, the saturation rule decides once a
-    target site is seen: test_coverage.py)."""
+    issue 31, search.stop_rule = none; with a stop rule on, it decides once a target
+    site is seen: test_coverage.py)."""
     from collie.udhr import load_declarations
 
     from ..zuluworld import page
@@ -305,7 +306,7 @@ def test_search_stops_when_queries_bring_nothing_new(
     init_zulu(capsys, tmp_path / "ws", docs, web)
     monkeypatch.chdir(tmp_path / "ws")
     result = run_collie(capsys, "--set", "search.max_fruitless=3", "--set", "queries.count=10",
-                        "--set", "search.saturation=0", "run", "--loops", "1")  # fmt: skip
+                        "--set", "search.stop_rule=none", "run", "--loops", "1")  # fmt: skip
     assert result.code == 0, result.err
     assert "the last 3 queries sent brought no new URL" in result.err
     conn = sqlite3.connect(tmp_path / "ws" / "collie.db")
