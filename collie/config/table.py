@@ -148,11 +148,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "search.stop_rule",
-        "extrapolation",
-        'What stops a loop\'s search once it has seen enough: "extrapolation" when the '
-        "loop's unspent queries are expected to bring fewer than search.min_new_sites new "
-        'target sites, "upper-bound" when the sites found reach search.saturation of the '
-        'upper bound of the coverage estimate\'s 95% interval, "none" to spend every query.',
+        "upper-bound",
+        'What stops a loop\'s search once it has seen enough: "upper-bound" when the sites '
+        "found reach search.saturation of the upper bound of the coverage estimate's 95% "
+        'interval, "extrapolation" when the loop\'s unspent queries are expected to bring '
+        'fewer than search.min_new_sites new target sites, "none" to spend every query.',
         choices=("extrapolation", "upper-bound", "none"),
     ),
     Setting(

@@ -84,11 +84,12 @@ def test_the_stop_waits_for_the_long_tail(
     assert found(default, longtail) == found(everything, longtail)
     assert requests(default) < requests(everything) / 2
     # it said why it stopped, with the figures, and what it cost
-    assert "planned queries would bring about" in err and "(search.stop_rule)" in err
+    assert "the search is saturated: found" in err and "(search.stop_rule)" in err
+    assert "planned queries, which would bring about" in err
     assert "search: at most 300 searxng requests in this run" in err
     assert f"search: {requests(default)} requests sent in this run" in err
     # the stop waited: the estimate itself came close to the sites found while the tail
-    # still came in; the extrapolation over the queries left (what the rule reads) did not
+    # still came in; its interval's upper bound (what the rule reads) did not
     status = run_collie(capsys, "-w", str(default), "status", "--json")
     coverage = json.loads(status.out)["loops"][0]["coverage"]
     curve = coverage["curve"]
@@ -96,6 +97,7 @@ def test_the_stop_waits_for_the_long_tail(
              and seen < 0.9 * high]  # fmt: skip
     assert close and close[0] < coverage["queries"]
     assert coverage["observed"] > curve[close[0] - 1][1]  # sites found after that
+    assert coverage["observed"] >= 0.9 * coverage["high"]
     assert coverage["sample_coverage"] >= 0.9
     assert coverage["jackknife"] >= coverage["at_least"] >= coverage["observed"]
     truth = len(longtail.head_sites) + len(longtail.tail_sites)
@@ -222,8 +224,8 @@ def test_killed_search_resumes_to_the_same_stop(
                                 "GROUP BY text"))  # fmt: skip
     assert replayed_stop(killed) == answered
     stopped = rows(killed, "SELECT search_stopped FROM loops")[0][0]
-    assert "planned queries would bring about" in stopped
-    assert stopped.endswith("(search.stop_rule)")
+    assert stopped.startswith("the search is saturated: found")
+    assert stopped.endswith("new target sites, are not spent (search.stop_rule)")
     if not rows(killed, "SELECT 1 FROM queries WHERE status = 'lost'"):
         assert stopped == rows(clean, "SELECT search_stopped FROM loops")[0][0]
 
