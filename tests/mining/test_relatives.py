@@ -283,3 +283,61 @@ def test_a_target_site_lifts_a_longer_page_of_target_like_text() -> None:
     assert o.suspect is not None
     judge_with_site(o, RULES, answers)  # type: ignore[arg-type]
     assert o.status == "kept" and o.lang == "luo"
+
+
+@pytest.mark.slow
+def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """relatives.search_contrast, what the loop judges its search's results with once a
+    relative's pages are suspected (search.contrast_pages): Zulu learnt against the
+    Xhosa text found so far no longer finds Xhosa nearest to itself (held-out text), and
+    keeps its own; nothing in the workspace changes (no page set aside, the model file
+    as it was)."""
+    from collie.langid.learn import workspace_model_path
+    from collie.langid.modelfile import load_model
+    from collie.mining.relatives import search_contrast
+
+    monkeypatch.delenv("COLLIE_WORKSPACE", raising=False)
+    training, heldout = corpus.udhr_training_texts(), corpus.udhr_heldout_texts()
+    docs = tmp_path / "zul.txt"
+    docs.write_text("\n\n".join(training["zul"] * 2), encoding="utf-8")
+    root = tmp_path / "ws"
+    made = run_collie(capsys, "init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                      "--set", "langid.hide=zul,xho,nbl,ssw")  # fmt: skip
+    assert made.code == 0, made.err
+    rules = PageRules("zul", min_share=0.2, min_pass=0.5)
+    xhosa = training["xho"]
+    with open_workspace(root, os.environ, {}) as ws:
+        store = Store(ws)
+        model = load_model(workspace_model_path(root))
+        assert search_contrast(ws, store, model, rules, ("zul", "xho", "nbl", "ssw")) is None
+        store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
+        outcomes = []
+        for n, site in enumerate(("xho1.example", "xho2.example", "xho3.example")):
+            texts = xhosa[n::3]
+            entries = [QueueEntry(f"http://{site}/{i}", site, 1, "search", 0, 1.0)
+                       for i in range(len(texts))]  # fmt: skip
+            store.enqueue(entries)
+            for entry, text in zip(entries, texts, strict=True):
+                page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
+                                             (entry.url,)).fetchone()[0]  # fmt: skip
+                o = PageOutcome(page_id, site, "dropped")
+                decide(o, text, [(text, "und", 0.6)], rules, [True])
+                assert (o.reason or "").startswith("relative-suspected:page")
+                outcomes.append(o)
+        record_outcomes(store, outcomes)
+        suspects = len(store.suspect_paragraphs())
+        before = workspace_model_path(root).read_bytes()
+        contrast = search_contrast(ws, store, model, rules, ("zul", "xho", "nbl", "ssw"))
+        assert contrast is not None
+        assert len(store.suspect_paragraphs()) == suspects
+        assert workspace_model_path(root).read_bytes() == before
+
+    def taken(m: LangModel, code: str) -> float:
+        """The share of `code`'s held-out paragraphs nearest to Zulu."""
+        texts = [p for p in heldout[code] if len(p) >= 80]
+        return sum(n == "zul" for _, _, n in m.identify_nearest(texts)) / len(texts)
+
+    assert taken(contrast, "xho") < taken(model, "xho") / 2
+    assert taken(contrast, "zul") >= taken(model, "zul") - 0.1

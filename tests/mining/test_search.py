@@ -117,3 +117,43 @@ def test_a_caller_that_stops_asking_leaves_the_loop_unsearched(searching, model)
         for _ in stage:
             break
         assert not Store(ws).open_loop().searched and report.search_stopped is None
+
+
+class Knows:
+    """A model that has learnt the relatives: it takes every result for `code` (one of
+    them), none for the target."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def identify_batch(self, texts: list[str]) -> list[tuple[str, float]]:
+        return [(self.code, 1.0) for _ in texts]
+
+
+def test_results_judged_again_replay_the_incidence_and_a_resume_keeps_it(
+    searching, model: LangModel
+) -> None:
+    """The relatives' contrast during the search (loop.py): every result so far judged
+    again by the new model, stored, and the incidence replayed from the stored
+    judgements, this loop's too; a resumed run's stage starts from them."""
+    from collie.mining.coverage import SearchCoverage
+
+    with searching() as ws:
+        stage, _ = stage_of(ws, model, Lines())
+        steps = list(stage)
+        found = stage.coverage.estimate().observed
+        assert len(steps) == 3 and found >= 30  # 20 Zulu results a query, on new sites
+        assert stage.coverage.loop_queries == 3 and stage.coverage.loop_new == found
+        stage.coverage.judge_again(Knows("xho"))  # type: ignore[arg-type]
+        after = stage.coverage.estimate()
+        assert (after.observed, after.queries) == (0, 3)
+        assert stage.coverage.loop_queries == 3 and stage.coverage.loop_new == 0
+        assert stage.coverage.quiet == 3
+        stored = [t for q in range(1, 4) for t in ws.queries.judgements(q)]
+        assert stored and not any(stored)
+        # a resumed run (the loop's queries answered from the cache) replays them
+        config = RunConfig.of(ws, model)
+        again = SearchCoverage(ws, model, 1, config.search)
+        for step in steps:
+            again.take(step.outcome)
+        assert again.estimate().observed == 0 and again.loop_queries == 3
