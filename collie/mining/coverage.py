@@ -59,10 +59,12 @@ class SearchCoverage:
         self.new_urls = 0  # target result URLs the last page taken brought, new to the search
 
     def judge_again(self, model: LangModel) -> None:
-        """Every result so far, this loop's too, judged again by `model` (one that knows
-        the relatives now) and stored; the incidence replayed from them."""
+        """This loop's results so far judged again by `model` (one that knows the
+        relatives found in the loop) and stored; the incidence replayed. The earlier
+        loops' results keep the judgements this loop started from (its model's), so a
+        resumed run, which starts from them too, replays the same incidence."""
         self.model = model
-        self._replay(_samples(self.ws, model, before_loop=self.loop + 1))
+        self._replay(_samples(self.ws, model, before_loop=self.loop + 1, again_from=self.loop))
 
     def take(self, outcome: QueryOutcome, page: int = 1) -> int:
         """A query's answer (its `page`-th page) into the incidence; returns the target
@@ -134,7 +136,7 @@ class SearchCoverage:
 
 
 def _samples(
-    ws: Workspace, model: LangModel | None, before_loop: int | None = None
+    ws: Workspace, model: LangModel | None, before_loop: int | None = None, again_from: int = 0
 ) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
     """(loop, results) of each answered query, its judged results as (URL, target),
     in the order sent (a query's later pages with its first: one sample), of the loops
@@ -142,9 +144,10 @@ def _samples(
     the loops before are judged again by it and the changes stored: a later loop's model
     knows the relatives the relatives pass learnt, whose sites the first loop's model
     may have taken for the target's (the same model on a resumed run: the same
-    judgements). Results never judged (a workspace of an older collie, or a run killed
-    between storing an answer and judging it) are judged now and stored; without a
-    `model` (a reader: status, report) they count as not the target's."""
+    judgements; `again_from`: only the results of that loop on). Results never judged
+    (a workspace of an older collie, or a run killed between storing an answer and
+    judging it) are judged now and stored; without a `model` (a reader: status,
+    report) they count as not the target's."""
     by_query: dict[int, list[JudgedResult]] = {}
     keys: dict[int, tuple[int | None, str]] = {}
     for row in ws.queries.judged_results():
@@ -154,7 +157,8 @@ def _samples(
             if row.url is not None:
                 by_query[row.query_id].append(row)
     if model is not None and before_loop is not None:
-        by_query = _judge_again(ws, model, by_query)
+        again = {q: found for q, found in by_query.items() if (keys[q][0] or 0) >= again_from}
+        by_query.update(_judge_again(ws, model, again))
     samples: dict[tuple[int | None, str], list[tuple[str, bool]]] = {}
     for query_id, found in by_query.items():
         if model is not None and any(r.target is None for r in found):
