@@ -236,18 +236,19 @@ class StopRule:
     starts from the estimate of the earlier ones), a target site seen, and the last
     `probe` queries bringing no new target site. Then:
 
-    - "extrapolation" (the default): the queries the loop has left (`unspent`) are
-      expected to bring fewer than `min_new` new target sites (Estimate.new_sites): what
-      the rest of the budget can still buy, the question a user asks;
-    - "upper-bound": the sites seen are at least `share` of the upper bound of the
-      estimate's 95% interval (the rule of issue 31). Its weak point, measured
-      (docs/benchmarks.md): one site that keeps turning up as a singleton (a relative's
-      site the model takes for the target's) holds the interval open for good.
+    - "upper-bound" (the default): the sites seen are at least `share` of the upper
+      bound of the estimate's 95% interval: even the pessimistic end says little is left;
+    - "extrapolation": the queries the loop has left (`unspent`) are expected to bring
+      fewer than `min_new` new target sites (Estimate.new_sites): what the rest of the
+      budget can still buy.
 
-    Why not Chao2's point estimate: on a long tail (most sites seen once, a few twice) it
-    comes close to the sites seen while a quarter of the tail is still unseen; a rule on
-    it stopped with 13 to 16 of 16 tail sites. The extrapolation weighs the same
-    singletons against the queries left, which is what a rare seed word's site needs.
+    Why the upper bound is the default (measured, docs/search-backends.md): the
+    extrapolation is bounded by Chao2's unseen sites, and on a long tail (most sites seen
+    once, a few twice) Chao2 comes close to the sites seen while a quarter of the tail is
+    still unseen; the extrapolation rule stopped there, with 8 of 128 tail sites unfound
+    against the upper bound's 4, and on a large world it waits longer for the last sites
+    that turn up once in a hundred queries. Neither closes while a relative's sites keep
+    arriving as the target's: the loop's contrast (search.contrast_pages) is the cure.
     "none" (or `share` 0 with "upper-bound"): every query is spent."""
 
     share: float
