@@ -26,16 +26,16 @@ class SearchCoverage:
     """The search's incidence of target sites, query after query, across the loops: what
     the stop rule and the choice of a next page read. A query's results are judged once
     (decide/snippets.py) and the judgement stored with them, so a resumed run replays the
-    same incidence and reaches the same stop. A model that learnt the relatives meanwhile
-    (the relatives pass during the search, loop.py) judges them all again
+    same incidence and reaches the same stop. A model that learnt the relatives found
+    meanwhile (the contrast during the search, loop.py) judges the loop's results again
     (`judge_again`): the stored judgements change, and the incidence is replayed."""
 
     def __init__(self, ws: Workspace, model: LangModel, loop: int, config: SearchConfig) -> None:
         self.ws, self.model, self.loop = ws, model, loop
         self.target = ws.language.code
-        rule = config.stop_rule
+        c = config
         self.rule = StopRule(
-            config.saturation, config.min_queries, config.probe_queries, rule, config.min_new_sites
+            c.saturation, c.min_queries, c.probe_queries, c.stop_rule, c.min_new_sites
         )
         self._replay(_samples(ws, model, before_loop=loop))
 
