@@ -26,6 +26,7 @@ Run: python benchmarks/bench_relatives.py [--world news|demo|both]
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import tempfile
 import time
@@ -59,6 +60,34 @@ def news_options(sites: int = 150) -> BuildOptions | None:
             link.symlink_to(NEWS / f"{name}.txt")
         docs[code] = folder
     return BuildOptions(target="zul", langs=OTHERS, sites=sites, docs=docs,
+                        relative_share=1 / 3, seed_head=SEED_WORDS)  # fmt: skip
+
+
+NTREX = NEWS.parent / "ntrex" / "NTREX-128"
+TSWANA_OTHERS = ("nso", "sot", "eng", "zul", "xho", "sna", "nya", "kin", "swh")
+
+
+def tswana_options(sites: int = 150) -> BuildOptions | None:
+    """A second news world, for a pair of relatives closer than Zulu and Xhosa: Tswana
+    news is the target; a third of the sites are in its relatives, NTREX-128's `nso`
+    file (real news, translated from English; its text reads as Sesotho) and the
+    UDHR's Southern Sotho; the others as in the news world. The NTREX file is unpacked
+    into collie's cache (never into the repository). None when ../shared/data is
+    absent."""
+    options = news_options(sites)
+    source = NTREX / "newstest2019-ref.nso.txt.gz"
+    if options is None or not source.is_file():
+        return None
+    folder = cache_dir() / "ntrex" / "nso"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = folder / "nso.txt"
+    if not text.exists():
+        with gzip.open(source, "rt", encoding="utf-8") as packed:  # a sentence a line,
+            text.write_text(packed.read(), encoding="utf-8")  # as news-text/ holds them
+    docs = {code: folder for code, folder in options.docs.items() if code != "tsn"}
+    docs["nso"] = folder
+    docs["tsn"] = options.docs["tsn"]
+    return BuildOptions(target="tsn", langs=TSWANA_OTHERS, sites=sites, docs=docs,
                         relative_share=1 / 3, seed_head=SEED_WORDS)  # fmt: skip
 
 

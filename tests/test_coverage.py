@@ -79,6 +79,8 @@ def test_jackknife_coverage_and_extrapolation_by_hand() -> None:
     done = chao2(30, 0, 3, 45, incidences=150)
     assert (done.new_sites(400), done.coverage, done.jackknife) == (0, 1.0, 30)
     assert e.at_least() == round(e.estimate) and done.at_least() == 30
+    first = chao2(3, 3, 0, 1, incidences=3)  # one query: every site seen once
+    assert first.coverage == 0.0 and first.jackknife == 3 and first.new_sites(10) >= 0
     said = e.sentence("searxng")
     assert said.startswith("found 30 target sites; at least 39 are reachable through searxng")
     assert "(lower bound; jackknife 36; sample coverage 96%) after 45 queries" in said

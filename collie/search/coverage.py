@@ -98,7 +98,8 @@ class Estimate:
             return 1.0 if self.observed else 0.0
         if not u:
             return 0.0
-        return max(0.0, 1 - q1 / u * ((m - 1) * q1 / ((m - 1) * q1 + 2 * q2)))
+        weight = (m - 1) * q1 + 2 * q2  # 0 after a single query: Q1 / U alone
+        return max(0.0, 1 - q1 / u * ((m - 1) * q1 / weight if weight else 1.0))
 
     def new_sites(self, queries: int) -> float:
         """The new target sites `queries` more queries like these are expected to bring
