@@ -113,14 +113,17 @@ def test_readme_install_line_with_each_bundled_pip(tmp_path: Path) -> None:
     found = pythons()
     assert found, "no Python 3.10-3.13 with venv and ensurepip on this machine"
     print(f"\nchecked with the bundled pip of Python 3.{', 3.'.join(map(str, found))}")
-    source = tmp_path / "collie-source"
-    shutil.copytree(REPO, source, ignore=NOT_SOURCE)
+    # a copy of the source for each Python: pip builds in the source folder (build/),
+    # and two builds there at once collide ("File exists: build/bdist...")
+    sources = {minor: tmp_path / f"collie-source-3{minor}" for minor in found}
+    for source in sources.values():
+        shutil.copytree(REPO, source, ignore=NOT_SOURCE)
     with ThreadPoolExecutor(max_workers=2) as pool:
         installed = dict(
             zip(
                 found,
                 pool.map(
-                    lambda item: _install(item[1], source, tmp_path / f"venv3{item[0]}"),
+                    lambda item: _install(item[1], sources[item[0]], tmp_path / f"venv3{item[0]}"),
                     found.items(),
                 ),
                 strict=True,
