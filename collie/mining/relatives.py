@@ -95,6 +95,24 @@ def _seed_texts(ws: Workspace) -> tuple[list[str], dict[str | None, list[str]]]:
     return ws.seed_texts("target"), wronglang
 
 
+def _suspect_texts(store: SiteStore, rules: PageRules) -> tuple[dict[str, list[str]], int]:
+    """The relative-suspected pages' text by site, of the sites that are not the
+    target's, and its letters."""
+    suspects: dict[str, list[str]] = {}
+    for site, text, _ in store.suspect_paragraphs():
+        if not target_site(*store.site_letters(site), rules):
+            suspects.setdefault(site, []).append(text)
+    return suspects, sum(letters(t) for texts in suspects.values() for t in texts)
+
+
+def _recall_without(model: LangModel, code: str) -> float | None:
+    """The held-back recall of the target without a contrast: recorded with the model's
+    contrast, else the model's own (None: not recorded)."""
+    own = contrast_of(model, code) or {"recall_without": model.meta.get("recall", {}).get(code)}
+    value = own.get("recall_without")
+    return None if value is None else float(value)
+
+
 def learn_relatives(
     ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
 ) -> tuple[LangModel, RelativesReport]:
@@ -108,20 +126,14 @@ def learn_relatives(
     base = targets = wronglang = None
     recall_without: float | None = None
     for _ in range(MAX_ROUNDS):
-        suspects: dict[str, list[str]] = {}
-        for site, text, _ in store.suspect_paragraphs():
-            if not target_site(*store.site_letters(site), rules):
-                suspects.setdefault(site, []).append(text)
-        available = sum(letters(t) for texts in suspects.values() for t in texts)
+        suspects, available = _suspect_texts(store, rules)
         learnt = contrast_of(model, code)
         if learnt and learnt["letters"] == available:
             break  # nothing new since the model was learnt
         if base is None:
             base = base_model(list(hide))
             targets, wronglang = _seed_texts(ws)
-            # the recall without a contrast: recorded with the contrast, else the model's own
-            own = learnt or {"recall_without": model.meta.get("recall", {}).get(code)}
-            recall_without = own.get("recall_without")
+            recall_without = _recall_without(model, code)
             if recall_without is None:
                 recall_without = learn_language(base, code, targets, wronglang).recall
         assert targets is not None and wronglang is not None
@@ -170,18 +182,13 @@ def search_contrast(
     code = rules.target
     if not rules.min_pass or not is_learnt(model, code):
         return None
-    suspects: dict[str, list[str]] = {}
-    for site, text, _ in store.suspect_paragraphs():
-        if not target_site(*store.site_letters(site), rules):
-            suspects.setdefault(site, []).append(text)
-    available = sum(letters(t) for texts in suspects.values() for t in texts)
+    suspects, available = _suspect_texts(store, rules)
     learnt = contrast_of(model, code)
     if available < MIN_CONTRAST_LETTERS or (learnt and learnt["letters"] >= available):
         return None
     base = base_model(list(hide))
     targets, wronglang = _seed_texts(ws)
-    own = learnt or {"recall_without": model.meta.get("recall", {}).get(code)}
-    recall_without = own.get("recall_without")
+    recall_without = _recall_without(model, code)
     relatives = relatives_sites(
         base, code, targets, wronglang, rules, suspects, store.corpus_paragraphs(), model
     )
