@@ -207,6 +207,17 @@ def test_navigation_markup_is_removed_before_html2text() -> None:
     assert "not text" not in result.text
 
 
+def test_a_start_tag_longer_than_the_bounds_never_reaches_the_text() -> None:
+    # a product card's JSON in an attribute (real pages of 2025: up to 70 KB of markup
+    # reached the text before, as "<div class=... data-item=...")
+    card = '{"name": "Kikombe", "href": "/p/' + "x" * 3000 + '", "price": "> 5"}'
+    attribute = card.replace('"', "&quot;")
+    extra = f'<div class="card" data-item="{attribute}"><p>{MAIN[0]}</p></div>'
+    result = extract_html(wrap(extra), "http://sauti.co.ke/", engine="rules")
+    assert "data-item" not in result.text and "&quot;" not in result.text
+    assert "xxxx" not in result.text and result.paragraphs.count(MAIN[0]) == 2
+
+
 def test_a_page_wide_wrapper_is_never_removed() -> None:
     body = "".join(f"<p>{p}</p>" for p in MAIN)
     page = (
@@ -303,6 +314,7 @@ PATHOLOGICAL = {
     "one line of links": "".join(f'<a href="/x{i}">a{i}</a>' for i in range(10_000)),
     "spaces": "<p>" + " " * 100_000 + "(1 views)</p>",
     "bases and titles": '<base href="' * 3_000 + "<title>" * 10_000,
+    "long unclosed attributes": '<div data-x="' * 3_000 + "a" * 3_000 + "<a" * 50_000,
 }
 
 

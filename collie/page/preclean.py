@@ -32,6 +32,12 @@ _JUNK_START = re.compile(
 # search quadratic. A '>' inside a quoted attribute value ends the tag early (rare).
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]{0,64})([^>]{0,2048})>")
 _ANY_TAG = re.compile(r"<[^>]{0,2048}>")
+# A start tag whose attributes run past those bounds (a product card's JSON in data-item,
+# a media gallery's in media-json): its long quoted values are emptied before the walk,
+# or the whole tag would reach the text as "<div class=..." (shorten_long_tags).
+_LONG_TAG = re.compile(r"<[a-zA-Z][a-zA-Z0-9:-]{0,64}(?=[^>]{2048})")
+_LONG_VALUE = re.compile(r"""=\s*(?:"[^"]{256,}"|'[^']{256,}')""")
+_UNQUOTED = re.compile(r"[^\"'>]*")
 
 # Elements removed whole, by name. header/footer only outside <article>/<main>.
 _NAV_ELEMENTS = {"nav", "aside", "menu", "dialog", "select", "textarea", "button", "form"}
@@ -124,6 +130,33 @@ def _escape_stray(text: str) -> str:
     return text.replace("<", "&lt;") if "<" in text else text
 
 
+def shorten_long_tags(page: str) -> str:
+    """The page with the long quoted attribute values of its over-long start tags
+    emptied (`_LONG_TAG`): linear, one quote-aware scan a long tag."""
+    kept, position = [], 0
+    while (match := _LONG_TAG.search(page, position)) is not None:
+        end = _tag_end(page, match.end())
+        kept += (page[position : match.start()], _LONG_VALUE.sub('=""', page[match.start() : end]))
+        position = end
+    if not kept:
+        return page
+    kept.append(page[position:])
+    return "".join(kept)
+
+
+def _tag_end(page: str, i: int) -> int:
+    """The end of the tag going on at page[i], past quoted values holding '>'."""
+    while True:
+        i = _UNQUOTED.match(page, i).end()  # type: ignore[union-attr]
+        if i >= len(page) or page[i] == ">":
+            return min(i + 1, len(page))
+        close = page.find(page[i], i + 1)
+        if close < 0:  # an unclosed quote: the next '>' ends the tag
+            found = page.find(">", i)
+            return len(page) if found < 0 else found + 1
+        i = close + 1
+
+
 def clean_markup(page: str, link_runs: list[list[str]] | None = None) -> str:
     """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
     simplify the remaining tags (`_simple_tag`), in one walk over the tags.
@@ -133,6 +166,7 @@ def clean_markup(page: str, link_runs: list[list[str]] | None = None) -> str:
     (LINK_RUN, its index in `link_runs`, LINK_RUN) and their anchor texts go to
     `link_runs`, for `apply_rules` to report them as dropped `link-only` lines.
     """
+    page = shorten_long_tags(page)
     tags = list(_TAG.finditer(page))
     names = [t[2].lower() for t in tags]
     closing = [t[1] == "/" for t in tags]
