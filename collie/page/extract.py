@@ -40,6 +40,7 @@ from collie.page.maintext import (
     MIN_MAIN_CHARS,
     SHORT_MAIN,
     main_content,
+    missed_posts,
     with_long_lines,
     without_menu_text,
 )
@@ -217,6 +218,8 @@ def extract_html(
             if boilerplate == "rules":
                 paragraphs, menus = without_menu_text(paragraphs, links)
                 dropped += menus
+            if missed_posts(paragraphs, rules[0]):
+                paragraphs, dropped = rules
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
     return Extracted(
@@ -233,7 +236,12 @@ def extract_html(
 def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None]:
     """The main content's Markdown, and its link runs when the line rules apply."""
     runs: list[list[str]] | None = [] if boilerplate == "rules" else None
+    main = _INLINE_CODE.sub(r"\1", main) if "<pre>" in main else main
     return to_markdown(clean_markup(_without_markers(normalise_text(main)), runs)), runs
+
+
+# trafilatura writes inline <code> as <pre>: a one-line <pre> is a word of its sentence.
+_INLINE_CODE = re.compile(r"<pre>([^<\n]{0,200})</pre>")
 
 
 def _without_markers(page: str) -> str:

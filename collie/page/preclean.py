@@ -136,7 +136,10 @@ def shorten_long_tags(page: str) -> str:
     kept, position = [], 0
     while (match := _LONG_TAG.search(page, position)) is not None:
         end = _tag_end(page, match.end())
-        kept += (page[position : match.start()], _LONG_VALUE.sub('=""', page[match.start() : end]))
+        tag = _LONG_VALUE.sub('=""', page[match.start() : end])
+        if len(tag) > 2000:  # many shorter values: only the tag's name is left
+            tag = match.group(0) + ">"
+        kept += (page[position : match.start()], tag)
         position = end
     if not kept:
         return page
