@@ -82,3 +82,45 @@ def test_bad_input(capsys, tmp_path: Path) -> None:
     pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     dropped = run_collie(capsys, "extract", str(pdf))
     assert dropped.code == 1 and "would drop" in dropped.err
+
+
+def _listing_html() -> str:
+    words = MAIN.split()
+    teasers = "".join(
+        f"<article><h2><a href='/2024/story-{i}'>Wach maduong' mar piny {i}</a></h2>"
+        f"<p>{' '.join(words[i : i + 22])} …</p><a href='/2024/story-{i}'>Read more</a></article>"
+        for i in range(6)
+    )
+    return f"<html><head><title>Dala</title></head><body><main>{teasers}</main></body></html>"
+
+
+def test_a_listing_page_is_printed_and_said_to_stay_out_of_the_corpus(
+    capsys, tmp_path: Path
+) -> None:
+    path = tmp_path / "home.html"
+    path.write_text(_listing_html(), encoding="utf-8")
+    base = ("--base-url", "http://luo.example.ke/")
+    result = run_collie(capsys, "extract", str(path), *base)
+    assert result.code == 0, result.err
+    assert "listing page" in result.err and "out of the corpus" in result.err
+    as_json = run_collie(capsys, "extract", str(path), *base, "--format", "json")
+    assert json.loads(as_json.out)["listing"] is True
+    article = tmp_path / "article.html"
+    article.write_bytes(HTML.encode("windows-1252"))
+    not_listing = run_collie(capsys, "extract", str(article), "--format", "json")
+    assert json.loads(not_listing.out)["listing"] is False
+    kept = run_collie(capsys, "--set", "extract.listings=false", "extract", str(path), *base)
+    assert kept.code == 0 and "listing page" not in kept.err
+
+
+def test_code_blocks_apart_or_out(capsys, tmp_path: Path) -> None:
+    code = "def main():\n    print('hello')\n    return 0"
+    html = HTML.replace("</article>", f"<pre><code>{code}</code></pre></article>")
+    path = tmp_path / "docs.html"
+    path.write_bytes(html.encode("windows-1252"))
+    apart = run_collie(capsys, "extract", str(path), "--format", "json")
+    paragraphs = json.loads(apart.out)["paragraphs"]
+    assert MAIN in paragraphs and any("print('hello')" in p for p in paragraphs)
+    assert not any("print" in p and "Ji duto" in p for p in paragraphs)  # apart from the text
+    out = run_collie(capsys, "--set", "extract.code=out", "extract", str(path))
+    assert out.code == 0 and MAIN in out.out and "print(" not in out.out

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from collie.cli.options import CONTEXT, App, common_options, note, set_flag
+from collie.decide.listing import is_listing
 from collie.errors import CollieError, InputError
 from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.models import FetchResult
@@ -58,7 +59,9 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
     settings, HTTP_PROXY); a file is taken as the bytes a server sent, its encoding
     detected the same way. Inside a workspace its settings apply. A page the pipeline
     would drop exits with status 1 and the reason (with --format json: outcome and
-    reason in the JSON, status 0).
+    reason in the JSON, status 0). A listing page (a home or section page of teasers)
+    is printed, with a note that a run crawls it but keeps it out of the corpus
+    (--format json: "listing": true).
 
     \b
     Example:
@@ -78,9 +81,17 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
         min_confidence=settings["encoding.min_confidence"],
         boilerplate=settings["extract.boilerplate"],
         engine=settings["extract.main"],
+        code=settings["extract.code"],
+    )
+    listing = (
+        settings["extract.listings"]
+        and page.outcome == "kept"
+        and is_listing(page.final_url, page.paragraphs, page.links)
     )
     if fmt == "json":
-        click.echo(json.dumps(page_json(page, response), ensure_ascii=False, indent=2))
+        data = page_json(page, response)
+        data["listing"] = listing
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     if page.outcome != "kept":
         raise CollieError(
@@ -90,6 +101,12 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
     click.echo(page.markdown if fmt == "markdown" else page.text)
     if not app.quiet and page.dropped:
         note(f"{len(page.dropped)} boilerplate lines dropped (see --format json).")
+    if listing:
+        note(
+            "A listing page (headlines and teasers of its site's articles): collie run "
+            "crawls its links but keeps it out of the corpus (reason listing; "
+            "extract.listings = false keeps it)."
+        )
 
 
 def _file_response(path: Path, base_url: str) -> FetchResult:

@@ -303,6 +303,14 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("trafilatura", "rules"),
     ),
     Setting(
+        "extract.code",
+        "apart",
+        "Code blocks (<pre>) of documentation and forum pages: apart keeps each as "
+        "paragraphs of its own, judged by language identification like any paragraph (code "
+        "rarely passes as the target); out leaves them out of the page's text.",
+        choices=("apart", "out"),
+    ),
+    Setting(
         "extract.site_repeats",
         3,
         "A paragraph found in this many documents of one site is that site's boilerplate "

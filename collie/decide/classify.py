@@ -51,6 +51,7 @@ class PageRules:
     listings: bool = True  # extract.listings
     site_own_text: bool = True  # langid.site_own_text
     max_bytes: int = 5 * 1024 * 1024  # fetch.max_bytes: a kept body is read back to it
+    code: str = "apart"  # extract.code
 
     @classmethod
     def from_settings(
@@ -70,6 +71,7 @@ class PageRules:
             settings["extract.listings"],
             settings["langid.site_own_text"],
             settings["fetch.max_bytes"],
+            code=settings["extract.code"],
         )
 
 

@@ -150,6 +150,7 @@ def examine_page(
         min_confidence=rules.min_confidence,
         boilerplate=rules.boilerplate,
         engine=rules.engine,
+        code=rules.code,
     )
     outcome = PageOutcome(
         queued.id,

@@ -40,11 +40,16 @@ from collie.page.maintext import (
     MIN_MAIN_CHARS,
     SHORT_MAIN,
     main_content,
-    missed_posts,
     with_long_lines,
     without_menu_text,
 )
-from collie.page.preclean import clean_inline, clean_markup, remove_junk, to_markdown
+from collie.page.preclean import (
+    clean_inline,
+    clean_markup,
+    remove_junk,
+    to_markdown,
+    without_code_blocks,
+)
 from collie.urls import canonical_url
 
 # Bounded patterns ({0,2048}...), as in preclean.py: never a quadratic search.
@@ -181,7 +186,11 @@ def _lang(page: str) -> str:
 
 
 def extract_html(
-    page: str, base_url: str = "", boilerplate: str = "rules", engine: str = "trafilatura"
+    page: str,
+    base_url: str = "",
+    boilerplate: str = "rules",
+    engine: str = "trafilatura",
+    code: str = "apart",
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
@@ -190,10 +199,14 @@ def extract_html(
     the line rules after it (not the layout passes), the long lines only the
     pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
-    where it finds under MIN_MAIN_CHARS. engine "rules": the pre-cleaning only. Links,
+    where it finds under MIN_MAIN_CHARS. engine "rules": the pre-cleaning only. code
+    "apart": a code block's lines are paragraphs of their own; "out": code blocks
+    (<pre>) are removed before anything else (their links go with them). Links,
     title and lang are taken from the whole page either way. The results are NFC with
     Unix newlines whatever the input's normalisation.
     """
+    if code == "out":
+        page = without_code_blocks(page)
     title, lang = normalise_text(_title(page)), _lang(page)
     base_tag = _BASE.search(page[:20000])
     base = _attribute(_HREF.search(base_tag.group(0))) if base_tag else None
@@ -218,8 +231,6 @@ def extract_html(
             if boilerplate == "rules":
                 paragraphs, menus = without_menu_text(paragraphs, links)
                 dropped += menus
-            if missed_posts(paragraphs, rules[0]):
-                paragraphs, dropped = rules
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
     return Extracted(

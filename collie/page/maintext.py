@@ -31,11 +31,7 @@ MIN_MAIN_CHARS = 250
 # 1000 -> 3000 (issue 43): a forum thread whose first post is all the fast mode finds;
 # on the development half of benchmarks/bench_wcxb.py, forum F1 0.702 -> 0.728.
 SHORT_MAIN = 3000
-# missed_posts: the main text is short (under POSTS_WORDS words) and the pre-cleaned page
-# holds more than POSTS_SHARE times its words: trafilatura kept one container of several
-# (a forum's first post, a service page's first section). On the development half of
-# benchmarks/bench_wcxb.py, running-text F1 0.869 -> 0.874 (service 0.797 -> 0.813).
-POSTS_WORDS, POSTS_SHARE = 1000, 2
+COMMENTS = True  # trafilatura's comments: a forum's replies, a blog's comments
 LONG_LINE = 200  # a line this long that only the pre-cleaning kept is prose (with_long_lines)
 # Markup or a script's string in a line (`<a href=\"...`, `<div class=`): never prose.
 _MARKUP = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]{0,30}[\s>]|\w=\\?[\"']")
@@ -96,7 +92,7 @@ def _without_fingerprint(page: str, fast: bool) -> str:
     options = Extractor(
         output_format="html",
         fast=fast,
-        comments=True,  # a forum's replies, a blog's comments: running text
+        comments=COMMENTS,
         images=False,
         links=True,  # for the line rules (link-dense, link-only)
         with_metadata=False,
@@ -111,7 +107,7 @@ def _extract(trafilatura: Any, page: str, fast: bool) -> str | None:
             page,
             output_format="html",
             fast=fast,
-            include_comments=True,
+            include_comments=COMMENTS,
             include_images=False,
             include_links=True,
             with_metadata=False,
@@ -182,14 +178,6 @@ def _until_last_found(
     head = [*rules[: last[0]], rules[last[0]][: last[1] + 1]]
     after = [*rules[last[0]][last[1] + 1 :], *(line for p in rules[last[0] + 1 :] for line in p)]
     return [*head, *([line] for line in after if _LIST_ITEM.match(line.markdown))]
-
-
-def missed_posts(main: list[list[Line]], rules: list[list[Line]]) -> bool:
-    """Did trafilatura keep one part of a page whose running text is in several
-    (POSTS_WORDS, POSTS_SHARE)? The pre-cleaning's paragraphs then decide the page."""
-    found = sum(line.words for paragraph in main for line in paragraph)
-    whole = sum(line.words for paragraph in rules for line in paragraph)
-    return found < POSTS_WORDS and whole > POSTS_SHARE * found
 
 
 def without_menu_text(

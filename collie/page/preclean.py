@@ -303,6 +303,25 @@ def _closer(text: str) -> re.Pattern[str]:
     return re.compile(re.escape(text), re.I)
 
 
+def without_code_blocks(page: str) -> str:
+    """The page without its <pre> elements (extract.code = "out"): linear, one literal
+    search a block; an unclosed <pre> is left as it is."""
+    lower = page.lower()
+    kept, position = [], 0
+    while (start := _PRE_START.search(lower, position)) is not None:
+        end = lower.find("</pre", start.end())
+        if end < 0:
+            break
+        close = lower.find(">", end)
+        kept += (page[position : start.start()], " ")
+        position = len(page) if close < 0 else close + 1
+    kept.append(page[position:])
+    return "".join(kept)
+
+
+_PRE_START = re.compile(r"<pre[\s>]")
+
+
 def remove_junk(page: str) -> str:
     """Remove comments, CDATA, declarations, scripts, styles, the <head>, SVG, iframes...
     with their content. Linear in the page: one literal search per removed piece, never

@@ -76,9 +76,10 @@ def process(
     min_confidence: float = 0.7,
     boilerplate: str = "rules",
     engine: str = "trafilatura",
+    code: str = "apart",
 ) -> Page:
     """Decode and extract one response; settings are encoding.min_confidence,
-    extract.boilerplate and extract.main."""
+    extract.boilerplate, extract.main and extract.code."""
     final_url = response.final_url or url
     if response.outcome == "dropped":
         return Page(url, final_url, "dropped", response.reason or "dropped")
@@ -99,7 +100,7 @@ def process(
     )
     if decoded.text is None:
         return page
-    extracted = extract_html(decoded.text, final_url, boilerplate, engine)
+    extracted = extract_html(decoded.text, final_url, boilerplate, engine, code)
     return replace(
         page,
         outcome="kept" if extracted.text else "dropped",
