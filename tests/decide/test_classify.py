@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from collie.corpus.export import ExportCount, Selection, export_texts
 from collie.decide.classify import PageRules, decide, decide_short, running_words, target_words
-from collie.models import Examined, PageOutcome, QueuedPage
+from collie.models import Examined, ExportRow, PageOutcome, QueuedPage
 
 RULES = PageRules("luo")  # langid.min_target_words 3
 SENTENCE = "Ji duto onyuol ka gin thuolo kendo gin gi luor machalre."  # 11 words
@@ -71,3 +72,25 @@ def test_a_short_page_voted_for_the_target_still_needs_target_words() -> None:
                     short_labels=[(SENTENCE, "und", 0.0)])  # fmt: skip
     decide_short(page, "luo", RULES)
     assert page.outcome.status == "kept"
+
+
+def row(doc_id: int, paragraphs: list[str]) -> ExportRow:
+    return ExportRow(id=doc_id, site="nyasachiel.com", url=f"http://x/{doc_id}", final_url=None,
+                     title="t", loop=1, source="crawl", depth=1, query=None, referrer=None,
+                     lang="luo", lang_prob=0.9, target_share=1.0, words=5, encoding="utf-8",
+                     encoding_method="http", fetched_at=1.0, simhash="00ff",
+                     paragraphs=[(p, "luo", 0.9) for p in paragraphs])  # fmt: skip
+
+
+def test_an_export_leaves_out_a_document_without_target_words_and_counts_it_apart() -> None:
+    """A document stored before the rule (or whose target words were its site's
+    boilerplate) is not written, and is counted apart from `no_target`."""
+    identify = lambda texts: [("luo", "luo") for _ in texts]  # noqa: E731
+    selection = Selection("luo", "target", min_words=5)
+    selection.identify = identify  # type: ignore[method-assign]
+    count, tally = ExportCount(), {}
+    rows = [row(1, [SENTENCE]), row(2, CONTACT[1:]), row(3, MENU)]
+    written = list(export_texts(rows, selection, count, None, tally=tally))
+    assert [r.id for r, _ in written] == [1]
+    assert (count.documents, count.too_little_target, count.no_target) == (1, 2, 0)
+    assert tally[1]["too_little_target"] == 2 and tally[1]["crawl"] == 1
