@@ -20,6 +20,7 @@ RELATIVE_SUSPECTED = "relative-suspected"
 CACHE_MISSING = "cache-missing"
 LISTING = "listing"
 TEASER = "teaser"
+TOO_LITTLE_TARGET = "too-little-target-text"
 
 REASONS: dict[str, str] = {
     # fetching (fetch.py)
@@ -47,6 +48,9 @@ REASONS: dict[str, str] = {
     LANGUAGE_UNDETERMINED: "no language holds langid.min_share of the page's letters",
     RELATIVE_SUSPECTED: "looks like a close relative of the learnt target (detail: page or "
     "site, and the share of its target-like text taken for the target)",
+    TOO_LITTLE_TARGET: "a target page with fewer than langid.min_target_words words of running "
+    "target-language text (e-mail addresses, web addresses, phone numbers, menu items and "
+    "labels do not count; detail: the words it holds): a contact page, a bare menu",
     NEAR_DUPLICATE: "repeats an earlier target document (detail: its id)",
     LISTING: "a home, section, tag or archive page listing its site's articles (headlines, "
     "their first words, read more): crawled, not a document (extract.listings)",

@@ -24,6 +24,14 @@ def test_sentences_and_headings() -> None:
     assert not is_heading("Everyone has the right to life.")
     assert not is_heading("one two three four five six seven eight nine ten eleven twelve 13")
     assert not is_heading("Izindaba\nzanamuhla")
+    assert not is_heading("6884") and not is_heading("8.11.2006 | 746")  # numbers (issue 43)
+
+
+def test_a_line_of_numbers_is_not_kept_with_the_section_it_precedes() -> None:
+    labels = [("6884", "und", 0.0), ("4721", "und", 0.0), ("Izindaba", "und", 0.0),
+              ("Ji duto onyuol ka gin thuolo.", "luo", 0.9)]  # fmt: skip
+    marks = mark_segments(labels, "luo", lambda texts: [("und", "und") for _ in texts])
+    assert [m.kept for m in marks] == [False, False, True, True]
 
 
 def test_a_code_switched_paragraph_is_kept_when_mainly_target() -> None:

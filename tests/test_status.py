@@ -135,6 +135,16 @@ def test_status_counts_what_export_writes_as_the_documents_change(
     # Another setting of the export's: recounted.
     monkeypatch.setenv("COLLIE_EXTRACT_SITE_REPEATS", "2")
     assert status_by_loop(capsys) == exported_by_loop(capsys)
+    # langid.min_target_words above the shorter documents' (issue 43): the export leaves
+    # them out and says so, status counts them apart, and the two agree.
+    monkeypatch.setenv("COLLIE_LANGID_MIN_TARGET_WORDS", "60")
+    thin = sum(loop["too_little_target_text"] for loop in
+               json.loads(run_collie(capsys, "status", "--json").out)["loops"])  # fmt: skip
+    exported = run_collie(capsys, "export", "-")
+    assert thin and f"{thin} document{'s' if thin > 1 else ''} with fewer than" in exported.err
+    assert status_by_loop(capsys) == exported_by_loop(capsys)
+    assert "too little target text:" in run_collie(capsys, "report").out
+    monkeypatch.delenv("COLLIE_LANGID_MIN_TARGET_WORDS")
     # Another loop: recounted; then the export keeps its own counts, which status reads.
     monkeypatch.delenv("COLLIE_EXTRACT_SITE_REPEATS")
     assert run_collie(capsys, "run", "--loops", "3").code == 0

@@ -140,6 +140,12 @@ def export(
                 f"{count.no_target:,} document{'s' if count.no_target != 1 else ''} without "
                 "a paragraph in the target language left out."
             )
+        if count.too_little_target:
+            thin = count.too_little_target
+            note(
+                f"{thin:,} document{'s' if thin != 1 else ''} with fewer than "
+                "langid.min_target_words words of target-language text left out."
+            )
         if count.repeated:
             done = (
                 "left out"

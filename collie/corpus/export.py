@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from collie.corpus.tally import tally_fingerprint
+from collie.decide.classify import holds_target_text
 from collie.decide.dedup import paragraph_key
 from collie.decide.segments import mark_segments
 from collie.files import atomic_write
@@ -57,6 +58,7 @@ class ExportCount:
     other_paragraphs: int = 0  # paragraphs left out as not in the target language
     other_words: int = 0
     no_target: int = 0  # documents left out: not one paragraph in the target language
+    too_little_target: int = 0  # left out: fewer than langid.min_target_words target words
     without_record: int = 0  # warc format: documents whose answer the WARC files lack
 
 
@@ -135,14 +137,20 @@ def corpus_repeats(ws: Workspace, unique: bool = False) -> Repeats:
 class Selection:
     """Which paragraphs of a document an export writes: with `segments="target"` those
     `mark_segments` keeps (the target's, headings with their section), with "all"
-    every one. The language model that looks at a code-switched paragraph's sentences
+    every one; with "target", a document whose kept paragraphs hold fewer than
+    `min_words` words of running text (langid.min_target_words: classify.holds_target_text)
+    is not written. The language model that looks at a code-switched paragraph's sentences
     (`load`: the workspace's; default the bundled one) is loaded when first needed:
     never, when no paragraph needs it."""
 
     def __init__(
-        self, target: str, segments: str = "target", load: Callable[[], LangModel] | None = None
+        self,
+        target: str,
+        segments: str = "target",
+        load: Callable[[], LangModel] | None = None,
+        min_words: int = 0,
     ) -> None:
-        self.target, self.segments = target, segments
+        self.target, self.segments, self.min_words = target, segments, min_words
         self._load = load or (lambda: load_model_for(None))
         self._model: LangModel | None = None
 
@@ -170,7 +178,13 @@ def export_sources(
         repeats = corpus_repeats(ws, choice.unique_paragraphs)
         rows = store.export_rows(choice.loop, choice.source, choice.min_share)
     segments = choice.segments or ("all" if choice.suspects else "target")
-    return rows, Selection(ws.language.code, segments, ws.model), repeats
+    return rows, workspace_selection(ws, segments), repeats
+
+
+def workspace_selection(ws: Workspace, segments: str = "target") -> Selection:
+    """The selection of an export of the workspace: its target, its language model and
+    langid.min_target_words."""
+    return Selection(ws.language.code, segments, ws.model, ws.settings["langid.min_target_words"])
 
 
 def export_corpus(
@@ -215,7 +229,7 @@ def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str
     left out; with "target", only its target-language paragraphs)."""
     fingerprint = tally_fingerprint(ws)  # before anything is read
     rows = CorpusStore(ws.conn).export_rows()
-    selection = Selection(ws.language.code, segments, ws.model)
+    selection = workspace_selection(ws, segments)
     tally: dict[int, dict[str, int]] | None = {} if segments == "target" else None
     written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws), tally=tally)
     documents = [row.to_json(text) for row, text in written]
@@ -252,20 +266,24 @@ def export_texts(
         if marked or selection.segments == "target":
             row = replace(row, segments=selection.mark(row))
         text = document_text(row, selection)
-        lacking = False
+        lacking = thin = False
         if selection.segments == "target":
             marks = row.segments or []
             left = [m.text for m in marks if not m.kept]
             count.other_paragraphs += len(left)
             count.other_words += sum(count_words(p) for p in left)
             lacking = bool(marks) and not text
+            thin = bool(text) and not holds_target_text(text.split("\n"), selection.min_words)
+            text = "" if thin else text
             count.no_target += lacking
+            count.too_little_target += thin
         words = count_words(text) if text else 0
         if tally is not None:
             loop = tally.setdefault(row.loop, dict.fromkeys(TALLY_KEYS, 0))
             loop[row.source] = loop.get(row.source, 0) + bool(text)
             loop["words"] += words
             loop["no_target"] += lacking
+            loop["too_little_target"] += thin
         if text:
             count.documents += 1
             count.words += words
@@ -273,7 +291,7 @@ def export_texts(
 
 
 # What `tally_by_loop` counts of each loop.
-TALLY_KEYS = ("search", "crawl", "archive", "words", "no_target")
+TALLY_KEYS = ("search", "crawl", "archive", "words", "no_target", "too_little_target")
 
 
 def tally_by_loop(
@@ -281,8 +299,9 @@ def tally_by_loop(
 ) -> dict[int, dict[str, int]]:
     """Per loop: the documents found by search, by crawling and in web archives, and the
     words, that an export of these rows writes (documents left empty by `repeats` are
-    not written), and `no_target`: the documents left out for want of a target-language
-    paragraph."""
+    not written), `no_target`: the documents left out for want of a target-language
+    paragraph, and `too_little_target`: those left out for holding fewer than the
+    selection's `min_words` words of running target text."""
     tally: dict[int, dict[str, int]] = {}
     for _ in export_texts(rows, selection, ExportCount(), repeats, tally=tally):
         pass

@@ -433,6 +433,12 @@ def loop_lines(loops: list[dict[str, Any]], seed_words: int = 0) -> list[str]:
                 "the target language: not in docs, as export leaves them out (--segments all "
                 "keeps them)"
             )
+        if loop.get("too_little_target_text"):
+            lines += _detail(
+                f"too little target text: {loop['too_little_target_text']} documents hold "
+                "fewer than langid.min_target_words words of target-language text: not in "
+                "docs, as export leaves them out"
+            )
         if loop.get("relative_suspected"):
             lines += _detail(
                 f"relative-suspected: {loop['relative_suspected']} pages set aside "

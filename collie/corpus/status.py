@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from collie.corpus.export import Selection, corpus_repeats, tally_by_loop
+from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
@@ -117,16 +117,19 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     """CorpusStore.loop_counts with the documents and words a default export writes
     (the target-language paragraphs; `loop_tally`): a document whose every paragraph is
     its site's boilerplate (extract.site_repeats) is left out of both, and counted apart
-    as `boilerplate_only`; one without a target-language paragraph as `no_target_text`."""
+    as `boilerplate_only`; one without a target-language paragraph as `no_target_text`;
+    one whose target-language paragraphs hold fewer than langid.min_target_words words
+    of running text as `too_little_target_text`."""
     counts = CorpusStore(ws.conn).loop_counts()
     written = loop_tally(ws)
     for loop, count in counts.items():
         stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
         tally = written.get(loop, {})
         docs = {source: tally.get(source, 0) for source in ("search", "crawl", "archive")}
-        no_target = tally.get("no_target", 0)
-        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values()) - no_target
+        no_target, thin = tally.get("no_target", 0), tally.get("too_little_target", 0)
+        count["boilerplate_only"] = sum(stored.values()) - sum(docs.values()) - no_target - thin
         count["no_target_text"] = no_target
+        count["too_little_target_text"] = thin
         count["documents"] = docs
         count["words"] = tally.get("words", 0)
     return counts
@@ -142,7 +145,7 @@ def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:
     kept = tallies.tally(fingerprint)
     if kept is not None:
         return kept
-    selection = Selection(ws.language.code, "target", ws.model)
+    selection = workspace_selection(ws)
     tally = tally_by_loop(CorpusStore(ws.conn).export_rows(), selection, corpus_repeats(ws))
     tallies.keep_tally(fingerprint, tally)
     return tally

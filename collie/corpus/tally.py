@@ -15,9 +15,11 @@ from collie.langid.modelfile import BUNDLED
 from collie.store.tallies import TallyStore
 from collie.workspace.folder import Workspace
 
-# The settings an export's counts depend on: the target, the site-boilerplate rule, and
-# the language model's (the sentences of a code-switched paragraph).
-SETTINGS = ("language.code", "extract.site_repeats", "langid.threshold", "langid.min_chars")
+# The settings an export's counts depend on: the target, the site-boilerplate rule, the
+# target text a document must hold, and the language model's (the sentences of a
+# code-switched paragraph).
+SETTINGS = ("language.code", "extract.site_repeats", "langid.min_target_words",
+            "langid.threshold", "langid.min_chars")  # fmt: skip
 
 
 def tally_fingerprint(ws: Workspace) -> str:

@@ -17,10 +17,17 @@ of its letters are the target's by the model itself, or SITE_LIKE_LETTERS are
 target-like (`holds_own_text`). A target
 document that lists its site's articles is a listing, not a document (extract.listings,
 `mark_listing`).
+
+A target document holds at least langid.min_target_words words of running text in the
+target (`target_words`): a page the share of letters makes the target's but whose
+target text is an e-mail address, a phone number or a menu is dropped as
+`too-little-target-text`, whatever its share; the export applies the same count to the
+text it writes (`holds_target_text`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +37,13 @@ from collie.decide.dedup import exact_key, paragraph_sketch, simhash_text
 from collie.decide.listing import is_listing
 from collie.langid.model import UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
-from collie.reasons import LANGUAGE_UNDETERMINED, LISTING, RELATIVE_SUSPECTED, TOO_SHORT
+from collie.reasons import (
+    LANGUAGE_UNDETERMINED,
+    LISTING,
+    RELATIVE_SUSPECTED,
+    TOO_LITTLE_TARGET,
+    TOO_SHORT,
+)
 from collie.text import count_words
 
 Labels = list[tuple[str, str, float]]  # (paragraph, language, probability)
@@ -51,6 +64,7 @@ class PageRules:
     listings: bool = True  # extract.listings
     site_own_text: bool = True  # langid.site_own_text
     max_bytes: int = 5 * 1024 * 1024  # fetch.max_bytes: a kept body is read back to it
+    min_target_words: int = 3  # langid.min_target_words
     code: str = "apart"  # extract.code
 
     @classmethod
@@ -71,6 +85,7 @@ class PageRules:
             settings["extract.listings"],
             settings["langid.site_own_text"],
             settings["fetch.max_bytes"],
+            settings["langid.min_target_words"],
             code=settings["extract.code"],
         )
 
@@ -136,6 +151,37 @@ def holds_own_text(
 
 def _letters(text: str) -> int:
     return sum(ch.isalpha() for ch in text)
+
+
+# What is not running text however its letters are labelled: e-mail addresses, web
+# addresses (with a scheme, www. or a bare host name) and handles; digits (phone
+# numbers, dates, prices) make no word anyway (collie.text).
+_NOT_WORDS = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail
+    r"|(?:https?://|www\.)\S+"  # URL
+    r"|(?<![\w@])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|info|biz|edu|gov|africa|[a-z]{2})"
+    r"(?:/\S*)?(?!\w)"  # a bare host name (nyasachiel.com, news.co.za/contact)
+    r"|(?<!\w)@\w+"  # a handle
+)
+LINE_WORDS = 3  # fewer words in a paragraph: a menu item or a label ("Email:", "Home")
+
+
+def running_words(paragraph: str) -> int:
+    """The words of a paragraph that are running text: none for a menu item or a label
+    (fewer than LINE_WORDS words), and never an e-mail or web address or a number."""
+    words = count_words(_NOT_WORDS.sub(" ", paragraph))
+    return words if words >= LINE_WORDS else 0
+
+
+def target_words(labels: Sequence[tuple[str, str, float]], target: str) -> int:
+    """The words of running text (`running_words`) in the paragraphs labelled `target`."""
+    return sum(running_words(text) for text, code, _ in labels if code == target)
+
+
+def holds_target_text(paragraphs: Sequence[str], least: int) -> bool:
+    """Do these target-language paragraphs (what an export writes of a document) hold
+    `least` (langid.min_target_words) words of running text?"""
+    return sum(map(running_words, paragraphs)) >= least
 
 
 def mark_listing(
@@ -249,6 +295,10 @@ def decide(
         outcome.reason = LANGUAGE_UNDETERMINED
         return
     kind: DocumentKind = "target" if outcome.lang == rules.target else "wronglang"
+    words = target_words(labels, rules.target) if kind == "target" else 0
+    if kind == "target" and words < rules.min_target_words:
+        outcome.reason = f"{TOO_LITTLE_TARGET}:{words} words"
+        return
     outcome.status, outcome.reason = ("kept" if kind == "target" else "wronglang"), None
     outcome.document = DocumentRow(
         kind,

@@ -14,8 +14,9 @@ target's and whether an export of the target's text keeps it:
   language is the target (a learnt target's open-set tests failed: names, loanwords;
   the probability under langid.threshold) counts as the target's, as it does when a
   page is judged with its site: the document it is in was judged the target's;
-- a heading (one short line without a sentence's ending) goes with its section: kept
-  when the next paragraph that is not a heading is kept (or when it is the target's).
+- a heading (one short line with a letter, without a sentence's ending) goes with its
+  section: kept when the next paragraph that is not a heading is kept (or when it is the
+  target's); a line of numbers (a view count, a date) is no heading, and is not kept.
 
 Pure functions of plain data; the sentences are identified by the caller's `identify`
 (the workspace's model), called once per document and only when a paragraph needs it.
@@ -47,11 +48,12 @@ def split_sentences(text: str) -> list[str]:
 
 
 def is_heading(text: str) -> bool:
-    """Does a paragraph read as a heading: one line of at most HEADING_WORDS words that
-    does not end a sentence?"""
+    """Does a paragraph read as a heading: one line of at most HEADING_WORDS words, with
+    a letter (a line of numbers, a view count or a date is none), that does not end a
+    sentence?"""
     line = text.strip()
     return (
-        bool(line)
+        letters(line) > 0
         and "\n" not in line
         and len(line.split()) <= HEADING_WORDS
         and (line[-1] not in SENTENCE_ENDS)

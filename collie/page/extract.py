@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from collie.page.boilerplate import LINK_RUN, apply_rules
-from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN
+from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN, MENU_TEXT
 from collie.page.encoding import normalise_text
 from collie.page.maintext import (
     MIN_MAIN_CHARS,
     SHORT_MAIN,
+    is_page_dump,
     main_content,
     with_long_lines,
     without_menu_text,
@@ -199,11 +200,12 @@ def extract_html(
     the line rules after it (not the layout passes), the long lines only the
     pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
-    where it finds under MIN_MAIN_CHARS. engine "rules": the pre-cleaning only. code
-    "apart": a code block's lines are paragraphs of their own; "out": code blocks
-    (<pre>) are removed before anything else (their links go with them). Links,
-    title and lang are taken from the whole page either way. The results are NFC with
-    Unix newlines whatever the input's normalisation.
+    where it finds under MIN_MAIN_CHARS, or only its dump of a thin page
+    (`is_page_dump`). engine "rules": the pre-cleaning only. code "apart": a code
+    block's lines are paragraphs of their own; "out": code blocks (<pre>) are removed
+    before anything else (their links go with them). Links, title and lang are taken
+    from the whole page either way. The results are NFC with Unix newlines whatever
+    the input's normalisation.
     """
     if code == "out":
         page = without_code_blocks(page)
@@ -228,7 +230,10 @@ def extract_html(
         if len(markdown) >= MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
             paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
             paragraphs = with_long_lines(paragraphs, rules[0])
-            if boilerplate == "rules":
+            if boilerplate == "rules" and is_page_dump(paragraphs, links):
+                dump = (paragraphs[0][0].text, MENU_TEXT.name)
+                paragraphs, dropped = rules[0], [*rules[1], dump]
+            elif boilerplate == "rules":
                 paragraphs, menus = without_menu_text(paragraphs, links)
                 dropped += menus
     texts = ["\n".join(line.text for line in p) for p in paragraphs]

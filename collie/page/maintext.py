@@ -203,5 +203,29 @@ def without_menu_text(
     return kept, dropped
 
 
+def is_page_dump(paragraphs: list[list[Line]], links: list[tuple[str, str]]) -> bool:
+    """Is the main content trafilatura's dump of a thin page (issue 43, part 4): all of
+    it one line (its text recovery on a page without paragraphs: an "About us" page of
+    one sentence among menus, breadcrumbs and most-read lists) that is menu text
+    (`without_menu_text`) once only words are counted, separators (|, ») and counts
+    ("(746 views)") left out? The pre-cleaning, which keeps the page's blocks apart,
+    then decides the page."""
+    if len(paragraphs) != 1 or len(paragraphs[0]) != 1:
+        return False
+    anchors = {word for _, anchor in links for word in _words(anchor.lower())}
+    words = _words(paragraphs[0][0].lower)
+    covered = sum(word in anchors for word in words)
+    return len(words) >= MENU_WORDS and covered >= MENU_SHARE * len(words)
+
+
+_WORD = re.compile(r"[^\W\d_]\S*")  # a token that starts with a letter
+_PUNCTUATION = "\"'()[]{}.,;:!?«»“”‘’"
+
+
+def _words(text: str) -> list[str]:
+    """A line's words: its tokens that start with a letter, their punctuation cut off."""
+    return [m.group(0).strip(_PUNCTUATION) for m in _WORD.finditer(text)]
+
+
 def _key(line: Line) -> str:
     return " ".join(line.text.lower().split())

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ..clihelp import run_collie
+from ..clihelp import rows, run_collie
 from ..runhelp import (
     InterruptedExecutor,
     cli,
@@ -72,3 +72,47 @@ def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
     with open_workspace(root, {}, flags) as ws, pytest.raises(KeyboardInterrupt):
         reprocess(ws, load_model_for(root), InterruptedExecutor(1))
     assert page_rows(root) == pages and document_rows(root) == documents
+
+
+def test_reprocess_drops_pages_with_too_little_target_text_and_back(
+    two_runs, capsys, tmp_path
+) -> None:
+    """langid.min_target_words at reprocess (issue 43): the target pages whose running
+    target words fall short are dropped as too-little-target-text and their documents
+    leave the corpus; with the default again, the workspace holds what it held (a
+    document dropped and decided again is stored anew, under a new id: `by_page`)."""
+    import json
+
+    from collie.decide.classify import target_words
+
+    root = copy_of(two_runs["local"]["root"], tmp_path)
+    pages, documents = page_rows(root), document_rows(root)
+    words = {page_id: target_words(json.loads(labels), "zul")
+             for _, page_id, kind, _, _, labels, *_ in documents if kind == "target"}  # fmt: skip
+    least = sorted(words.values())[len(words) // 2]  # about half fall short
+    short = {page_id for page_id, n in words.items() if n < least}
+    changed = run_collie(capsys, "-w", str(root), "--set", f"langid.min_target_words={least}",
+                         "reprocess")  # fmt: skip
+    assert changed.code == 0, changed.err
+    dropped = rows(root, "SELECT id, status, lang FROM pages WHERE reason LIKE "
+                         "'too-little-target-text:%'")  # fmt: skip
+    assert short and dropped == [(page_id, "dropped", "zul") for page_id in sorted(short)]
+    assert not short & {row[1] for row in document_rows(root)}  # out of the corpus
+    again = run_collie(capsys, "-w", str(root), "reprocess")
+    assert again.code == 0, again.err
+    assert by_page(page_rows(root), document_rows(root)) == by_page(pages, documents)
+
+
+def by_page(pages: list[tuple[Any, ...]], documents: list[tuple[Any, ...]]) -> Any:
+    """Pages and documents with every document id (a near-duplicate's reason, the
+    document it copies) given as its page's id."""
+    page_of = {doc[0]: doc[1] for doc in documents}
+
+    def reason(text: Any) -> Any:
+        kind, _, doc = str(text).partition(":")
+        return f"{kind}:page {page_of[int(doc)]}" if kind == "near-duplicate" else text
+
+    return (
+        [(*row[:2], reason(row[2]), *row[3:]) for row in pages],
+        sorted((*doc[1:-1], page_of.get(doc[-1])) for doc in documents),
+    )
