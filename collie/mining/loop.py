@@ -11,10 +11,10 @@ plain data and never touch the database.
 The loop wires the run's owners together, built once from one `RunConfig`
 (config.py): the search stage (search.py), where pages are examined (workers.py), the
 spider (spider.py), the settler (settle.py), a scheduler and the passes that judge
-the loop's pages again when its frontier is empty (passes.py, as a scan's do). It asks the search stage
-for one query's outcome at a time, queues its results and hands them to the local
-stream before asking for the next (fetching goes on while queries are sent); it stops
-the search stage by asking for no more.
+the loop's pages again when its frontier is empty (passes.py, as a scan's are). It asks
+the search stage for one query's outcome at a time, queues its results and hands them
+to the local stream before asking for the next (fetching goes on while queries are
+sent); it stops the search stage by asking for no more.
 """
 
 from __future__ import annotations

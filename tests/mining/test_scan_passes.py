@@ -39,12 +39,15 @@ def _page(title: str, texts: Sequence[str], links: Sequence[str] = ()) -> bytes:
     ).encode()
 
 
-def write_archive(path: Path) -> None:
+def write_archive(path: Path, wet: bool = False) -> None:
     """One WARC file: a short page (first, before the articles linking to it), three
     articles of three paragraphs each, and a page of teasers of the articles (the first
-    words of each one's opening paragraph, cut off)."""
+    words of each one's opening paragraph, cut off); with `wet`, their text as a WET
+    file's conversion records."""
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
+
+    from collie.mininet.ccarchive import plain_text
 
     zulu = paragraphs("zul")
     articles = [zulu[3 * i : 3 * i + 3] for i in range(3)]
@@ -58,11 +61,15 @@ def write_archive(path: Path) -> None:
     with path.open("wb") as out:
         writer = WARCWriter(out, gzip=True)
         for url, body in pages:
-            headers = [("Content-Type", "text/html; charset=utf-8")]
-            http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
-            record = writer.create_warc_record(
-                url, "response", payload=io.BytesIO(body), http_headers=http
-            )
+            if wet:
+                text = plain_text(body).encode()
+                record = writer.create_warc_record(url, "conversion", payload=io.BytesIO(text))
+            else:
+                headers = [("Content-Type", "text/html; charset=utf-8")]
+                http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+                record = writer.create_warc_record(
+                    url, "response", payload=io.BytesIO(body), http_headers=http
+                )
             writer.write_record(record)
 
 
@@ -107,3 +114,29 @@ def test_a_scan_decides_its_pages_again_as_a_loop_does_at_its_end(
     assert report.kept == 4
     assert "loop 1: short pages decided by the vote after the scan: 1" in lines
     assert "loop 1: the teaser pass after the scan: 1 pages left with nothing of their own" in lines
+
+
+def test_a_scanned_pages_body_is_read_back_from_the_archive_file(
+    template_ws: Path, tmp_path: Path, model: LangModel
+) -> None:
+    """A page found in a WET file is kept nowhere in the workspace: the passes (and
+    reprocess) read its text back from its record in the archive file, and examine it
+    to the outcome recorded; a file that moved leaves it missing, not wrong."""
+    from collie.mining.config import RunConfig
+    from collie.mining.examine import MISSING, examine_cached
+    from collie.store import Store
+
+    archive = tmp_path / "cc.warc.wet.gz"
+    write_archive(archive, wet=True)
+    with open_copy(template_ws, tmp_path) as ws, LocalExecutor() as local:
+        scan(ws, model, local, [str(archive)], prefilter=False)
+        rules = RunConfig.of(ws, model).rules
+        pages = Store(ws).kept_pages()
+        assert len(pages) == 5 and {p.archive_kind for p in pages} == {"conversion"}
+        for page in pages:
+            again = examine_cached(page, ws.root, model, rules).outcome
+            if page.status == "kept":
+                assert again.status == "kept", page.url
+            assert again.reason != MISSING
+        archive.rename(tmp_path / "moved.warc.wet.gz")
+        assert examine_cached(pages[0], ws.root, model, rules).outcome.reason == MISSING
