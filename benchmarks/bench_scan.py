@@ -24,7 +24,8 @@ hidden from the model), without the passes a loop makes at its end and with them
 (collie.mining.passes: the short pages' vote again, the relatives pass, the teaser
 pass), in the same run, alternating: documents, precision (P(some), P(mainly): the
 page's letters, collie.mininet.score), recall of the world's target pages and seconds
-per record.
+per record; then the live loop alone on the same world (`collie demo`'s run, 2 loops),
+for what a run keeps.
 
 Run: python benchmarks/bench_scan.py [--world demo|news|both] [--records N] [--files N]
      [--skip-baseline] [--news-records N] [--rounds N]
@@ -196,6 +197,19 @@ def scan_news(records: int, files: int, rounds: int) -> None:
                       f"{per_record * 1e6:.1f} us a record ({rep.records:,} records in "
                       f"{run['wall']:.1f} s, {rep.pass_seconds:.1f} s of it the passes)",
                       flush=True)  # fmt: skip
+                if rep.passes is not None:
+                    c = rep.passes
+                    print(f"{'':28} the passes: {c.voted} short pages decided by the vote, "
+                          f"{c.relatives} relatives passes ({c.set_aside} pages set aside, "
+                          f"{c.restored} restored), {c.teasers} teaser pages")  # fmt: skip
+        live = run_demo(world, tmp / "live", delay=0.0, quiet=True, echo=io.StringIO(),
+                        hide=hidden_for(options.target)).scores  # fmt: skip
+        print(f"{'the live loop alone':28} {live.exported:4d} documents, P(some) "
+              f"{live.precision_some:.4f}, P(mainly) {live.precision_mainly:.4f}, recall "
+              f"{live.recall_all:.4f} ({live.found} of {live.target_pages} target pages); "
+              f"relatives' pages {live.relative_pages_exported}, listing pages "
+              f"{live.listing_pages_exported} (collie demo's run, 2 loops, the same "
+              f"langid.hide)")  # fmt: skip
     print(f"seconds per record, with the passes / without (best of {rounds}): "
           f"{best[True] / best[False]:.3f}x (target <= 1.10x)")  # fmt: skip
 
