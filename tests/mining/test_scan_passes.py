@@ -12,22 +12,13 @@ from pathlib import Path
 
 from collie.langid.model import LangModel
 from collie.mining.executor import LocalExecutor
-from collie.mining.records import RunEvents
 from collie.mining.scan import ScanReport, scan
 from collie.store import CorpusStore
 
-from .conftest import open_copy
+from .conftest import Lines, open_copy
 from .pages import paragraphs
 
 SITE = "http://izindaba.example.za"
-
-
-class Lines(RunEvents):
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def line(self, text: str) -> None:
-        self.lines.append(text)
 
 
 def _page(title: str, texts: Sequence[str], links: Sequence[str] = ()) -> bytes:
