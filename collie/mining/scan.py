@@ -15,6 +15,14 @@ Pages found enter the workspace's open loop (a new one after the last finished l
 crawled pages with their archive provenance; their sites' home pages are queued for the
 live loop (`collie run` fetches them politely, robots.txt obeyed, and crawls the sites
 out), and their text feeds the next loop's seed words like any document.
+
+Once the files are recorded, the loop's pages are judged again by the passes a loop
+makes when nothing is left to fetch (passes.py, the loop's own code: the short pages'
+vote, the relatives pass, the teaser pass; issue 43), reading a page's body back from
+the workspace's WARC files or body cache, or from its record in the archive file
+(bodies.py), so the scan's corpus is the one a run would keep. A scan killed in its
+passes finishes them when run again (the passes run even when every file was scanned
+before).
 """
 
 from __future__ import annotations
