@@ -16,7 +16,19 @@ Runs, each in a new workspace made from the world's seed text (no search, no fet
 Recall: the target documents of run 1 among those of run 2. Precision: the documents
 exported that the world made as target documents.
 
-Run: python benchmarks/bench_scan.py [--records N] [--files N] [--skip-baseline]
+With --world news (REAL TEXT, when ../shared/data/news-text is there; see
+bench_relatives.py): the Zulu news world's archive (every answered page of the world,
+its relatives' sites among them, diluted with GENERATED bulk pages), scanned from a
+workspace that learnt Zulu from the world's seed documents (Zulu and its relatives
+hidden from the model), without the passes a loop makes at its end and with them
+(collie.mining.passes: the short pages' vote again, the relatives pass, the teaser
+pass), in the same run, alternating: documents, precision (P(some), P(mainly): the
+page's letters, collie.mininet.score), recall of the world's target pages and seconds
+per record; then the live loop alone on the same world (`collie demo`'s run, 2 loops),
+for what a run keeps.
+
+Run: python benchmarks/bench_scan.py [--world demo|news|both] [--records N] [--files N]
+     [--skip-baseline] [--news-records N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -34,10 +46,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench_relatives import NEWS, news_options
+
 from collie.langid.learn import load_model_for
 from collie.mininet.ccarchive import write_archive
-from collie.mininet.demo import demo_options, ensure_world, run_demo, write_seed_docs
-from collie.mininet.score import MAINLY, SOME
+from collie.mininet.demo import demo_options, ensure_world, hidden_for, run_demo, write_seed_docs
+from collie.mininet.records import BuildOptions
+from collie.mininet.score import MAINLY, SOME, Scores, read_jsonl, score
 from collie.mininet.worldfile import WorldFile
 from collie.mining.executor import DaskExecutor, LocalExecutor, start_cluster
 from collie.mining.scan import expand_sources, scan
@@ -47,14 +62,19 @@ from collie.workspace.folder import open_workspace
 CACHE = Path(os.environ.get("COLLIE_CACHE_DIR", Path.home() / ".cache" / "collie")) / "mininet"
 
 
-def build_archive(records: int, files: int) -> tuple[Path, Path, Path]:
-    """(archive folder, world file, seed folder), built once and cached."""
-    world, _ = ensure_world(demo_options(sites=300))
-    out = CACHE / f"cc-{world.stem}-{records}-{files}"
+def build_archive(
+    records: int, files: int, options: BuildOptions | None = None, name: str = "cc"
+) -> tuple[Path, Path, Path]:
+    """(archive folder, world file, seed folder), built once and cached: the demo world's
+    (its target documents 1 in 1,000 captures), or the world of `options` (every answered
+    page of it: `records` at least ten times its other pages)."""
+    world, _ = ensure_world(options or demo_options(sites=300))
+    out = CACHE / f"{name}-{world.stem}-{records}-{files}"
     seeds = out / "seeds"
+    target_pages = records // 1000 if options is None else records
     if not (out / "done").exists():
         started = time.monotonic()
-        summary = write_archive(world, out, records=records, target_pages=records // 1000,
+        summary = write_archive(world, out, records=records, target_pages=target_pages,
                                 files=files)  # fmt: skip
         file = WorldFile(world)
         try:
@@ -66,27 +86,33 @@ def build_archive(records: int, files: int) -> tuple[Path, Path, Path]:
     return out, world, seeds
 
 
-def workspace(tmp: Path, name: str, seeds: Path) -> Path:
+def workspace(
+    tmp: Path, name: str, seeds: Path, settings: tuple[str, ...] = ("warc.keep=none",)
+) -> Path:
+    """A new workspace for Zulu from `seeds` (with langid.hide in `settings`, init goes
+    on with --force: the target is learnt)."""
     from click.testing import CliRunner
 
     from collie.cli import cli
 
     root = tmp / name
+    sets = [a for setting in settings for a in ("--set", setting)]
+    force = ["--force"] if any(s.startswith("langid.hide=") for s in settings) else []
     args = ["-q", "-w", str(root), "init", "--lang", "zul", "--docs", str(seeds),
-            "--search", "searxng", "--search-url", "http://127.0.0.1:9/",
-            "--set", "warc.keep=none"]  # fmt: skip
+            "--search", "searxng", "--search-url", "http://127.0.0.1:9/", *sets,
+            *force]  # fmt: skip
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     return root
 
 
 def run_scan(
-    root: Path, sources: list[str], executor: Any, prefilter: bool = True
+    root: Path, sources: list[str], executor: Any, prefilter: bool = True, passes: bool = True
 ) -> dict[str, Any]:
     model = load_model_for(root)
     with open_workspace(root, os.environ, {}) as ws:
         started = time.perf_counter()
-        report = scan(ws, model, executor, sources, prefilter=prefilter)
+        report = scan(ws, model, executor, sources, prefilter=prefilter, passes=passes)
         wall = time.perf_counter() - started
         docs = {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
     return {"report": report, "wall": wall, "docs": docs}
@@ -120,11 +146,91 @@ def _peak_kb() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--world", choices=("demo", "news", "both"), default="both")
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--files", type=int, default=10)
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--news-records", type=int, default=15_000)
+    parser.add_argument("--rounds", type=int, default=2, help="of the news world's scans")
     args = parser.parse_args()
-    out, world, seeds = build_archive(args.records, args.files)
+    if args.world in ("news", "both"):
+        scan_news(args.news_records, args.files, args.rounds)
+    if args.world in ("demo", "both"):
+        scan_demo(args.records, args.files, args.skip_baseline)
+
+
+def scan_news(records: int, files: int, rounds: int) -> None:
+    """The news world's archive scanned without the passes and with them (module
+    docstring), `rounds` times each, alternating; each row's figures, its best time."""
+    options = news_options()
+    if options is None:
+        print(f"news world: skipped, {NEWS} is not there (development data, see "
+              "../shared/data/news-text/SOURCES.md)")  # fmt: skip
+        return
+    out, world, seeds = build_archive(records, files, options, "cc-news")
+    truth = json.loads((out / "truth.json").read_text())
+    sources = expand_sources([str(out / "warc.paths.gz")])
+    hide = ",".join(hidden_for(options.target))
+    targets = {url for url, t in truth.items() if t["target"]}
+    print(f"== news world (REAL TEXT): {world.name}; archive {out.name}: {len(truth):,} "
+          f"captures in {len(sources)} WARC files, {sum(not t['bulk'] for t in truth.values())} "
+          f"pages of the world ({len(targets)} target documents), the rest GENERATED bulk; "
+          f"workspace: Zulu learnt from the seed documents, langid.hide={hide}")  # fmt: skip
+    best: dict[bool, float] = {}
+    with tempfile.TemporaryDirectory(prefix="collie-bench-scan-news-") as tmp_name:
+        tmp = Path(tmp_name)
+        for number in range(rounds):
+            for passes in (False, True):
+                name = f"{'after' if passes else 'before'}-{number}"
+                root = workspace(tmp, name, seeds, (f"langid.hide={hide}",))
+                with LocalExecutor() as local:
+                    run = run_scan(root, sources, local, passes=passes)
+                rep = run["report"]
+                per_record = run["wall"] / rep.records
+                best[passes] = min(best.get(passes, per_record), per_record)
+                s = score_export(root, world)
+                label = "with the passes (after)" if passes else "without the passes (before)"
+                print(f"{label:28} {s.exported:4d} documents, P(some) {s.precision_some:.4f}, "
+                      f"P(mainly) {s.precision_mainly:.4f}, recall {s.recall_all:.4f} "
+                      f"({s.found} of {s.target_pages} target pages); relatives' pages "
+                      f"{s.relative_pages_exported}, listing pages {s.listing_pages_exported}; "
+                      f"{per_record * 1e6:.1f} us a record ({rep.records:,} records in "
+                      f"{run['wall']:.1f} s, {rep.pass_seconds:.1f} s of it the passes)",
+                      flush=True)  # fmt: skip
+                if rep.passes is not None:
+                    c = rep.passes
+                    print(f"{'':28} the passes: {c.voted} short pages decided by the vote, "
+                          f"{c.relatives} relatives passes ({c.set_aside} pages set aside, "
+                          f"{c.restored} restored), {c.teasers} teaser pages")  # fmt: skip
+        live = run_demo(world, tmp / "live", delay=0.0, quiet=True, echo=io.StringIO(),
+                        hide=hidden_for(options.target)).scores  # fmt: skip
+        print(f"{'the live loop alone':28} {live.exported:4d} documents, P(some) "
+              f"{live.precision_some:.4f}, P(mainly) {live.precision_mainly:.4f}, recall "
+              f"{live.recall_all:.4f} ({live.found} of {live.target_pages} target pages); "
+              f"relatives' pages {live.relative_pages_exported}, listing pages "
+              f"{live.listing_pages_exported} (collie demo's run, 2 loops, the same "
+              f"langid.hide)")  # fmt: skip
+    print(f"seconds per record, with the passes / without (best of {rounds}): "
+          f"{best[True] / best[False]:.3f}x (target <= 1.10x)")  # fmt: skip
+
+
+def score_export(root: Path, world: Path) -> Scores:
+    """The workspace's corpus as `collie export --format jsonl` writes it, scored against
+    the world (collie.mininet.score)."""
+    corpus = root.parent / f"{root.name}.jsonl"
+    command = [sys.executable, "-m", "collie", "-q", "-w", str(root), "export", str(corpus),
+               "--format", "jsonl"]  # fmt: skip
+    subprocess.run(command, check=True)
+    file = WorldFile(world)
+    try:
+        return score(file, read_jsonl(corpus))
+    finally:
+        file.close()
+
+
+def scan_demo(records: int, files: int, skip_baseline: bool) -> None:
+    """The demo world's archive (GENERATED text): the figures of the module docstring."""
+    out, world, seeds = build_archive(records, files)
     truth = json.loads((out / "truth.json").read_text())
     sources = expand_sources([str(out / "warc.paths.gz")])
     sizes = sum(Path(s).stat().st_size for s in sources)
@@ -178,7 +284,7 @@ def main() -> None:
                   f"{', '.join(f'{m:,.0f}' for m in memory)} MB")  # fmt: skip
         print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
         baseline = None
-        if not args.skip_baseline:
+        if not skip_baseline:
             with (
                 start_cluster("local:2", {}) as cluster,
                 DaskExecutor(cluster_client(cluster)) as dask,

@@ -201,7 +201,7 @@ class Examined:
 class CachedPage:
     """A recorded page whose raw body was kept: in the WARC files (the record holding its
     payload: its own, or for a revisit the first answer with that payload) or, without
-    them, in the body cache."""
+    them, in the body cache; a page a scan found has its record in the archive file too."""
 
     id: int
     url: str
@@ -219,6 +219,10 @@ class CachedPage:
     status: PageStatus  # before reprocessing
     warc_file: str | None = None
     warc_offset: int | None = None
+    # found by `collie scan`: the archive file's record (a response, or a WET conversion)
+    archive_file: str | None = None
+    archive_offset: int | None = None
+    archive_kind: str | None = None
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,12 @@ def scan_command(
     record goes through a cheap first filter (the target's seed words in its first
     16 KB of text) and then through the same decoding, main-text extraction, language
     identification, page decision and near-duplicate filtering as a fetched page. The
-    pages found enter the workspace's open loop with where their record is; their sites'
-    home pages are queued, so the next `collie run` crawls them out politely. A file is
-    recorded whole when it is done: an interrupted scan resumes at the file. One task a
-    file on the executor (--executor dask for a cluster).
+    pages found enter the workspace's open loop with where their record is; then the
+    passes a run makes at a loop's end judge them again (the short pages' vote, the
+    relatives pass, the teaser pass), so the corpus is the one a run would keep. Their
+    sites' home pages are queued, so the next `collie run` crawls them out politely. A
+    file is recorded whole when it is done: an interrupted scan resumes at the file. One
+    task a file on the executor (--executor dask for a cluster).
 
     \b
     Example:
@@ -78,6 +80,11 @@ def _print(app: App, report: ScanReport) -> None:
         f"the first filter; {report.documents} target documents, {report.sites_queued} "
         "sites queued for `collie run`."
     )
+    if report.passes is not None:
+        note(
+            f"After the passes a run makes at a loop's end: {report.kept} target documents "
+            "from web archives in the corpus."
+        )
     if report.skipped:
         note(f"{report.skipped} files were scanned before and skipped.")
     if report.known:

@@ -1,9 +1,12 @@
 """A recorded page's raw body read back, wherever the workspace keeps it: the record of
 its answer in the WARC files (collie.store.warc; a response's payload has its
 Content-Encoding undone as the fetch did, within `fetch.max_bytes`), or, for a workspace
-that keeps no WARC files (warc.keep none), the body cache (bodycache.py). What comes
-back is checked against the SHA-1 recorded when the page was fetched: a body that is
-not the one the page was made from is not used.
+that keeps no WARC files (warc.keep none), the body cache (bodycache.py); for a page
+`collie scan` found that the workspace did not keep (a WET record's text, or warc.keep
+and the cache lost), the record the page row points at in the scanned archive file,
+when that file is still where it was read (a file streamed over HTTP is not fetched
+again). What comes back is checked against the SHA-1 recorded when the page was
+fetched: a body that is not the one the page was made from is not used.
 """
 
 from __future__ import annotations
@@ -24,9 +27,20 @@ log = logging.getLogger(__name__)
 def read_kept(root: Path, page: CachedPage, max_bytes: int) -> bytes | None:
     """The raw body `page` was made from (workspace `root`), or None when it is gone."""
     if page.warc_file is None or page.warc_offset is None:
-        return read_body(root / CACHE_FOLDER, page.body_sha1)
+        body = read_body(root / CACHE_FOLDER, page.body_sha1)
+    else:
+        body = _read_checked(root / WARC_FOLDER / page.warc_file, page.warc_offset, page, max_bytes)
+    scanned, offset = page.archive_file, page.archive_offset
+    if body is None and scanned and offset is not None and not scanned.startswith("http"):
+        body = _read_checked(Path(scanned), offset, page, max_bytes)
+    return body
+
+
+def _read_checked(path: Path, offset: int, page: CachedPage, max_bytes: int) -> bytes | None:
+    """The body of the record at `offset` of a WARC file if it is the one `page` was
+    made from, else None (and a warning)."""
     try:
-        body = archived_body(root / WARC_FOLDER / page.warc_file, page.warc_offset, max_bytes)
+        body = archived_body(path, offset, max_bytes)
     except (OSError, ValueError, zlib.error) as exc:
         log.warning("%s: its WARC record cannot be read (%s)", page.url, exc)
         return None
@@ -38,9 +52,10 @@ def read_kept(root: Path, page: CachedPage, max_bytes: int) -> bytes | None:
 
 def archived_body(path: Path, offset: int, max_bytes: int) -> bytes:
     """The body of the record at `offset` of a WARC file: a response's payload decoded
-    (its Content-Encoding undone, at most `max_bytes`), a resource's as it is."""
+    (its Content-Encoding undone, at most `max_bytes`), a resource's or a WET
+    conversion's (a page's text) as it is."""
     kind, http, payload = read_record(path, offset)
-    if kind == "resource":
+    if kind in ("resource", "conversion"):
         return payload
     if kind != "response" or http is None:
         raise ValueError(f"a {kind} record holds no body")

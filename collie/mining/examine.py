@@ -30,6 +30,7 @@ from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.mining.bodies import read_kept
 from collie.models import CachedPage, Examined, FetchResult, PageOutcome, QueuedPage
+from collie.page.extract import text_paragraphs
 from collie.page.process import process
 from collie.reasons import CACHE_MISSING
 
@@ -113,6 +114,8 @@ def examine_cached(page: CachedPage, root: Path, model: LangModel, rules: PageRu
     body = read_kept(root, page, rules.max_bytes)
     if body is None:
         return Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING))
+    if page.archive_kind == "conversion":  # a WET record: the page's text, no HTML
+        return examine_text(queued, body, page.fetched_at or 0.0, model, rules)
     result = FetchResult(
         page.url,
         page.final_url or page.url,
@@ -197,6 +200,24 @@ def decide_text(
     decide(outcome, text, labels, rules, near)
     mark_listing(outcome, outcome.final_url or queued.url, paragraphs, rules)
     return examined
+
+
+def examine_text(
+    queued: QueuedPage, body: bytes, fetched_at: float, model: LangModel, rules: PageRules
+) -> Examined:
+    """A page's text that comes without its HTML (an archive's WET record:
+    collie.mining.scanfile, and read back by `examine_cached`), decided as a page's (no
+    links, no title); its digest recorded, so the text can be read back."""
+    outcome = PageOutcome(queued.id, queued.site, "dropped", None, queued.url, 200, fetched_at)
+    examined = Examined(queued, outcome)
+    text = body.decode("utf-8", "replace")
+    paragraphs = text_paragraphs(text, rules.boilerplate)
+    if not paragraphs:
+        outcome.reason = "empty-text"
+        return examined
+    outcome.encoding, outcome.encoding_method = "utf-8", "archive"
+    outcome.body_sha1 = hashlib.sha1(body).hexdigest()
+    return decide_text(examined, "\n\n".join(paragraphs), paragraphs, model, rules)
 
 
 def split_by_site(pages: list[QueuedPage], parts: int) -> list[list[QueuedPage]]:

@@ -10,10 +10,11 @@ plain data and never touch the database.
 
 The loop wires the run's owners together, built once from one `RunConfig`
 (config.py): the search stage (search.py), where pages are examined (workers.py), the
-spider (spider.py), the settler (settle.py) and a scheduler. It asks the search stage
-for one query's outcome at a time, queues its results and hands them to the local
-stream before asking for the next (fetching goes on while queries are sent); it stops
-the search stage by asking for no more.
+spider (spider.py), the settler (settle.py), a scheduler and the passes that judge
+the loop's pages again when its frontier is empty (passes.py, as a scan's are). It asks
+the search stage for one query's outcome at a time, queues its results and hands them
+to the local stream before asking for the next (fetching goes on while queries are
+sent); it stops the search stage by asking for no more.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from collie.mining.archive import migrate_body_cache, open_archive
 from collie.mining.batches import BatchFetch
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor, LocalExecutor
+from collie.mining.passes import LoopPasses
 from collie.mining.records import Deadline, LoopReport, RunEvents, RunLimits, RunReport
-from collie.mining.relatives import learn_relatives, pages_to_restore, search_contrast
+from collie.mining.relatives import search_contrast
 from collie.mining.search import SearchBudget, SearchStage
 from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Spider
 from collie.mining.stream import Stream
-from collie.mining.teasers import mark_teasers
 from collie.mining.workers import Workers
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.search.base import Backend
@@ -48,7 +49,6 @@ if TYPE_CHECKING:  # types only: the caller hands these in
 
 log = logging.getLogger(__name__)
 
-MAX_PASSES = 3  # relatives passes per loop, once the frontier is empty
 # The relatives' contrast during the search stage (relatives.search_contrast): once
 # search.contrast_pages pages of the loop are relative-suspected, and again each time
 # they have doubled, at most SEARCH_PASSES times a loop. Until then a learnt target
@@ -120,7 +120,7 @@ class _Run:
         self.budget = SearchBudget.of(config.search)  # the run's queries
         self.deadline = Deadline(limits.max_time)
         self.report = RunReport()
-        self.relatives_passes = 0  # in this loop (the frontier may empty more than once)
+        self.passes = LoopPasses(ws, self.settler, events)  # when the frontier is empty
         self.search_passes: list[int] = []  # this loop's, during the search: suspects then
 
     def loops(self) -> RunReport:
@@ -134,7 +134,7 @@ class _Run:
             while ws.completed_loops() < self.limits.loops and report.stopped is None:
                 loop = store.open_loop()
                 loop_report = LoopReport(loop.number)
-                self.relatives_passes = 0
+                self.passes.new_loop()
                 self.search_passes = []
                 settler.new_loop()
                 report.loops.append(loop_report)
@@ -144,7 +144,7 @@ class _Run:
                 finally:
                     if archive is not None and archive.written > written:
                         store.add_warc_bytes(loop.number, archive.written - written)
-                self._mark_teasers()
+                self.passes.mark_teasers()
                 self.events.line(loop_report.line())
                 if loop_report.pages and not loop_report.pages["kept"]:
                     self.events.line(loop_report.nothing_found_line(self.config.target))
@@ -155,16 +155,6 @@ class _Run:
             if archive is not None:
                 archive.close()
         return report
-
-    def _mark_teasers(self) -> None:
-        """The teaser pass (teasers.py) at the end of a loop, or of a run that stops: one
-        transaction; the near-duplicate lookups are built again when pages moved."""
-        with self.store.batch():
-            done = mark_teasers(
-                self.store, self.config.keep.teasers, self.config.crawl.short_page_chars
-            )
-        if done.changed:
-            self.settler.forget_originals()  # pages left the corpus, or came back
 
     def _mine_loop(self, searched: bool, report: LoopReport) -> str | None:
         """A loop's search stage (unless done) and fetching. In this process the stream
@@ -203,7 +193,7 @@ class _Run:
             stopped = scheduler.run()
             if stopped is not None:
                 return stopped
-            if not (self._revote_short(report) or self._learn_relatives(report)):
+            if not (self.passes.revote_short(report) or self._learn_relatives(report)):
                 return None
             scheduler.frontier_changed = True  # their links may have joined the frontier
 
@@ -259,53 +249,15 @@ class _Run:
         self.search_passes.append(suspected)
         return True
 
-    # -- when the frontier is empty -----------------------------------------------------
-
-    def _revote_short(self, report: LoopReport) -> int:
-        """The loop's short pages that the vote decides now (Settler.decide_short_pages),
-        recorded, counted again and crawled out, like any page. Returns how many."""
-        decided = self.settler.decide_short_pages(report.number)
-        if not decided:
-            return 0
-        outcomes = [e.outcome for e in decided]
-        self.settler.record(outcomes, {e.queued.id: e.queued for e in decided}, report.number)
-        self.settler.recount(report, outcomes)
-        return len(outcomes)
+    # -- when the frontier is empty: the passes (passes.py) ----------------------------
 
     def _learn_relatives(self, report: LoopReport) -> int:
-        """The relatives pass (relatives.py) when the frontier is empty; the workers get
-        its model. With a new model, the pages suspected on their own are examined again
-        from their kept bodies: those on target sites that now pass are recorded (and
-        crawled out) like any page. Returns how many were."""
-        if self.relatives_passes >= MAX_PASSES:
-            return 0
-        self.relatives_passes += 1
-        store, rules, old = self.store, self.config.rules, self.workers.model
-        target = self.config.target
-        model, done = learn_relatives(self.ws, store, old, rules, self.config.langid_hide)
-        line = done.line(report.number, target)
-        if line:
-            self.events.line(line)
-        if model is old:
-            return 0  # nothing learnt, nothing judged again
-        self.settler.forget_originals()  # documents may have left the corpus
-        self.settler.use_model(model)
-        self.workers.share(model)
-        restored = pages_to_restore(store, model, rules)
-        if not restored:
-            return 0
-        freed = set(store.forget_suspects([e.queued.id for e in restored]))
-        by_id = {e.queued.id: e.queued for e in restored if e.queued.id in freed}
-        outcomes = [e.outcome for e in restored if e.queued.id in freed]
-        if not outcomes:
-            return 0
-        self.settler.record(outcomes, by_id, report.number)
-        self.settler.recount(report, outcomes)
-        self.events.line(
-            f"loop {report.number}: pages suspected on their own but found to be "
-            f"{target} after all (their sites are): {len(outcomes)}"
-        )
-        return len(outcomes)
+        """The relatives pass (passes.py) when the frontier is empty; the workers get
+        the model it learnt. Returns how many pages it restored."""
+        restored = self.passes.learn_relatives(report)
+        if self.passes.model is not self.workers.model:
+            self.workers.share(self.passes.model)
+        return restored
 
     def _load_robots(self) -> None:
         """What the fetcher knows from earlier runs: robots.txt records, and the URLs

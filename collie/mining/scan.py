@@ -15,6 +15,14 @@ Pages found enter the workspace's open loop (a new one after the last finished l
 crawled pages with their archive provenance; their sites' home pages are queued for the
 live loop (`collie run` fetches them politely, robots.txt obeyed, and crawls the sites
 out), and their text feeds the next loop's seed words like any document.
+
+Once the files are recorded, the loop's pages are judged again by the passes a loop
+makes when nothing is left to fetch (passes.py, the loop's own code: the short pages'
+vote, the relatives pass, the teaser pass; issue 43), reading a page's body back from
+the workspace's WARC files or body cache, or from its record in the archive file
+(bodies.py), so the scan's corpus is the one a run would keep. A scan killed in its
+passes finishes them when run again (the passes run even when every file was scanned
+before).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from collie.langid.model import LangModel
 from collie.mining.archive import open_archive
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor
+from collie.mining.passes import LoopPasses, PassCount
 from collie.mining.records import LoopReport, RunEvents
 from collie.mining.scanfile import FileResult, Prefilter, ScanTask, scan_file
 from collie.mining.settle import Settler
@@ -73,6 +82,9 @@ class ScanReport:
     sites_queued: int = 0  # home pages of the sites found, queued for the live loop
     seconds: float = 0.0  # in the tasks (summed over workers)
     errors: list[str] = field(default_factory=list)
+    passes: PassCount | None = None  # what the passes after the scan changed (passes.py)
+    pass_seconds: float = 0.0  # in the passes (this process)
+    kept: int = 0  # after them: documents found in web archives that the corpus keeps
 
 
 def expand_sources(sources: Iterable[str], base: str = "") -> list[str]:
@@ -153,8 +165,11 @@ def scan(
     sources: list[str],
     events: RunEvents | None = None,
     prefilter: bool = True,
+    passes: bool = True,
 ) -> ScanReport:
-    """Scan `sources` into the workspace (module docstring)."""
+    """Scan `sources` into the workspace (module docstring), then judge the loop's pages
+    again as a loop does at its end (passes.py; not with `passes` False, for a
+    benchmark's before and after)."""
     events = events or RunEvents()
     config = RunConfig.of(ws, model)
     store = Store(ws, config.keep.max_distance)
@@ -163,53 +178,88 @@ def scan(
     done = store.scanned_sources()
     todo = [s for s in sources if s not in done]
     report.skipped = len(sources) - len(todo)
-    if not todo:
-        return report
-    first = prefilter_for(ws, loop.number, not prefilter, config)
-    spider = Spider(store, config, config.crawl.depth)
-    settler = Settler(store, config, spider, model)
-    if config.keep.warc != "none":
-        settler.archive = open_archive(ws, store, config.keep)
-    tasks = [ScanTask(source, config.rules, first, loop.number) for source in todo]
-    events.stage(loop.number, "scan", len(tasks))
-    shared = executor.share(model)
+    settler = Settler(store, config, Spider(store, config, config.crawl.depth), model)
     loop_report = LoopReport(loop.number)
-    started = time.monotonic()
-    try:
-        for result in executor.map_batches(scan_file, tasks, shared):
-            found = _record_file(store, settler, result, loop_report, report)
-            report.files += 1
-            report.records += result.records
-            report.pages += result.pages
-            report.candidates += result.candidates
-            report.seconds += result.seconds
-            if result.error:
-                report.errors.append(f"{result.source}: {result.error}")
-            counts = {
-                "records": result.records,
-                "pages": result.pages,
-                "candidates": result.candidates,
-                "documents": found,
-                "seconds": round(result.seconds, 3),
-                "error": result.error,
-            }
-            store.mark_scanned(result.source, loop.number, counts)
-            rate = result.records / result.seconds if result.seconds else 0.0
-            elapsed = time.monotonic() - started
-            events.status(
-                f"{report.records:,} records ({report.records / max(elapsed, 1e-9):,.0f}/s), "
-                f"{report.documents} target documents"
-            )
-            events.advance(1)
-            events.line(
-                f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
-                f"{result.candidates:,} past the first filter, {found} target documents"
-                + (f"; stopped early: {result.error}" if result.error else "")
-            )
-    finally:
-        if settler.archive is not None:
-            settler.archive.close()
+    if todo:
+        first = prefilter_for(ws, loop.number, not prefilter, config)
+        tasks = [ScanTask(source, config.rules, first, loop.number) for source in todo]
+        if config.keep.warc != "none":
+            settler.archive = open_archive(ws, store, config.keep)
+        try:
+            _scan_files(executor, tasks, settler, loop_report, report, events)
+        finally:
+            if settler.archive is not None:
+                settler.archive.close()
+    if passes:  # a scan killed in its passes finishes them when run again
+        started = time.monotonic()
+        report.passes = settle_scanned(ws, settler, loop_report, events)
+        report.pass_seconds = time.monotonic() - started
+    report.kept = store.scan_totals()["documents"]
     return report
+
+
+def _scan_files(
+    executor: Executor,
+    tasks: list[ScanTask],
+    settler: Settler,
+    loop_report: LoopReport,
+    report: ScanReport,
+    events: RunEvents,
+) -> None:
+    """Each file's task on the executor, its pages recorded as it comes back, the file
+    then marked scanned."""
+    store, loop = settler.store, loop_report.number
+    events.stage(loop, "scan", len(tasks))
+    shared = executor.share(settler.model)
+    started = time.monotonic()
+    for result in executor.map_batches(scan_file, tasks, shared):
+        found = _record_file(store, settler, result, loop_report, report)
+        report.files += 1
+        report.records += result.records
+        report.pages += result.pages
+        report.candidates += result.candidates
+        report.seconds += result.seconds
+        if result.error:
+            report.errors.append(f"{result.source}: {result.error}")
+        counts = {
+            "records": result.records,
+            "pages": result.pages,
+            "candidates": result.candidates,
+            "documents": found,
+            "seconds": round(result.seconds, 3),
+            "error": result.error,
+        }
+        store.mark_scanned(result.source, loop, counts)
+        rate = result.records / result.seconds if result.seconds else 0.0
+        elapsed = time.monotonic() - started
+        events.status(
+            f"{report.records:,} records ({report.records / max(elapsed, 1e-9):,.0f}/s), "
+            f"{report.documents} target documents"
+        )
+        events.advance(1)
+        events.line(
+            f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
+            f"{result.candidates:,} past the first filter, {found} target documents"
+            + (f"; stopped early: {result.error}" if result.error else "")
+        )
+
+
+def settle_scanned(
+    ws: Workspace, settler: Settler, report: LoopReport, events: RunEvents
+) -> PassCount:
+    """The passes a loop makes once nothing is left to fetch (passes.LoopPasses: the
+    short pages' vote again, the relatives pass, the teaser pass), over the pages the
+    scan recorded in the open loop, a line for each."""
+    loop = report.number
+    count = LoopPasses(ws, settler, events).settle_loop(report)
+    events.line(f"loop {loop}: short pages decided by the vote after the scan: {count.voted}")
+    if not count.relatives:
+        events.line(f"loop {loop}: the relatives pass after the scan: nothing learnt")
+    events.line(
+        f"loop {loop}: the teaser pass after the scan: {count.teasers} pages left with "
+        "nothing of their own"
+    )
+    return count
 
 
 def _record_file(

@@ -28,9 +28,8 @@ from collie.decide.classify import PageRules
 from collie.fetch.response import Decoder
 from collie.http import GENERIC_TYPES, HTML_TYPES
 from collie.langid.model import LangModel
-from collie.mining.examine import decide_text, examine
-from collie.models import Examined, Exchange, FetchResult, PageOutcome, QueuedPage
-from collie.page.extract import text_paragraphs
+from collie.mining.examine import examine, examine_text
+from collie.models import Examined, Exchange, FetchResult, QueuedPage
 
 SAMPLE_BYTES = 16_384  # of a record's body (or text), what the first filter reads
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -159,12 +158,12 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
         return None
     queued = QueuedPage(UNKNOWN_PAGE, url, site_of(url), task.loop, "crawl", 0)
     if kind == "conversion":
-        text = record.content_stream().read().decode("utf-8", "replace")
+        body = record.content_stream().read()
         hit = _hit(record, records, task, kind)
         return _PageRecord(
             host,
-            lambda: text[:SAMPLE_BYTES],
-            lambda model: (_examine_text(queued, url, text, hit, model, task.rules), hit),
+            lambda: body[: SAMPLE_BYTES * 2].decode("utf-8", "replace")[:SAMPLE_BYTES],
+            lambda model: (examine_text(queued, body, hit.captured_at, model, task.rules), hit),
         )
     http = record.http_headers
     if http is None or http.get_statuscode() != "200":
@@ -219,20 +218,6 @@ def _hit(record: Any, records: Any, task: ScanTask, kind: str) -> ArchiveHit:
         _seconds(headers.get_header("WARC-Date") or ""),
         kind,
     )
-
-
-def _examine_text(
-    queued: QueuedPage, url: str, text: str, hit: ArchiveHit, model: LangModel, rules: PageRules
-) -> Examined:
-    """A WET record's text, decided as a page's (no HTML: no links, no title)."""
-    outcome = PageOutcome(queued.id, queued.site, "dropped", None, url, 200, hit.captured_at)
-    examined = Examined(queued, outcome)
-    paragraphs = text_paragraphs(text, rules.boilerplate)
-    if not paragraphs:
-        outcome.reason = "empty-text"
-        return examined
-    outcome.encoding, outcome.encoding_method = "utf-8", "archive"
-    return decide_text(examined, "\n\n".join(paragraphs), paragraphs, model, rules)
 
 
 def _html_text(body: bytes) -> str:

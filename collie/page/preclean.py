@@ -133,7 +133,8 @@ def _escape_stray(text: str) -> str:
 def shorten_long_tags(page: str) -> str:
     """The page with the long quoted attribute values of its over-long start tags
     emptied (`_LONG_TAG`): linear, one quote-aware scan a long tag."""
-    kept, position = [], 0
+    kept: list[str] = []
+    position = 0
     while (match := _LONG_TAG.search(page, position)) is not None:
         end = _tag_end(page, match.end())
         tag = _LONG_VALUE.sub('=""', page[match.start() : end])
@@ -307,7 +308,8 @@ def without_code_blocks(page: str) -> str:
     """The page without its <pre> elements (extract.code = "out"): linear, one literal
     search a block; an unclosed <pre> is left as it is."""
     lower = page.lower()
-    kept, position = [], 0
+    kept: list[str] = []
+    position = 0
     while (start := _PRE_START.search(lower, position)) is not None:
         end = lower.find("</pre", start.end())
         if end < 0:
@@ -326,7 +328,8 @@ def remove_junk(page: str) -> str:
     """Remove comments, CDATA, declarations, scripts, styles, the <head>, SVG, iframes...
     with their content. Linear in the page: one literal search per removed piece, never
     a backtracking pattern over unclosed elements."""
-    kept, position = [], 0
+    kept: list[str] = []
+    position = 0
     missing: set[str] = set()  # closers not found after some point: not found later either
     while (match := _JUNK_START.search(page, position)) is not None:
         kept.append(page[position : match.start()])

@@ -63,14 +63,15 @@ class PageStore(FrontierStore):
     # -- recording fetched pages --------------------------------------------------------
     def kept_pages(self, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
         """Recorded pages whose raw body was kept (and `where`), in id order, each with
-        the WARC record holding its payload when it was archived (collie.mining.bodies
-        reads it)."""
+        the WARC record holding its payload when it was archived, and the archive file's
+        record of a page a scan found (collie.mining.bodies reads them)."""
         rows = self.conn.execute(
             PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
             "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
             "p.encoding_method, p.body_sha1, p.status, COALESCE(o.warc_file, p.warc_file), "
-            "COALESCE(o.warc_offset, p.warc_offset) FROM pages p LEFT JOIN payloads o "
-            "ON o.warc_digest = p.warc_digest AND o.n = 1 "
+            "COALESCE(o.warc_offset, p.warc_offset), a.source, a.offset, a.kind "
+            "FROM pages p LEFT JOIN payloads o ON o.warc_digest = p.warc_digest AND o.n = 1 "
+            "LEFT JOIN archive_pages a ON a.page_id = p.id "
             f"WHERE p.body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY p.id",
             params,
         )

@@ -13,6 +13,7 @@ import pytest
 from collie.cli import main
 from collie.langid.model import LangModel
 from collie.langid.modelfile import load_model
+from collie.mining.records import RunEvents
 from collie.workspace.folder import Workspace, open_workspace
 
 ZULU = (
@@ -21,6 +22,16 @@ ZULU = (
     "Wonke umuntu unelungelo lokuphila, lenkululeko nokuvikeleka komuntu siqu. "
     "Akekho umuntu oyobanjwa ebugqilini noma ekusebenziseni ngendluzula."
 )
+
+
+class Lines(RunEvents):
+    """A run's events that keep the lines it prints."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def line(self, text: str) -> None:
+        self.lines.append(text)
 
 
 @pytest.fixture(scope="session")

@@ -19,19 +19,11 @@ from collie.mining.search import SEARCH_PRIORITY, SearchBudget, SearchStage
 from collie.search import make_backend
 from collie.store import Store
 
-from .conftest import open_copy
+from .conftest import Lines, open_copy
 from .pages import paragraphs
 
 BRAVE_URL = "http://api.brave.test/res/v1/web/search"
 KEY = "brave-secret-mining"
-
-
-class Lines(RunEvents):
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def line(self, text: str) -> None:
-        self.lines.append(text)
 
 
 def brave(same: bool) -> object:
