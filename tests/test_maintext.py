@@ -94,3 +94,30 @@ def test_a_short_main_text_is_found_again_with_the_fallbacks() -> None:
     text = extract_html(page, "http://a.ke/habari").text
     assert shouted in text  # only trafilatura's fallbacks find the second block
     assert "Mwanzo" not in text and "© 2024" not in text
+
+
+def test_a_sentence_is_prose_whatever_words_the_pages_links_use() -> None:
+    from collie.page.maintext import without_menu_text
+
+    links = [("http://a.example/w", "Our Level 1 Award in Wine"), ("http://a.example/n", "News")]
+    links += [("http://a.example/j", "your wine education journey with us")]
+    sentence = parse_line("Our Level 1 Award in Wine: your wine education journey with us.")
+    menu = parse_line("Our Level 1 Award in Wine your wine education journey with us News")
+    kept, dropped = without_menu_text([[sentence], [menu]], links)
+    assert kept == [[sentence]] and dropped == [(menu.text, "menu-text")]
+
+
+def test_code_and_angle_brackets_are_no_breadcrumb() -> None:
+    markdown = (
+        "Home > News > Siasa\n\nBlog » 2024\n\n"
+        "public static async Task<string> ReadRawMessageAsync(\n\n"
+        "At the ISL> prompt, type 'disp'\n\n"
+        "    setTodos(todos.filter(todo => todo.id !== id));"
+    )
+    paragraphs, dropped = apply_rules(markdown, layout=False)
+    assert [line for line, _ in dropped] == ["Home > News > Siasa", "Blog » 2024"]
+    assert [p[0].text for p in paragraphs] == [
+        "public static async Task<string> ReadRawMessageAsync(",
+        "At the ISL> prompt, type 'disp'",
+        "setTodos(todos.filter(todo => todo.id !== id));",
+    ]

@@ -156,6 +156,12 @@ def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None])
             section_kept = True
 
 
+# A line of a code block (html2text indents <pre> by four spaces; not a list item): no
+# line rule applies to it ("const [a, b] = useState<T>()" is no breadcrumb), it stays a
+# paragraph of its own for language identification (extract.code = "apart").
+CODE_LINE = re.compile(r"(?: {4}|\t)(?!\s*(?:[*+-]|\d+[.)])\s)")
+
+
 def apply_rules(
     markdown: str,
     boilerplate: str = "rules",
@@ -189,7 +195,7 @@ def apply_rules(
         decisions[i] = "link-only"
     if boilerplate == "rules":
         for i, kept in enumerate(lines):
-            if kept is not None and decisions[i] is None:
+            if kept is not None and decisions[i] is None and not CODE_LINE.match(kept.markdown):
                 short = len(kept.markdown) <= CACHED_CHARS
                 decision = match_rule(kept) if short else match_rule.__wrapped__(kept)
                 cap = None if layout else MAIN_CONTENT_MAX_CHARS.get(decision or "")

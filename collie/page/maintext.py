@@ -185,7 +185,10 @@ def without_menu_text(
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
     """Lines of MENU_WORDS words or more, MENU_SHARE of them words of the page's link
     anchors: menus, link lists and teasers run together into one line (trafilatura's
-    text recovery on a page without paragraphs), dropped as `menu-text`."""
+    text recovery on a page without paragraphs), dropped as `menu-text`. A line that
+    ends a sentence (`_SENTENCE_END`) is prose however many of its words the page's
+    links also use (issue 43: on the development halves, F1 0.9366 -> 0.9382 on the news
+    pages of bench_extract.py, 0.869 -> 0.870 on the 2025 pages of bench_wcxb.py)."""
     anchors = {word for _, anchor in links for word in anchor.lower().split()}
     dropped: list[tuple[str, str]] = []
     kept: list[list[Line]] = []
@@ -194,7 +197,8 @@ def without_menu_text(
         for line in paragraph:
             words = line.lower.split()
             covered = sum(word in anchors for word in words)
-            if len(words) >= MENU_WORDS and covered >= MENU_SHARE * len(words):
+            menu = len(words) >= MENU_WORDS and covered >= MENU_SHARE * len(words)
+            if menu and not _SENTENCE_END.search(line.text):
                 dropped.append((line.text, MENU_TEXT.name))
             else:
                 lines.append(line)
@@ -225,6 +229,9 @@ _PUNCTUATION = "\"'()[]{}.,;:!?«»“”‘’"
 def _words(text: str) -> list[str]:
     """A line's words: its tokens that start with a letter, their punctuation cut off."""
     return [m.group(0).strip(_PUNCTUATION) for m in _WORD.finditer(text)]
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 
 
 def _key(line: Line) -> str:
