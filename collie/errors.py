@@ -6,6 +6,10 @@ Library code raises these; only `cli.py` turns them into exit codes (1 for error
 
 from __future__ import annotations
 
+import errno
+import shutil
+from pathlib import Path
+
 
 class CollieError(Exception):
     """A problem the user can fix; `hint` says how."""
@@ -105,4 +109,47 @@ def dependency_error(exc: ImportError) -> DependencyError:
         f"a package collie needs is missing or broken: {text}"
         + (f" (package: {package})" if package else ""),
         hint,
+    )
+
+
+class DiskFull(CollieError):
+    """A write that found the disk full: ENOSPC, EDQUOT or SQLite's "database or disk is full".
+
+    What was written before is kept: the store commits one transaction per batch and a
+    torn WARC record is cut on the next open, so the same command run again goes on."""
+
+
+_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+_SQLITE_FULL = 13  # SQLite's result code, whose message is "database or disk is full"
+
+
+def find_disk_full(exc: BaseException) -> BaseException | None:
+    """The disk-full error in `exc` or its causes (a worker's error may wrap it), or None.
+    SQLite's is known by its result code, so this module need not import sqlite3."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in _FULL_ERRNOS:
+            return current
+        if getattr(current, "sqlite_errorcode", None) == _SQLITE_FULL or (
+            "database or disk is full" in str(current)  # sqlite3 before Python 3.11
+        ):
+            return current
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def disk_full_error(place: Path) -> DiskFull:
+    """The one-line error for a full disk under `place` (a workspace or a file's folder)."""
+    probe = place
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = f"{shutil.disk_usage(probe).free / 1e6:.0f} MB free"
+    except OSError:
+        free = "free space unknown"
+    return DiskFull(
+        f"the disk holding {place} is full ({free}): free space, then run the same "
+        "command again; nothing is lost"
     )

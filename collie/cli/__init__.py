@@ -12,13 +12,21 @@ import importlib
 import os
 import sys
 import traceback
+from pathlib import Path
 from typing import Any
 
 import click
 
 from collie import __version__
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
-from collie.errors import CollieError, LanguageNotFound, UsageProblem, dependency_error
+from collie.errors import (
+    CollieError,
+    LanguageNotFound,
+    UsageProblem,
+    dependency_error,
+    disk_full_error,
+    find_disk_full,
+)
 
 # Each command's module and name, in the order of a mining session. A command's module
 # is imported when the command is first asked for, so that `collie langid identify`
@@ -103,6 +111,32 @@ class SectionedGroup(click.Group):
                     ]
                 )
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a full disk under it becomes one clear error (issue 45)."""
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            full = find_disk_full(exc)
+            if full is None or isinstance(exc, CollieError):
+                raise
+            raise disk_full_error(_full_place(ctx.ensure_object(App), full)) from exc
+
+
+def _full_place(app: App, exc: BaseException) -> Path:
+    """The folder whose disk is full: the workspace, unless the failed write was to a
+    file outside it (an export's output); the current directory when there is neither."""
+    try:
+        root = app.find_root_or_none()
+    except CollieError:
+        root = None
+    root = root or (app.workspace.resolve() if app.workspace else None)
+    filename = getattr(exc, "filename", None)
+    if isinstance(filename, (str, os.PathLike)):
+        target = Path(os.fsdecode(filename)).resolve()
+        if root is None or root not in (target, *target.parents):
+            return target.parent
+    return root or Path.cwd()
+
 
 @click.group(cls=SectionedGroup, context_settings=CONTEXT)
 @common_options
@@ -169,7 +203,11 @@ def main(argv: list[str] | None = None) -> None:
             _fail(missing.message, missing.hint)
         sys.exit(1)
     except Exception as exc:
-        _unexpected(exc, show_traceback)
+        full = None if show_traceback else find_disk_full(exc)
+        if full is None:
+            _unexpected(exc, show_traceback)
+        else:  # a full disk met while the command's workspace was closed
+            _fail(disk_full_error(_full_place(App(), full)).message)
         sys.exit(1)
     sys.exit(0)
 

@@ -1,0 +1,86 @@
+"""A full disk is one clear line, exit 1, and the same command run again goes on
+(issue 45, part 4).
+
+No small filesystem can be mounted here without root, so the full disk is met at the
+lowest real boundary: SQLite's own "database or disk is full" (a real one, from a page
+limit), an OSError(ENOSPC) as the kernel gives it, and, through the CLI, `collie run`
+whose WARC file's fsync answers ENOSPC."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from collie.errors import DiskFull, disk_full_error, find_disk_full
+
+from .clihelp import rows, run_collie
+from .warchelp import assert_archive
+from .zuluworld import zulu_workspace
+
+
+def _sqlite_full(tmp_path: Path) -> sqlite3.OperationalError:
+    conn = sqlite3.connect(tmp_path / "tiny.db")
+    try:
+        conn.execute("CREATE TABLE t (x BLOB)")
+        conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+        with pytest.raises(sqlite3.OperationalError) as info:
+            conn.execute("INSERT INTO t VALUES (zeroblob(100000))")
+        return info.value
+    finally:
+        conn.close()
+
+
+def test_the_errors_of_a_full_disk_are_found(tmp_path: Path) -> None:
+    full = _sqlite_full(tmp_path)
+    assert "full" in str(full)
+    assert find_disk_full(full) is full
+    nospace = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    quota = OSError(errno.EDQUOT, os.strerror(errno.EDQUOT))
+    assert find_disk_full(nospace) is nospace and find_disk_full(quota) is quota
+    try:  # wrapped, as a worker's error is
+        try:
+            raise nospace
+        except OSError as exc:
+            raise RuntimeError("a worker failed") from exc
+    except RuntimeError as wrapped:
+        assert find_disk_full(wrapped) is nospace
+    assert find_disk_full(OSError(errno.EACCES, "Permission denied")) is None
+    assert find_disk_full(sqlite3.OperationalError("database is locked")) is None
+    error = disk_full_error(tmp_path / "ws")  # not there yet (init): its parent is measured
+    assert isinstance(error, DiskFull)
+    assert str(error).startswith(f"the disk holding {tmp_path / 'ws'} is full (")
+    assert "MB free): free space, then run the same command again; nothing is lost" in str(error)
+
+
+def test_a_run_on_a_full_disk_says_so_and_goes_on_after(  # type: ignore[no-untyped-def]
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    monkeypatch.chdir(root)
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def fsync_on_a_full_disk(fd: int) -> None:  # the WARC file's flush, after some pages
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", fsync_on_a_full_disk)
+        failed = run_collie(capsys, "run", "--loops", "1")
+    assert failed.code == 1, failed.err
+    lines = [line for line in failed.err.splitlines() if line.startswith("collie: error:")]
+    assert lines == [lines[0]] and f"the disk holding {root.resolve()} is full (" in lines[0], (
+        failed.err
+    )
+    assert "nothing is lost" in lines[0] and "unexpected" not in failed.err
+    assert "--traceback" not in failed.err
+    done = run_collie(capsys, "run", "--loops", "1")  # space freed: the same command goes on
+    assert done.code == 0, done.err
+    assert assert_archive(root) > 0
+    assert rows(root, "SELECT COUNT(*) FROM pages WHERE status = 'kept'")[0][0] > 0
