@@ -112,6 +112,23 @@ def dependency_error(exc: ImportError) -> DependencyError:
     )
 
 
+class ArchiveDamaged(CollieError):
+    """WARC files of the workspace found damaged (garbled, truncated, missing) by a
+    command that read around them: what their whole records allowed was made."""
+
+    def __init__(self, head: str, damaged: dict[str, tuple[str, int]], unit: str) -> None:
+        lines = [
+            head,
+            *(f"  warc/{name}: {what} ({n} {unit})" for name, (what, n) in sorted(damaged.items())),
+        ]
+        super().__init__(
+            "\n".join(lines),
+            "The rest was made from the whole records. Restore the damaged files from a "
+            "copy if you have one, then run the same command again.",
+        )
+        self.damaged = damaged
+
+
 class DiskFull(CollieError):
     """A write that found the disk full: ENOSPC, EDQUOT or SQLite's "database or disk is full".
 

@@ -15,7 +15,7 @@ from collie.cli.outputs import force_option
 from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.status import report_data
-from collie.errors import InputError
+from collie.errors import ArchiveDamaged, InputError
 from collie.files import atomic_write
 
 
@@ -156,6 +156,14 @@ def export(
                 f"{count.repeated:,} paragraphs ({count.repeated_words:,} words) repeat one "
                 f"written earlier: {done}."
             )
+    if count.damaged:
+        lost = sum(n for _, n in count.damaged.values())
+        raise ArchiveDamaged(
+            f"the export is incomplete: {lost} documents' answers are in damaged WARC files "
+            f"and are not in {'stdout' if out == '-' else out}:",
+            count.damaged,
+            "documents",
+        )
 
 
 @click.command(context_settings=CONTEXT)

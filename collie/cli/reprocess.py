@@ -10,7 +10,7 @@ import click
 from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.progress import CliEvents
-from collie.errors import CollieError
+from collie.errors import ArchiveDamaged, CollieError
 from collie.mining.reprocess import ReprocessReport, reprocess
 from collie.page.maintext import check_installed
 from collie.workspace.folder import RunLock
@@ -62,10 +62,18 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
                 report = reprocess(ws, model, executor, events)
         finally:
             events.close()
-    _print(app, report)
+    _print(app, report, settings["warc.keep"])
+    if report.damaged:
+        lost = sum(n for _, n in report.damaged.values())
+        raise ArchiveDamaged(
+            f"reprocess is incomplete: {lost} pages' bodies are in damaged WARC files "
+            "and were left as they were:",
+            report.damaged,
+            "pages",
+        )
 
 
-def _print(app: App, report: ReprocessReport) -> None:
+def _print(app: App, report: ReprocessReport, keep: str) -> None:
     if app.quiet:
         return
     kinds = ("kept", "duplicate", "wronglang", "dropped")
@@ -78,11 +86,13 @@ def _print(app: App, report: ReprocessReport) -> None:
     )
     if report.migrated:
         note(f"{report.migrated} pages' bodies were moved from cache/ into the WARC files (warc/).")
-    if report.missing:
-        note(
-            f"{report.missing} pages had no body kept (warc.keep target keeps only target "
-            "pages' answers) and were left as they were."
-        )
+    unkept = report.missing - sum(n for _, n in report.damaged.values())
+    if unkept:  # warc.keep is blamed only when it is what kept no body
+        why = {
+            "target": " (warc.keep target keeps only target pages' answers)",
+            "none": " (warc.keep none keeps bodies in cache/, and these are not there)",
+        }.get(keep, " (their answers were not archived when they were fetched)")
+        note(f"{unkept} pages had no body kept{why} and were left as they were.")
     if report.documents["reviewed"]:
         note(
             f"{report.documents['reviewed']} reviewed documents were kept although their "

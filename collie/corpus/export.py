@@ -60,6 +60,8 @@ class ExportCount:
     no_target: int = 0  # documents left out: not one paragraph in the target language
     too_little_target: int = 0  # left out: fewer than langid.min_target_words target words
     without_record: int = 0  # warc format: documents whose answer the WARC files lack
+    # warc format: documents whose record is in a damaged WARC file: file -> (damage, count)
+    damaged: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -341,8 +343,9 @@ def _write_warc(
     warcinfo record, then each document's response record and its request, copied byte
     for byte from the workspace's WARC files (a revisit record comes after the response
     it refers to: the first answer archived with its payload, `originals`). A document
-    without a record is counted, not written."""
-    from collie.store.warc import copy_members, write_warcinfo
+    without a record is counted, not written; so is one whose record is in a damaged
+    file (garbled, truncated, missing: `count.damaged`)."""
+    from collie.store.warc import copy_members, damage, write_warcinfo
 
     write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
     copied: set[str] = set()
@@ -355,9 +358,20 @@ def _write_warc(
         wanted = [first] if first else []
         wanted.append((record, file, offset))
         for record_id, file, offset in wanted:
-            if record_id not in copied:
-                copy_members(archive / file, offset, out, count=2)
-                copied.add(record_id)
+            if record_id in copied:
+                continue
+            pair = io.BytesIO()  # a record and its companion, written whole or not at all
+            try:
+                copy_members(archive / file, offset, pair, count=2)
+            except (OSError, ValueError):
+                what, lost = count.damaged.get(file) or (
+                    damage(archive / file) or "no whole record where a page row says",
+                    0,
+                )
+                count.damaged[file] = (what, lost + 1)
+                break  # the document's answer is lost with its record
+            out.write(pair.getvalue())
+            copied.add(record_id)
 
 
 def umask_mode() -> int:

@@ -31,6 +31,7 @@ from collie.mining.records import RunEvents
 from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
 from collie.store.rewrite import Rewriter
+from collie.store.warc import WARC_FOLDER, damage
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
@@ -52,6 +53,8 @@ class CacheShard:
 class ReprocessReport:
     pages: int = 0
     missing: int = 0  # bodies not kept (or gone): pages left as they were
+    # of those, the pages whose record is in a damaged WARC file: file -> (damage, pages)
+    damaged: dict[str, tuple[str, int]] = field(default_factory=dict)
     migrated: int = 0  # bodies moved from the old body cache into the WARC files
     before: Counter[str] = field(default_factory=Counter)  # statuses
     after: Counter[str] = field(default_factory=Counter)
@@ -104,10 +107,14 @@ def reprocess(
     shards = shard_pages(pages, ws.root, rules, per_task)
     events.stage(0, "reprocess", len(pages))
     shared = executor.share(model)
+    files = {p.id: p.warc_file for p in pages if p.warc_file is not None}
+    lost: Counter[str] = Counter()  # WARC file -> pages whose body could not be read
     short: list[Examined] = []
     with rewriter.transaction():
         for examined in executor.map_batches(examine_shard, shards, shared):
             for one in examined:
+                if one.outcome.reason == MISSING and one.queued.id in files:
+                    lost[files[one.queued.id]] += 1
                 if one.short_text is not None:
                     short.append(one)  # its language is the vote of the pages linking to it
                 else:
@@ -125,6 +132,10 @@ def reprocess(
     after = {p.id: p.status for p in rewriter.cached_pages()}
     report.after = Counter(after.values())
     report.changed = sum(after[p.id] != p.status for p in pages)
+    report.damaged = {
+        name: (damage(ws.root / WARC_FOLDER / name) or "a record unreadable", count)
+        for name, count in lost.items()
+    }
     return report
 
 

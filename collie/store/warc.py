@@ -48,6 +48,7 @@ SUFFIX = ".warc.gz"
 REVISIT_PROFILE = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
 HOP_BY_HOP = "transfer-encoding"
 REPAIR_PIECE = 64 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def archive_files(folder: Path) -> list[str]:
@@ -280,11 +281,15 @@ def read_record(path: Path, offset: int) -> tuple[str, Any, bytes]:
     (warcio's StatusAndHeaders: a response's, a revisit's; None for a resource) and its
     payload as stored (a response's body before its Content-Encoding is undone)."""
     from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
 
     with path.open("rb") as file:
         file.seek(offset)
-        for record in ArchiveIterator(file):
-            return record.rec_type, record.http_headers, record.raw_stream.read()
+        try:
+            for record in ArchiveIterator(file):
+                return record.rec_type, record.http_headers, record.raw_stream.read()
+        except ArchiveLoadFailed as exc:  # garbled bytes where the record should be
+            raise ValueError(f"{path.name}: no record at offset {offset} ({exc})") from None
     raise ValueError(f"{path.name}: no record at offset {offset}")
 
 
@@ -294,6 +299,46 @@ def write_warcinfo(out: IO[bytes], filename: str, info: dict[str, str]) -> None:
 
     writer = WARCWriter(out, gzip=True, warc_version="WARC/1.1")
     writer.write_record(writer.create_warcinfo_record(filename, info))
+
+
+def damage(path: Path) -> str | None:
+    """What is wrong with a WARC file, in words, or None when every record in it is a
+    whole gzip member: "missing", "garbled (not a gzip-compressed WARC file)", "garbled
+    at offset N after K records", "truncated at offset N after K records". Read only
+    when a reader failed, to name the damage (issue 45)."""
+    if not path.is_file():
+        return "missing"
+    size = path.stat().st_size
+    if not size:
+        return "truncated at offset 0 after 0 records (empty)"
+    records = position = 0
+    with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        view = memoryview(data)
+        try:
+            while position < size:
+                end = _member_end(view, position)
+                if end is None:
+                    if bytes(view[position : position + 2]) != GZIP_MAGIC or _corrupt(
+                        view, position
+                    ):
+                        if not records:
+                            return "garbled (not a gzip-compressed WARC file)"
+                        return f"garbled at offset {position} after {records} records"
+                    return f"truncated at offset {position} after {records} records"
+                records, position = records + 1, end
+        finally:
+            view.release()
+    return None
+
+
+def _corrupt(data: memoryview, start: int) -> bool:
+    """Whether the gzip member at `start` holds bytes zlib refuses (not merely cut short)."""
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        member.decompress(data[start:])
+    except zlib.error:
+        return True
+    return False
 
 
 def _member_end(data: memoryview, start: int) -> int | None:

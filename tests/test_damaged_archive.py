@@ -1,0 +1,137 @@
+"""The readers of a damaged archive (issue 45, part 2): `reprocess`, `export --format
+warc` and `replay --index-only` on a real run's workspace one of whose WARC files is
+garbled, truncated or deleted. Each names the file and the damage, makes what it can,
+and exits non-zero; none says "unexpected" or blames warc.keep."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from collie.cli import main
+from collie.mininet.server import MiniWebServer
+from collie.store.warc import damage
+
+from .clihelp import rows, run_collie
+from .zuluworld import SETTINGS, ZuluWorld
+
+
+def _collie(*args: str) -> int:
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    return info.value.code if isinstance(info.value.code, int) else 1
+
+
+@pytest.fixture(scope="module")
+def mined_once(
+    closed_web: tuple[MiniWebServer, ZuluWorld], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A Zulu workspace after `collie run --loops 2`, its exchanges in several WARC files
+    (warc.max_bytes small), built once for the module; tests damage copies of it."""
+    server, made = closed_web
+    folder = tmp_path_factory.mktemp("damaged")
+    docs = folder / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    root = folder / "ws"
+    sets = [arg for s in (*SETTINGS, "warc.max_bytes=5000") for arg in ("--set", s)]
+    code = _collie("init", "-w", str(root), "--lang", "zul", "--docs", str(docs),
+                   "--search", "searxng", "--search-url", server.search_url, *sets)  # fmt: skip
+    assert code == 0
+    assert _collie("-w", str(root), "-q", "run", "--loops", "2") == 0
+    assert len(list((root / "warc").glob("*.warc.gz"))) >= 3
+    return root
+
+
+@pytest.fixture
+def copy(mined_once: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    root = tmp_path / "ws"
+    shutil.copytree(mined_once, root)
+    monkeypatch.chdir(root)
+    yield root
+
+
+def _victim(root: Path) -> Path:
+    """The WARC file holding the most records pages point at."""
+    counted = rows(root, "SELECT warc_file, COUNT(*) FROM pages WHERE warc_file IS NOT NULL "
+                         "GROUP BY warc_file ORDER BY COUNT(*) DESC, warc_file")  # fmt: skip
+    return root / "warc" / str(counted[0][0])
+
+
+def _garble(path: Path) -> str:
+    path.write_bytes(os.urandom(path.stat().st_size))
+    return "garbled"
+
+
+def _truncate(path: Path) -> str:
+    size = path.stat().st_size
+    with path.open("r+b") as file:
+        file.truncate(size // 2)
+    return "truncated at offset"
+
+
+def _delete(path: Path) -> str:
+    path.unlink()
+    return "missing"
+
+
+DAMAGE = {"garbled": _garble, "truncated": _truncate, "deleted": _delete}
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_damage_is_named(copy: Path, how: str) -> None:
+    victim = _victim(copy)
+    assert damage(victim) is None
+    said = DAMAGE[how](victim)
+    found = damage(victim)
+    assert found is not None and found.startswith(said)
+
+
+def _named(err: str, victim: Path, said: str) -> None:
+    """The error names the file and its damage, blames no setting, is no crash."""
+    assert f"warc/{victim.name}: {said}" in err, err
+    assert "unexpected" not in err and "--traceback" not in err and "warc.keep" not in err
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_reprocess_reads_around_a_damaged_file(copy: Path, how: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    whole = run_collie(capsys, "reprocess")
+    assert whole.code == 0, whole.err
+    victim = _victim(copy)
+    said = DAMAGE[how](victim)
+    done = run_collie(capsys, "reprocess")
+    assert done.code == 1, done.err
+    _named(done.err, victim, said)
+    assert "reprocess is incomplete:" in done.err and "pages' bodies" in done.err
+
+    def number(text: str, before: str) -> int:
+        return int(text.split(before, 1)[1].split(" ", 1)[0])
+
+    lost = number(done.err, "reprocess is incomplete: ")
+    assert lost > 0 and number(done.err, "Reprocessed ") > 0  # the rest was reprocessed
+    assert number(done.err, "Reprocessed ") + lost == number(whole.err, "Reprocessed ")
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_export_warc_writes_the_whole_records(copy: Path, how: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    from warcio.archiveiterator import ArchiveIterator
+
+    whole = run_collie(capsys, "export", "whole.warc.gz", "--format", "warc")
+    assert whole.code == 0, whole.err
+    victim = _victim(copy)
+    said = DAMAGE[how](victim)
+    done = run_collie(capsys, "export", "part.warc.gz", "--format", "warc")
+    assert done.code == 1, done.err
+    _named(done.err, victim, said)
+    assert "the export is incomplete:" in done.err and "documents' answers" in done.err
+
+    def responses(path: Path) -> set[str]:
+        with path.open("rb") as handle:
+            return {r.rec_headers.get_header("WARC-Record-ID") for r in ArchiveIterator(handle)
+                    if r.rec_type in ("response", "revisit")}  # fmt: skip
+
+    part, everything = responses(copy / "part.warc.gz"), responses(copy / "whole.warc.gz")
+    assert part and part < everything  # standard readers read it; only the lost are missing
