@@ -135,3 +135,20 @@ def test_export_warc_writes_the_whole_records(copy: Path, how: str, capsys) -> N
 
     part, everything = responses(copy / "part.warc.gz"), responses(copy / "whole.warc.gz")
     assert part and part < everything  # standard readers read it; only the lost are missing
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_the_index_holds_the_whole_records(copy: Path, how: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    whole = run_collie(capsys, "replay", "--index-only")
+    assert whole.code == 0, whole.err
+    everything = (copy / "warc" / "index.cdxj").read_text().splitlines()
+    victim = _victim(copy)
+    said = DAMAGE[how](victim)
+    for _ in range(2):  # named again the next time: the index is not taken as current
+        done = run_collie(capsys, "replay", "--index-only")
+        assert done.code == 1, done.err
+        _named(done.err, victim, said)
+        assert "the index is incomplete:" in done.err and done.out.strip().endswith("index.cdxj")
+    lines = (copy / "warc" / "index.cdxj").read_text().splitlines()
+    kept = [line for line in everything if f'"filename": "{victim.name}"' not in line]
+    assert set(kept) <= set(lines) < set(everything) and kept

@@ -10,6 +10,7 @@ import click
 
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
 from collie.corpus.replay import ReplayServer, ensure_index, stop_on_sigterm
+from collie.errors import ArchiveDamaged
 from collie.store import CorpusStore
 
 
@@ -45,11 +46,21 @@ def replay(app: App, port: int, index_only: bool) -> None:
     """
     with app.open() as ws:
         root = ws.root
-        index = ensure_index(root)
+        store = CorpusStore(ws.conn)
+        index, damaged = ensure_index(root, store.warc_files_named())
         if index_only:
             click.echo(str(index))
+            if damaged:
+                raise ArchiveDamaged(
+                    f"the index is incomplete: {len(damaged)} WARC files are damaged; "
+                    "only their whole records are in it:",
+                    damaged,
+                    "whole records indexed",
+                )
             return
-        first = next(iter(CorpusStore(ws.conn).archived_documents(1)), None)
+        for name, (what, records) in sorted(damaged.items()):
+            note(f"warc/{name}: {what} ({records} whole records replayed).")
+        first = next(iter(store.archived_documents(1)), None)
     if port:
         try:
             with socket.socket() as probe:

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -46,9 +47,13 @@ def warc_files(root: Path) -> list[str]:
     return archive_files(root / WARC_FOLDER)
 
 
-def ensure_index(root: Path) -> Path:
+def ensure_index(
+    root: Path, expected: Iterable[str] = ()
+) -> tuple[Path, dict[str, tuple[str, int]]]:
     """warc/index.cdxj of the workspace at `root`, written again when a WARC file is
-    newer (CollieError when there are no WARC files)."""
+    newer (CollieError when there are no WARC files); and the damaged files (name ->
+    (damage, whole records indexed)), among them those of `expected` (the files page
+    rows name) that are missing."""
     files = warc_files(root)
     if not files:
         raise CollieError(
@@ -56,9 +61,13 @@ def ensure_index(root: Path) -> Path:
             "Run `collie run` first (with warc.keep all or target).",
         )
     folder = root / WARC_FOLDER
-    if not index_is_current(folder, files):
-        write_index(folder, files)
-    return folder / INDEX_FILE
+    missing = sorted(set(expected) - set(files))  # the index may still name them
+    damaged: dict[str, tuple[str, int]] = {}
+    if missing or not index_is_current(folder, files):
+        _, damaged = write_index(folder, files)
+    for name in missing:
+        damaged[name] = ("missing", 0)
+    return folder / INDEX_FILE, damaged
 
 
 def archived_path(url: str, fetched_at: float, raw: bool = False) -> str:
@@ -107,9 +116,9 @@ class ReplayServer:
             raise CollieError("pywb is not installed, so there is no replay server.", INSTALL_HINT)
         if self.folder is not None:
             archive = self.folder.resolve()
-            index = write_index(archive, self.files or [])
+            index, _ = write_index(archive, self.files or [])
         else:
-            index = ensure_index(self.root)
+            index, _ = ensure_index(self.root)  # the damage was named by the caller
             archive = (self.root / WARC_FOLDER).resolve()
         self._folder = tempfile.TemporaryDirectory(prefix="collie-replay-")
         folder = Path(self._folder.name)

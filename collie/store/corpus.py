@@ -71,6 +71,13 @@ class CorpusStore:
         )
         return [(url, float(at or 0.0)) for url, at in rows]
 
+    def warc_files_named(self) -> list[str]:
+        """The WARC files (of warc/) that page rows say hold their answers."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT warc_file FROM pages WHERE warc_file IS NOT NULL ORDER BY warc_file"
+        )
+        return [name for (name,) in rows]
+
     def warc_originals(self) -> dict[str, tuple[str, str, int]]:
         """Payload digest -> (record id, WARC file, offset) of its first archived page
         answer: the record a later copy's revisit record refers to (collie.store.warc)."""

@@ -305,12 +305,17 @@ def damage(path: Path) -> str | None:
     """What is wrong with a WARC file, in words, or None when every record in it is a
     whole gzip member: "missing", "garbled (not a gzip-compressed WARC file)", "garbled
     at offset N after K records", "truncated at offset N after K records". Read only
-    when a reader failed, to name the damage (issue 45)."""
+    when a reader failed or must know (an index), to name the damage (issue 45)."""
+    return whole_records(path)[0]
+
+
+def whole_records(path: Path) -> tuple[str | None, int, int]:
+    """`damage(path)`, the number of whole records before it and where they end."""
     if not path.is_file():
-        return "missing"
+        return "missing", 0, 0
     size = path.stat().st_size
     if not size:
-        return "truncated at offset 0 after 0 records (empty)"
+        return "truncated at offset 0 after 0 records (empty)", 0, 0
     records = position = 0
     with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
         view = memoryview(data)
@@ -318,17 +323,18 @@ def damage(path: Path) -> str | None:
             while position < size:
                 end = _member_end(view, position)
                 if end is None:
-                    if bytes(view[position : position + 2]) != GZIP_MAGIC or _corrupt(
-                        view, position
-                    ):
+                    magic = bytes(view[position : position + 2])
+                    if magic != GZIP_MAGIC or _corrupt(view, position):
                         if not records:
-                            return "garbled (not a gzip-compressed WARC file)"
-                        return f"garbled at offset {position} after {records} records"
-                    return f"truncated at offset {position} after {records} records"
+                            return "garbled (not a gzip-compressed WARC file)", 0, 0
+                        what = f"garbled at offset {position} after {records} records"
+                    else:
+                        what = f"truncated at offset {position} after {records} records"
+                    return what, records, position
                 records, position = records + 1, end
         finally:
             view.release()
-    return None
+    return None, records, position
 
 
 def _corrupt(data: memoryview, start: int) -> bool:

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
 
 from collie.files import atomic_write
+from collie.store.warc import whole_records
 
 INDEX_FILE = "index.cdxj"  # in warc/
 INDEXED = ("response", "revisit", "resource", "metadata")
@@ -118,13 +121,14 @@ def timestamp(warc_date: str) -> str:
     return re.sub(r"\D", "", warc_date)[:14].ljust(14, "0")
 
 
-def index_lines(path: Path, name: str | None = None) -> Iterator[str]:
-    """The index lines of one WARC file, in file order (the file named `name`)."""
+def index_lines(path: Path, name: str | None = None, limit: int | None = None) -> Iterator[str]:
+    """The index lines of one WARC file, in file order (the file named `name`); with
+    `limit`, of its records in the first `limit` bytes (a damaged file's whole ones)."""
     from warcio.archiveiterator import ArchiveIterator
 
     name = name or path.name
     with path.open("rb") as file:
-        records = ArchiveIterator(file)
+        records = ArchiveIterator(file if limit is None else _Head(file, limit))
         for record in records:
             kind = record.rec_type
             headers = record.rec_headers
@@ -165,14 +169,48 @@ def _digest(payload: bytes) -> str:
     return "sha1:" + base64.b32encode(hashlib.sha1(payload).digest()).decode("ascii")
 
 
-def write_index(folder: Path, files: list[str]) -> Path:
+def write_index(folder: Path, files: list[str]) -> tuple[Path, dict[str, tuple[str, int]]]:
     """The sorted index of the WARC files `files` of `folder`, written whole to
-    folder/index.cdxj (a temporary file renamed); its path."""
-    lines = sorted(line for name in files for line in index_lines(folder / name))
+    folder/index.cdxj (a temporary file renamed); its path, and the damaged files
+    (name -> (damage, whole records indexed): collie.store.warc.damage), of which only
+    the whole records before the damage are indexed. An index with damaged files is
+    left older than they are, so the next use writes it again and names them again."""
+    lines: list[str] = []
+    damaged: dict[str, tuple[str, int]] = {}
+    for name in files:
+        what, records, end = whole_records(folder / name)
+        if what is not None:
+            damaged[name] = (what, records)
+        lines.extend(index_lines(folder / name, limit=None if what is None else end))
+    lines.sort()
     out = folder / INDEX_FILE
     with atomic_write(out, "w") as handle:
         handle.writelines(line + "\n" for line in lines)
-    return out
+    if damaged:
+        there = [(folder / name).stat().st_mtime_ns for name in damaged if (folder / name).exists()]
+        if there:
+            older = min(there) - 1_000_000_000
+            os.utime(out, ns=(older, older))
+    return out, damaged
+
+
+class _Head(io.RawIOBase):
+    """The first `limit` bytes of a binary file, read as a stream."""
+
+    def __init__(self, file: IO[bytes], limit: int) -> None:
+        self.file, self.left = file, limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        wanted = min(len(buffer), self.left)
+        if wanted <= 0:
+            return 0
+        data = self.file.read(wanted)
+        buffer[: len(data)] = data
+        self.left -= len(data)
+        return len(data)
 
 
 def index_is_current(folder: Path, files: list[str]) -> bool:
