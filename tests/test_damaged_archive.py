@@ -127,6 +127,9 @@ def test_export_warc_writes_the_whole_records(copy: Path, how: str, capsys) -> N
     assert done.code == 1, done.err
     _named(done.err, victim, said)
     assert "the export is incomplete:" in done.err and "documents' answers" in done.err
+    lost = int(done.err.split("the export is incomplete: ", 1)[1].split(" ", 1)[0])
+    written = int(done.err.split(" documents, ", 1)[0].rsplit("\n", 1)[-1])
+    assert lost > 0 and written + lost == int(whole.err.split(" documents, ", 1)[0])
 
     def responses(path: Path) -> set[str]:
         with path.open("rb") as handle:

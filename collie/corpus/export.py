@@ -349,7 +349,7 @@ def _write_warc(
 
     write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
     copied: set[str] = set()
-    for row, _ in items:
+    for row, text in items:
         record, file, offset = row.warc_record_id, row.warc_file, row.warc_offset
         if not file or record is None or offset is None:  # no record (warc_pointer None)
             count.without_record += 1
@@ -369,6 +369,8 @@ def _write_warc(
                     0,
                 )
                 count.damaged[file] = (what, lost + 1)
+                count.documents -= 1  # not written after all
+                count.words -= count_words(text)
                 break  # the document's answer is lost with its record
             out.write(pair.getvalue())
             copied.add(record_id)
