@@ -34,6 +34,10 @@ def _sqlite_full(tmp_path: Path) -> sqlite3.OperationalError:
         conn.close()
 
 
+def _no_space(fd: int) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
 def test_the_errors_of_a_full_disk_are_found(tmp_path: Path) -> None:
     full = _sqlite_full(tmp_path)
     assert "full" in str(full)
@@ -67,7 +71,7 @@ def test_a_run_on_a_full_disk_says_so_and_goes_on_after(  # type: ignore[no-unty
     def fsync_on_a_full_disk(fd: int) -> None:  # the WARC file's flush, after some pages
         calls["n"] += 1
         if calls["n"] > 3:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            _no_space(fd)
         real_fsync(fd)
 
     with monkeypatch.context() as patch:
@@ -84,3 +88,12 @@ def test_a_run_on_a_full_disk_says_so_and_goes_on_after(  # type: ignore[no-unty
     assert done.code == 0, done.err
     assert assert_archive(root) > 0
     assert rows(root, "SELECT COUNT(*) FROM pages WHERE status = 'kept'")[0][0] > 0
+    outside = tmp_path / "exports"
+    outside.mkdir()
+    with monkeypatch.context() as patch:  # an export whose file cannot be put on disk
+        patch.setattr(os, "fsync", _no_space)
+        failed = run_collie(capsys, "export", str(outside / "corpus.txt"))
+    assert failed.code == 1 and "unexpected" not in failed.err, failed.err
+    assert "is full (" in failed.err and "nothing is lost" in failed.err
+    assert not (outside / "corpus.txt").exists()  # no half-written export left behind
+    assert run_collie(capsys, "export", str(outside / "corpus.txt")).code == 0
