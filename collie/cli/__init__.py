@@ -154,7 +154,8 @@ def cli(ctx: click.Context, traceback: bool) -> None:
     \b
     Exit status:
       0    done
-      1    an error the message explains (workspace, input, settings, network)
+      1    an error the message explains (workspace, input, settings, network,
+           a full disk), or output left incomplete by a damaged WARC file
       2    the command line needs changing (an option missing or wrong, an
            unknown language)
       130  interrupted (Ctrl-C): what was done is kept; run again to go on
