@@ -116,10 +116,16 @@ class ArchiveDamaged(CollieError):
     """WARC files of the workspace found damaged (garbled, truncated, missing) by a
     command that read around them: what their whole records allowed was made."""
 
-    def __init__(self, head: str, damaged: dict[str, tuple[str, int]], unit: str) -> None:
+    def __init__(
+        self, head: str, damaged: dict[str, tuple[str, int]], unit: tuple[str, str]
+    ) -> None:
+        """`head`, then a line a file: its damage and `unit` (singular, plural) counted."""
         lines = [
             head,
-            *(f"  warc/{name}: {what} ({n} {unit})" for name, (what, n) in sorted(damaged.items())),
+            *(
+                f"  warc/{name}: {what} ({plural(n, *unit)})"
+                for name, (what, n) in sorted(damaged.items())
+            ),
         ]
         super().__init__(
             "\n".join(lines),
@@ -127,6 +133,11 @@ class ArchiveDamaged(CollieError):
             "copy if you have one, then run the same command again.",
         )
         self.damaged = damaged
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """ "1 page", "3 pages"."""
+    return f"{n} {one if n == 1 else many}"
 
 
 class DiskFull(CollieError):

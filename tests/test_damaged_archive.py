@@ -105,12 +105,12 @@ def test_reprocess_reads_around_a_damaged_file(copy: Path, how: str, capsys) -> 
     done = run_collie(capsys, "reprocess")
     assert done.code == 1, done.err
     _named(done.err, victim, said)
-    assert "reprocess is incomplete:" in done.err and "pages' bodies" in done.err
+    assert "reprocess is incomplete:" in done.err and "the bodies of" in done.err
 
     def number(text: str, before: str) -> int:
         return int(text.split(before, 1)[1].split(" ", 1)[0])
 
-    lost = number(done.err, "reprocess is incomplete: ")
+    lost = number(done.err, "reprocess is incomplete: the bodies of ")
     assert lost > 0 and number(done.err, "Reprocessed ") > 0  # the rest was reprocessed
     assert number(done.err, "Reprocessed ") + lost == number(whole.err, "Reprocessed ")
 
@@ -126,8 +126,8 @@ def test_export_warc_writes_the_whole_records(copy: Path, how: str, capsys) -> N
     done = run_collie(capsys, "export", "part.warc.gz", "--format", "warc")
     assert done.code == 1, done.err
     _named(done.err, victim, said)
-    assert "the export is incomplete:" in done.err and "documents' answers" in done.err
-    lost = int(done.err.split("the export is incomplete: ", 1)[1].split(" ", 1)[0])
+    assert "the export is incomplete:" in done.err and "damaged WARC files" in done.err
+    lost = int(done.err.split("incomplete: the answers of ", 1)[1].split(" ", 1)[0])
     written = int(done.err.split(" documents, ", 1)[0].rsplit("\n", 1)[-1])
     assert lost > 0 and written + lost == int(whole.err.split(" documents, ", 1)[0])
 

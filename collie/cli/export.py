@@ -15,7 +15,7 @@ from collie.cli.outputs import force_option
 from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.status import report_data
-from collie.errors import ArchiveDamaged, InputError
+from collie.errors import ArchiveDamaged, InputError, plural
 from collie.files import atomic_write
 
 
@@ -159,10 +159,10 @@ def export(
     if count.damaged:
         lost = sum(n for _, n in count.damaged.values())
         raise ArchiveDamaged(
-            f"the export is incomplete: {lost} documents' answers are in damaged WARC files "
-            f"and are not in {'stdout' if out == '-' else out}:",
+            f"the export is incomplete: the answers of {plural(lost, 'document', 'documents')} "
+            f"are in damaged WARC files and are not in {'stdout' if out == '-' else out}:",
             count.damaged,
-            "documents",
+            ("document", "documents"),
         )
 
 

@@ -52,10 +52,10 @@ def replay(app: App, port: int, index_only: bool) -> None:
             click.echo(str(index))
             if damaged:
                 raise ArchiveDamaged(
-                    f"the index is incomplete: {len(damaged)} WARC files are damaged; "
-                    "only their whole records are in it:",
+                    "the index is incomplete: of these damaged WARC files only the whole "
+                    "records are in it:",
                     damaged,
-                    "whole records indexed",
+                    ("whole record indexed", "whole records indexed"),
                 )
             return
         for name, (what, records) in sorted(damaged.items()):

@@ -10,7 +10,7 @@ import click
 from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.progress import CliEvents
-from collie.errors import ArchiveDamaged, CollieError
+from collie.errors import ArchiveDamaged, CollieError, plural
 from collie.mining.reprocess import ReprocessReport, reprocess
 from collie.page.maintext import check_installed
 from collie.workspace.folder import RunLock
@@ -66,10 +66,10 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
     if report.damaged:
         lost = sum(n for _, n in report.damaged.values())
         raise ArchiveDamaged(
-            f"reprocess is incomplete: {lost} pages' bodies are in damaged WARC files "
-            "and were left as they were:",
+            f"reprocess is incomplete: the bodies of {plural(lost, 'page', 'pages')} are in "
+            "damaged WARC files; they were left as they were:",
             report.damaged,
-            "pages",
+            ("page", "pages"),
         )
 
 
