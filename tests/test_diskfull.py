@@ -19,7 +19,7 @@ from collie.errors import DiskFull, disk_full_error, find_disk_full
 
 from .clihelp import rows, run_collie
 from .warchelp import assert_archive
-from .zuluworld import zulu_workspace
+from .zuluworld import build_zulu_world, zulu_workspace
 
 
 def _sqlite_full(tmp_path: Path) -> sqlite3.OperationalError:
@@ -97,3 +97,34 @@ def test_a_run_on_a_full_disk_says_so_and_goes_on_after(  # type: ignore[no-unty
     assert "is full (" in failed.err and "nothing is lost" in failed.err
     assert not (outside / "corpus.txt").exists()  # no half-written export left behind
     assert run_collie(capsys, "export", str(outside / "corpus.txt")).code == 0
+
+
+def test_init_on_a_full_disk_says_so_and_leaves_nothing(  # type: ignore[no-untyped-def]
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    """The database meets SQLite's own "database or disk is full": every connection is
+    given a page limit a few pages past the schema's start (a real SQLITE_FULL)."""
+    real_connect = sqlite3.connect
+
+    def small_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        conn = real_connect(*args, **kwargs)
+        conn.execute("PRAGMA max_page_count = 4")
+        return conn
+
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    root = tmp_path / "ws"
+    init = ("init", "-w", str(root), "--lang", "zul", "--docs", str(docs), "--search", "searxng",
+            "--search-url", web.search_url)  # fmt: skip
+    with monkeypatch.context() as patch:
+        patch.setattr(sqlite3, "connect", small_disk)
+        failed = run_collie(capsys, *init)
+    assert failed.code == 1, failed.err
+    assert failed.err.startswith(f"collie: error: the disk holding {root.resolve()} is full ("), (
+        failed.err
+    )
+    assert "nothing is lost" in failed.err and "unexpected" not in failed.err
+    assert not root.exists() or not any(root.iterdir())  # init leaves nothing behind
+    done = run_collie(capsys, *init)  # space freed: the same command goes on
+    assert done.code == 0, done.err
