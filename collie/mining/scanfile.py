@@ -146,7 +146,7 @@ def _read_records(records: Any, task: ScanTask, model: LangModel, result: FileRe
     while True:
         try:
             record = next(iterator)
-            page = _page_record(record, records, task)
+            page = _page_record(record, result.end, task)
             records.get_record_length()  # read to its end (and its blank lines)
         except StopIteration:
             return None
@@ -261,8 +261,9 @@ class _PageRecord:
     read_all: Any  # (model) -> (Examined, ArchiveHit): the full decision
 
 
-def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | None:
-    """A page record of the file (a 200 HTML response, or a WET conversion), or None."""
+def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
+    """A page record of the file (a 200 HTML response, or a WET conversion), or None;
+    `start` is where the record begins (where the record before it ended)."""
     kind = record.rec_type
     if kind not in ("response", "conversion"):
         return None
@@ -274,7 +275,7 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     queued = QueuedPage(UNKNOWN_PAGE, url, site_of(url), task.loop, "crawl", 0)
     if kind == "conversion":
         body = record.content_stream().read()
-        hit = _hit(record, records, task, kind)
+        hit = _hit(record, start, task, kind)
         return _PageRecord(
             host,
             lambda: body[: SAMPLE_BYTES * 2].decode("utf-8", "replace")[:SAMPLE_BYTES],
@@ -287,7 +288,7 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     if media not in HTML_TYPES and media not in GENERIC_TYPES:
         return None
     raw = record.raw_stream.read(task.rules.max_bytes + 1)
-    hit = _hit(record, records, task, kind)
+    hit = _hit(record, start, task, kind)
     try:
         body = Decoder(http.get_header("Content-Encoding") or "").feed(raw, task.rules.max_bytes)
     except (ValueError, zlib.error):
@@ -322,13 +323,13 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     return _PageRecord(host, lambda: _html_text(body), full)
 
 
-def _hit(record: Any, records: Any, task: ScanTask, kind: str) -> ArchiveHit:
-    """Where the record is (asked after its payload is read: warcio's offset lookup
-    must not come between the record's headers and its payload)."""
+def _hit(record: Any, start: int, task: ScanTask, kind: str) -> ArchiveHit:
+    """Where the record is: `start`, the end of the record before it (_record_end: not
+    warcio's own offset, which can be a byte off once a payload is read)."""
     headers = record.rec_headers
     return ArchiveHit(
         task.source,
-        records.get_record_offset(),
+        start,
         headers.get_header("WARC-Record-ID") or "",
         _seconds(headers.get_header("WARC-Date") or ""),
         kind,

@@ -24,6 +24,20 @@ def offsets(path: Path) -> list[int]:
         return [records.get_record_offset() for _ in records]
 
 
+def provenance_is_exact(root: Path, path: Path) -> bool:
+    """Whether each page found in `path` points at the start of its own record there."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    found = rows(root, "SELECT offset, record_id FROM archive_pages")
+    with path.open("rb") as stream:
+        for offset, record_id in found:
+            stream.seek(int(str(offset)))
+            record = next(iter(ArchiveIterator(stream)))
+            if record.rec_headers.get_header("WARC-Record-ID") != record_id:
+                return False
+    return len(found) > 0
+
+
 def workspace(template_ws: Path, tmp_path: Path, name: str = "ws") -> Path:
     root = tmp_path / name
     shutil.copytree(template_ws, root)
@@ -78,6 +92,7 @@ def test_a_partial_download_is_read_on_once_complete(
     assert "Scanned 1 files into loop 1: 3 records" in done.err
     assert "were in the workspace already" not in done.err  # the first two not read again
     assert corpus(root) == expected
+    assert provenance_is_exact(root, downloading) and provenance_is_exact(one, whole)
     assert rows(root, "SELECT whole, records FROM scanned_files") == [(1, 5)]
     again = scan(capsys, root, downloading)
     assert again.code == 0 and "1 files were scanned before and skipped" in again.err
@@ -134,3 +149,5 @@ def test_a_different_file_under_a_scanned_name_is_scanned(
     write_archive(whole, wet=True)
     again = scan(capsys, root, whole)
     assert again.code == 0 and "Scanned 1 files into loop 1: 5 records" in again.err
+    wet = workspace(template_ws, tmp_path, "wet")
+    assert scan(capsys, wet, whole).code == 0 and provenance_is_exact(wet, whole)
