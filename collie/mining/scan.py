@@ -226,7 +226,8 @@ def plan_sources(store: Store, sources: list[str]) -> list[SourcePlan]:
     its size and its first bytes: one scanned whole is skipped while they are the same;
     one that ended mid-record (a partial download), or has grown since, is read on from
     the end of its last whole record while its first bytes are the same; any other file
-    under a known name is scanned from its start. A URL is known by its name."""
+    under a known name is scanned from its start. A URL is known by its name; a partial
+    one is read on from its last whole record (a Range request)."""
     scanned = store.scanned_files()
     plans = []
     for source in sources:
@@ -236,7 +237,9 @@ def plan_sources(store: Store, sources: list[str]) -> list[SourcePlan]:
             plans.append(SourcePlan(source, 0, identity))
             continue
         if before.size is None or identity is None:  # a URL (or a file scanned by name)
-            if not before.whole or identity is not None:
+            if not before.whole and before.end and source.startswith(("http://", "https://")):
+                plans.append(SourcePlan(source, before.end, None, before.counts))
+            elif not before.whole or identity is not None:
                 plans.append(SourcePlan(source, 0, identity))
             continue
         grown = identity[0] >= before.size
@@ -301,6 +304,12 @@ def _scan_files(
         events.line(
             f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
             f"{result.candidates:,} past the first filter, {found} target documents"
+            + (
+                f"; the download broke off {result.retries} times and was asked again from "
+                "the last whole record"
+                if result.retries
+                else ""
+            )
             + ("; a partial file: the records read are kept" if result.error else "")
         )
 

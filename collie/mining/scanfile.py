@@ -17,13 +17,14 @@ benchmarks/bench_scan.py against the full decision on every record.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 from urllib.parse import urlsplit
 
 from collie.crawl.links import site_of
@@ -41,6 +42,7 @@ HEAD_BYTES = 256 * 1024  # where <body> is looked for
 TAGS = re.compile(rb"<script\b.*?</script>|<style\b.*?</style>|<[^>]*>", re.S | re.I)
 UNKNOWN_PAGE = -1  # the page id, until the driver queues the URL
 IDENTITY_BYTES = 65_536  # a file's first bytes, hashed: its identity with its size
+RETRY_SECONDS = (1.0, 4.0, 16.0)  # waits before a broken download is asked again
 HEAD_CHECK = 4096  # what is read of a file to tell a WARC file from another
 
 
@@ -104,6 +106,7 @@ class FileResult:
     seconds: float = 0.0
     error: str | None = None  # the file could not be read to its end (what was read counts)
     end: int = 0  # the offset after the last whole record read
+    retries: int = 0  # a download broken off, asked again from `end` (a Range request)
     state: str = "whole"  # whole, partial (ends mid-record: resumable at `end`), failed
 
 
@@ -112,8 +115,6 @@ def scan_file(task: ScanTask, model: LangModel) -> FileResult:
     it breaks off: a file that ends mid-record (a partial download) keeps the records
     read before it, and says where the last whole one ends; a file that is no WARC or
     WET file, or that cannot be opened, is `failed`."""
-    from warcio.archiveiterator import ArchiveIterator
-
     started = time.perf_counter()
     result = FileResult(task.source, end=task.start)
     try:
@@ -121,23 +122,52 @@ def scan_file(task: ScanTask, model: LangModel) -> FileResult:
             result.state, result.error = "failed", "not a WARC or WET file (it begins otherwise)"
             result.seconds = time.perf_counter() - started
             return result
-        with open_source(task.source, task.start) as stream:
-            records = ArchiveIterator(stream, arc2warc=True)
-            broken = _read_records(records, task, model, result)
+        broken = _read_source(task, model, result)
         if broken is None and not task.source.startswith(("http://", "https://")):
             size = Path(task.source).stat().st_size
             broken = f"the {size - result.end:,} bytes after it are no whole record"
             broken = broken if result.end < size else None
         if broken is not None:
             _file_broken(task, result, broken)
-    except OSError as exc:
-        why = f"cannot be read ({exc.strerror or exc})"
+    except _stream_errors() as exc:
+        why = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
         if result.end > task.start:
             _file_broken(task, result, why)
         else:
             result.state, result.error = "failed", why
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _read_source(task: ScanTask, model: LangModel, result: FileResult) -> str | None:
+    """The file read into `result` (_read_records); a remote file whose download breaks
+    off is asked again from the end of its last whole record (a Range request), after
+    RETRY_SECONDS, before it is given up as partial."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    remote = task.source.startswith(("http://", "https://"))
+    for attempt in range(len(RETRY_SECONDS) + 1):
+        try:
+            with open_source(task.source, result.end) as stream:
+                records = ArchiveIterator(stream, arc2warc=True)
+                return _read_records(records, task, model, result)
+        except _stream_errors() as exc:
+            status = getattr(getattr(exc, "response", None), "status_code", None) or 500
+            if not remote or status < 500 or attempt == len(RETRY_SECONDS):
+                if result.end == task.start:  # nothing read: the file cannot be read
+                    raise
+                return f"the download broke off ({type(exc).__name__}), asked {attempt + 1} times"
+            result.retries += 1
+            time.sleep(RETRY_SECONDS[attempt])
+    return None  # not reached: the last attempt returns
+
+
+def _stream_errors() -> tuple[type[Exception], ...]:
+    """What reading a file or a download raises when it breaks off (requests' errors
+    are OSErrors; urllib3's ProtocolError, a connection broken mid-body, is not)."""
+    from urllib3.exceptions import HTTPError
+
+    return (OSError, HTTPError)
 
 
 def _read_records(records: Any, task: ScanTask, model: LangModel, result: FileResult) -> str | None:
@@ -240,18 +270,60 @@ def file_identity(source: str, length: int | None = None) -> tuple[int, str] | N
 
 
 def open_source(source: str, start: int = 0) -> IO[bytes]:
-    """A local file from `start`, or an http(s) URL streamed (Common Crawl serves its
-    files over HTTPS: https://data.commoncrawl.org/crawl-data/...)."""
+    """A local file, or an http(s) URL streamed (Common Crawl serves its files over
+    HTTPS: https://data.commoncrawl.org/crawl-data/...), from `start` (a Range request;
+    the bytes before it skipped when the server ignores it), telling offsets in the
+    file."""
     if source.startswith(("http://", "https://")):
         import requests
 
-        response = requests.get(source, stream=True, timeout=(10, 120))
+        headers = {"Range": f"bytes={start}-"} if start else {}
+        response = requests.get(source, stream=True, timeout=(10, 120), headers=headers)
+        if response.status_code == 416:  # nothing after `start`
+            response.close()
+            return cast(IO[bytes], _Offset(io.BytesIO(b""), start))
         response.raise_for_status()
         response.raw.decode_content = False
-        return response.raw
-    stream = open(source, "rb")  # noqa: SIM115 (the caller closes it)
-    stream.seek(start)
-    return stream
+        stream = _Offset(response.raw, start)
+        if start and response.status_code == 200:  # the whole file: skip to `start`
+            stream.skip(start)
+        return cast(IO[bytes], stream)
+    local = open(source, "rb")  # noqa: SIM115 (the caller closes it)
+    local.seek(start)
+    return local
+
+
+class _Offset:
+    """A stream read from `start` of a file: tell() says where in the file."""
+
+    def __init__(self, raw: Any, start: int) -> None:
+        self.raw, self.position = raw, start
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size) if size is not None and size >= 0 else self.raw.read()
+        self.position += len(data)
+        return bytes(data)
+
+    def skip(self, count: int) -> None:
+        """Read past `count` bytes (the stream's own start was 0)."""
+        self.position -= count
+        while count > 0:
+            data = self.read(min(count, 1 << 20))
+            if not data:
+                break
+            count -= len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> _Offset:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 @dataclass

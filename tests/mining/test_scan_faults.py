@@ -1,13 +1,19 @@
-"""`collie scan` on the files Common Crawl users meet (issue 45, part 3): a partial
-download keeps the records read and is read on from there once complete, to the corpus
-one scan of the whole file makes; a file that is no WARC file, or a missing file of a
-paths list, is named and fails the run while the other files are scanned."""
+"""`collie scan` on the files Common Crawl users meet (issue 45, part 3 and the remote half
+of part 4): a partial download keeps the records read and is read on from there once
+complete, to the corpus one scan of the whole file makes; a file that is no WARC file,
+or a missing file of a paths list, is named and fails the run while the other files are
+scanned; a remote file whose download breaks off is asked again from its last whole
+record."""
 
 from __future__ import annotations
 
 import gzip
 import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
@@ -151,3 +157,78 @@ def test_a_different_file_under_a_scanned_name_is_scanned(
     assert again.code == 0 and "Scanned 1 files into loop 1: 5 records" in again.err
     wet = workspace(template_ws, tmp_path, "wet")
     assert scan(capsys, wet, whole).code == 0 and provenance_is_exact(wet, whole)
+
+
+class BreakingHandler(BaseHTTPRequestHandler):
+    """Serves one archive file, with Range requests; the first `breaks` answers stop
+    half-way (the connection closed before the Content-Length said)."""
+
+    data: ClassVar[bytes] = b""
+    breaks: ClassVar[list[int]] = [0]
+    ranges: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        asked = self.headers.get("Range") or ""
+        self.ranges.append(asked)
+        start = int(asked.removeprefix("bytes=").rstrip("-") or 0)
+        body = self.data[start:]
+        self.send_response(206 if start else 200)
+        self.send_header("Content-Length", str(len(body)))
+        if start:
+            self.send_header(
+                "Content-Range", f"bytes {start}-{len(self.data) - 1}/{len(self.data)}"
+            )
+        self.end_headers()
+        if self.breaks[0] > 0:
+            self.breaks[0] -= 1
+            body = body[: len(body) // 2]
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def breaking(whole: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[type[BreakingHandler]]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.setattr("collie.mining.scanfile.RETRY_SECONDS", (0.01, 0.01, 0.01))
+    handler = type(
+        "Handler", (BreakingHandler,), {"data": whole.read_bytes(), "breaks": [0], "ranges": []}
+    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    handler.url = f"http://127.0.0.1:{server.server_address[1]}/cc.warc.gz"  # type: ignore[attr-defined]
+    yield handler
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_broken_download_is_asked_again_from_the_last_whole_record(
+    template_ws: Path,
+    tmp_path: Path,
+    whole: Path,
+    breaking: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A remote file whose connection breaks off half-way is asked again with a Range
+    request from the end of its last whole record: the same corpus as the local file's;
+    broken every time, it is partial (exit status 1), and a later scan reads on."""
+    one = workspace(template_ws, tmp_path, "one")
+    assert scan(capsys, one, whole).code == 0
+    root = workspace(template_ws, tmp_path)
+    breaking.breaks[0] = 1
+    done = scan(capsys, root, breaking.url)
+    assert done.code == 0, done.err
+    assert "the download broke off 1 times and was asked again" in done.err
+    assert breaking.ranges[0] == "" and breaking.ranges[1] == f"bytes={offsets(whole)[2]}-"
+    assert corpus(root) == corpus(one)
+
+    again = workspace(template_ws, tmp_path, "again")
+    breaking.breaks[0] = 4
+    cut = scan(capsys, again, breaking.url)
+    assert cut.code == 1 and "unexpected" not in cut.err, cut.err
+    assert "(a partial download?): the download broke off (ProtocolError), asked 4 times" in cut.err
+    assert scan(capsys, again, breaking.url).code == 0
+    assert corpus(again) == corpus(one)
