@@ -109,10 +109,12 @@ class ScanStore(FrontierStore):
             )
 
     def scan_totals(self) -> dict[str, Any]:
-        """Files scanned and what they held; documents found in them, kept now."""
+        """Files scanned (partial ones among them) and what they held; documents found in
+        them, kept now."""
         row = self.conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(records), 0), COALESCE(SUM(pages), 0), "
-            "COALESCE(SUM(candidates), 0), COALESCE(SUM(seconds), 0) FROM scanned_files"
+            "COALESCE(SUM(candidates), 0), COALESCE(SUM(seconds), 0), "
+            "COALESCE(SUM(whole = 0), 0) FROM scanned_files"
         ).fetchone()
         documents = self.conn.execute(
             "SELECT COUNT(*) FROM archive_pages a JOIN documents d ON d.page_id = a.page_id "
@@ -124,5 +126,6 @@ class ScanStore(FrontierStore):
             "pages": row[2],
             "candidates": row[3],
             "seconds": round(row[4], 1),
+            "partial": row[5],  # files that ended mid-record: read on when complete
             "documents": documents,
         }

@@ -90,6 +90,8 @@ def test_a_partial_download_is_read_on_once_complete(
     assert "unexpected" not in cut.err and "could not be scanned to their end" in cut.err
     assert len([row for row in corpus(root) if row[1] != "queued"]) == 2
     assert rows(root, "SELECT whole, end_offset FROM scanned_files") == [(0, starts[2])]
+    shown = run_collie(capsys, "-w", str(root), "report")
+    assert "(1 files partial: scan them again once complete)" in shown.out, shown.out
 
     downloading.write_bytes(data)
     done = scan(capsys, root, downloading)
@@ -100,6 +102,7 @@ def test_a_partial_download_is_read_on_once_complete(
     assert corpus(root) == expected
     assert provenance_is_exact(root, downloading) and provenance_is_exact(one, whole)
     assert rows(root, "SELECT whole, records FROM scanned_files") == [(1, 5)]
+    assert "files partial" not in run_collie(capsys, "-w", str(root), "report").out
     again = scan(capsys, root, downloading)
     assert again.code == 0 and "1 files were scanned before and skipped" in again.err
 
