@@ -12,6 +12,7 @@ from collie.api.options import no_note
 from collie.cli.executor import executor_options
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.cli.progress import CliEvents
+from collie.errors import InputError
 from collie.mining.scan import ScanReport
 
 
@@ -52,8 +53,12 @@ def scan_command(
     passes a run makes at a loop's end judge them again (the short pages' vote, the
     relatives pass, the teaser pass), so the corpus is the one a run would keep. Their
     sites' home pages are queued, so the next `collie run` crawls them out politely. A
-    file is recorded whole when it is done: an interrupted scan resumes at the file. One
-    task a file on the executor (--executor dask for a cluster).
+    file is recorded whole when it is done: an interrupted scan resumes at the file. A
+    file that ends mid-record (a partial download) keeps the records read, and is read
+    on from there when scanned again once complete; a file that is not a WARC or WET
+    file, or is missing, is named and the others scanned. The exit status is 1 when a
+    file was partial or unreadable. One task a file on the executor (--executor dask
+    for a cluster).
 
     \b
     Example:
@@ -71,8 +76,21 @@ def scan_command(
 
 
 def _print(app: App, report: ScanReport) -> None:
-    if app.quiet:
-        return
+    if not app.quiet:
+        _print_summary(report)
+    for partial in report.partial:  # shown even with -q: the run fails on them
+        note(f"partial file: {partial}")
+    if report.partial:
+        note(
+            "The records read are kept; the rest of each partial file is read when it is "
+            "scanned again once complete (finish the download, then run the same command)."
+        )
+    for failed in report.failed:
+        note(f"not scanned: {failed}")
+    _fail_if_incomplete(report)
+
+
+def _print_summary(report: ScanReport) -> None:
     rate = report.records / report.seconds if report.seconds else 0.0
     note(
         f"Scanned {report.files} files into loop {report.loop}: {report.records:,} records "
@@ -89,5 +107,18 @@ def _print(app: App, report: ScanReport) -> None:
         note(f"{report.skipped} files were scanned before and skipped.")
     if report.known:
         note(f"{report.known} pages were in the workspace already and were left as they were.")
-    for error in report.errors:
-        note(f"read to an error: {error}")
+    if report.resumed:
+        note(f"{report.resumed} files were read on from where an earlier scan stopped.")
+
+
+def _fail_if_incomplete(report: ScanReport) -> None:
+    """A scan with a file it could not read to its end fails (exit status 1), once what
+    could be read is recorded and reported."""
+    broken = len(report.partial) + len(report.failed)
+    if broken:
+        raise InputError(
+            f"{broken} of the files named could not be scanned to their end "
+            f"({len(report.failed)} unreadable, {len(report.partial)} partial).",
+            "Give WARC or WET files (whole ones), then run the same command again: the "
+            "files scanned whole are skipped.",
+        )

@@ -72,7 +72,12 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             "",
             f"web archives scanned: {scanned['files']} files, {scanned['records']:,} "
             f"records ({scanned['candidates']:,} past the first filter), "
-            f"{scanned['documents']:,} target documents in the corpus",
+            f"{scanned['documents']:,} target documents in the corpus"
+            + (
+                f" ({scanned['partial']} files partial: scan them again once complete)"
+                if scanned.get("partial")
+                else ""
+            ),
         ]
     archive = data.get("archive") or {}
     if archive.get("files"):

@@ -11,6 +11,13 @@ the file is marked scanned (scanned_files). A killed scan resumes at the file: t
 files marked are skipped, and a file half-recorded is read again (its pages recorded
 already are known and skipped).
 
+A file is known by its name, its size and the hash of its first bytes (plan_sources). A
+file that ends mid-record (a partial download) keeps the records read before the cut and
+is marked partial, with the offset after its last whole record: scanned again once
+complete (or grown), it is read on from there. A file that is not a WARC or WET file, or
+cannot be opened, is not marked: it is named in the report (`failed`), and the command
+line exits with 1 on it, or on a partial file, once the other files are recorded.
+
 Pages found enter the workspace's open loop (a new one after the last finished loop), as
 crawled pages with their archive provenance; their sites' home pages are queued for the
 live loop (`collie run` fetches them politely, robots.txt obeyed, and crawls the sites
@@ -34,7 +41,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from collie.crawl.links import site_of
@@ -45,7 +52,7 @@ from collie.mining.config import RunConfig
 from collie.mining.executor import Executor
 from collie.mining.passes import LoopPasses, PassCount
 from collie.mining.records import LoopReport, RunEvents
-from collie.mining.scanfile import FileResult, Prefilter, ScanTask, scan_file
+from collie.mining.scanfile import FileResult, Prefilter, ScanTask, file_identity, scan_file
 from collie.mining.settle import Settler
 from collie.mining.spider import Spider
 from collie.models import Examined, QueueEntry
@@ -81,7 +88,9 @@ class ScanReport:
     known: int = 0  # pages recorded before (fetched, or from an earlier scan)
     sites_queued: int = 0  # home pages of the sites found, queued for the live loop
     seconds: float = 0.0  # in the tasks (summed over workers)
-    errors: list[str] = field(default_factory=list)
+    resumed: int = 0  # partial (or grown) files read on from where an earlier scan stopped
+    partial: list[str] = field(default_factory=list)  # "FILE: ends after K records at ..."
+    failed: list[str] = field(default_factory=list)  # "FILE: not a WARC or WET file (...)"
     passes: PassCount | None = None  # what the passes after the scan changed (passes.py)
     pass_seconds: float = 0.0  # in the passes (this process)
     kept: int = 0  # after them: documents found in web archives that the corpus keeps
@@ -175,18 +184,20 @@ def scan(
     store = Store(ws, config.keep.max_distance)
     loop = store.open_loop()
     report = ScanReport(loop=loop.number)
-    done = store.scanned_sources()
-    todo = [s for s in sources if s not in done]
-    report.skipped = len(sources) - len(todo)
+    plans = plan_sources(store, sources)
+    report.skipped = len(sources) - len(plans)
+    report.resumed = sum(1 for plan in plans if plan.start)
     settler = Settler(store, config, Spider(store, config, config.crawl.depth), model)
     loop_report = LoopReport(loop.number)
-    if todo:
+    if plans:
         first = prefilter_for(ws, loop.number, not prefilter, config)
-        tasks = [ScanTask(source, config.rules, first, loop.number) for source in todo]
+        tasks = [
+            ScanTask(plan.source, config.rules, first, loop.number, plan.start) for plan in plans
+        ]
         if config.keep.warc != "none":
             settler.archive = open_archive(ws, store, config.keep)
         try:
-            _scan_files(executor, tasks, settler, loop_report, report, events)
+            _scan_files(executor, tasks, plans, settler, loop_report, report, events)
         finally:
             if settler.archive is not None:
                 settler.archive.close()
@@ -198,9 +209,54 @@ def scan(
     return report
 
 
+@dataclass(frozen=True)
+class SourcePlan:
+    """A file to scan: from where (0, or the end of the last whole record an earlier
+    scan of it read), its identity now (size, first bytes' hash), and the counts of the
+    earlier scan that this one goes on from."""
+
+    source: str
+    start: int = 0
+    identity: tuple[int, str] | None = None
+    before: dict[str, Any] = field(default_factory=dict)
+
+
+def plan_sources(store: Store, sources: list[str]) -> list[SourcePlan]:
+    """The files of `sources` to scan now, and from where. A file is known by its name,
+    its size and its first bytes: one scanned whole is skipped while they are the same;
+    one that ended mid-record (a partial download), or has grown since, is read on from
+    the end of its last whole record while its first bytes are the same; any other file
+    under a known name is scanned from its start. A URL is known by its name; a partial
+    one is read on from its last whole record (a Range request)."""
+    scanned = store.scanned_files()
+    plans = []
+    for source in sources:
+        identity = file_identity(source)
+        before = scanned.get(source)
+        if before is None:
+            plans.append(SourcePlan(source, 0, identity))
+            continue
+        if before.size is None or identity is None:  # a URL (or a file scanned by name)
+            if not before.whole and before.end and source.startswith(("http://", "https://")):
+                plans.append(SourcePlan(source, before.end, None, before.counts))
+            elif not before.whole or identity is not None:
+                plans.append(SourcePlan(source, 0, identity))
+            continue
+        grown = identity[0] >= before.size
+        same = grown and (file_identity(source, before.size) or (0, ""))[1] == before.head
+        if same and before.whole and identity[0] == before.size:
+            continue
+        if same and before.end is not None:
+            plans.append(SourcePlan(source, before.end, identity, before.counts))
+        else:
+            plans.append(SourcePlan(source, 0, identity))
+    return plans
+
+
 def _scan_files(
     executor: Executor,
     tasks: list[ScanTask],
+    plans: list[SourcePlan],
     settler: Settler,
     loop_report: LoopReport,
     report: ScanReport,
@@ -212,35 +268,49 @@ def _scan_files(
     events.stage(loop, "scan", len(tasks))
     shared = executor.share(settler.model)
     started = time.monotonic()
+    by_source = {plan.source: plan for plan in plans}
     for result in executor.map_batches(scan_file, tasks, shared):
+        events.advance(1)
+        if result.state == "failed":  # not marked: named in the report, tried again next time
+            report.failed.append(f"{result.source}: {result.error}")
+            continue
         found = _record_file(store, settler, result, loop_report, report)
         report.files += 1
         report.records += result.records
         report.pages += result.pages
         report.candidates += result.candidates
         report.seconds += result.seconds
-        if result.error:
-            report.errors.append(f"{result.source}: {result.error}")
+        if result.state == "partial":
+            report.partial.append(f"{result.source}: {result.error}")
+        plan = by_source[result.source]
         counts = {
             "records": result.records,
             "pages": result.pages,
             "candidates": result.candidates,
             "documents": found,
             "seconds": round(result.seconds, 3),
-            "error": result.error,
         }
-        store.mark_scanned(result.source, loop, counts)
+        counts = {key: value + plan.before.get(key, 0) for key, value in counts.items()}
+        whole = result.state == "whole"
+        store.mark_scanned(
+            result.source, loop, {**counts, "error": result.error}, plan.identity, result.end, whole
+        )
         rate = result.records / result.seconds if result.seconds else 0.0
         elapsed = time.monotonic() - started
         events.status(
             f"{report.records:,} records ({report.records / max(elapsed, 1e-9):,.0f}/s), "
             f"{report.documents} target documents"
         )
-        events.advance(1)
         events.line(
             f"{_short(result.source)}: {result.records:,} records ({rate:,.0f}/s), "
             f"{result.candidates:,} past the first filter, {found} target documents"
-            + (f"; stopped early: {result.error}" if result.error else "")
+            + (
+                f"; the download broke off {result.retries} times and was asked again from "
+                "the last whole record"
+                if result.retries
+                else ""
+            )
+            + ("; a partial file: the records read are kept" if result.error else "")
         )
 
 

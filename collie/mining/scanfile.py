@@ -16,11 +16,15 @@ benchmarks/bench_scan.py against the full decision on every record.
 
 from __future__ import annotations
 
+import hashlib
+import io
+import os
 import re
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import IO, Any
+from pathlib import Path
+from typing import IO, Any, cast
 from urllib.parse import urlsplit
 
 from collie.crawl.links import site_of
@@ -37,6 +41,9 @@ BODY = re.compile(rb"<body\b", re.I)
 HEAD_BYTES = 256 * 1024  # where <body> is looked for
 TAGS = re.compile(rb"<script\b.*?</script>|<style\b.*?</style>|<[^>]*>", re.S | re.I)
 UNKNOWN_PAGE = -1  # the page id, until the driver queues the URL
+IDENTITY_BYTES = 65_536  # a file's first bytes, hashed: its identity with its size
+RETRY_SECONDS = (1.0, 4.0, 16.0)  # waits before a broken download is asked again
+HEAD_CHECK = 4096  # what is read of a file to tell a WARC file from another
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,7 @@ class ScanTask:
     rules: PageRules
     prefilter: Prefilter
     loop: int
+    start: int = 0  # where to begin: the end of the last whole record an earlier scan read
 
 
 @dataclass(frozen=True)
@@ -97,46 +105,225 @@ class FileResult:
     found: list[tuple[Examined, ArchiveHit]] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None  # the file could not be read to its end (what was read counts)
+    end: int = 0  # the offset after the last whole record read
+    retries: int = 0  # a download broken off, asked again from `end` (a Range request)
+    state: str = "whole"  # whole, partial (ends mid-record: resumable at `end`), failed
 
 
 def scan_file(task: ScanTask, model: LangModel) -> FileResult:
-    """Read one archive file (module docstring)."""
-    from warcio.archiveiterator import ArchiveIterator
-    from warcio.exceptions import ArchiveLoadFailed
-
+    """Read one archive file (module docstring) from `task.start`, to its end or to where
+    it breaks off: a file that ends mid-record (a partial download) keeps the records
+    read before it, and says where the last whole one ends; a file that is no WARC or
+    WET file, or that cannot be opened, is `failed`."""
     started = time.perf_counter()
-    result = FileResult(task.source)
+    result = FileResult(task.source, end=task.start)
     try:
-        with open_source(task.source) as stream:
-            records = ArchiveIterator(stream, arc2warc=True)
-            for record in records:
-                result.records += 1
-                page = _page_record(record, records, task)
-                if page is None:
-                    continue
-                result.pages += 1
-                host, sample, read_all = page.host, page.sample(), page.read_all
-                if not task.prefilter.passes(host, sample):
-                    continue
-                result.candidates += 1
-                result.found.append(read_all(model))
-    except (OSError, ArchiveLoadFailed, zlib.error, EOFError, ValueError) as exc:
-        result.error = f"{type(exc).__name__}: {exc}"
+        if task.start == 0 and _foreign(task.source):
+            result.state, result.error = "failed", "not a WARC or WET file (it begins otherwise)"
+            result.seconds = time.perf_counter() - started
+            return result
+        broken = _read_source(task, model, result)
+        if broken is None and not task.source.startswith(("http://", "https://")):
+            size = Path(task.source).stat().st_size
+            broken = f"the {size - result.end:,} bytes after it are no whole record"
+            broken = broken if result.end < size else None
+        if broken is not None:
+            _file_broken(task, result, broken)
+    except _stream_errors() as exc:
+        why = f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+        if result.end > task.start:
+            _file_broken(task, result, why)
+        else:
+            result.state, result.error = "failed", why
     result.seconds = time.perf_counter() - started
     return result
 
 
-def open_source(source: str) -> IO[bytes]:
+def _read_source(task: ScanTask, model: LangModel, result: FileResult) -> str | None:
+    """The file read into `result` (_read_records); a remote file whose download breaks
+    off is asked again from the end of its last whole record (a Range request), after
+    RETRY_SECONDS, before it is given up as partial."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    remote = task.source.startswith(("http://", "https://"))
+    for attempt in range(len(RETRY_SECONDS) + 1):
+        try:
+            with open_source(task.source, result.end) as stream:
+                records = ArchiveIterator(stream, arc2warc=True)
+                return _read_records(records, task, model, result)
+        except _stream_errors() as exc:
+            status = getattr(getattr(exc, "response", None), "status_code", None) or 500
+            if not remote or status < 500 or attempt == len(RETRY_SECONDS):
+                if result.end == task.start:  # nothing read: the file cannot be read
+                    raise
+                return f"the download broke off ({type(exc).__name__}), asked {attempt + 1} times"
+            result.retries += 1
+            time.sleep(RETRY_SECONDS[attempt])
+    return None  # not reached: the last attempt returns
+
+
+def _stream_errors() -> tuple[type[Exception], ...]:
+    """What reading a file or a download raises when it breaks off (requests' errors
+    are OSErrors; urllib3's ProtocolError, a connection broken mid-body, is not)."""
+    from urllib3.exceptions import HTTPError
+
+    return (OSError, HTTPError)
+
+
+def _read_records(records: Any, task: ScanTask, model: LangModel, result: FileResult) -> str | None:
+    """Each whole record of `records` into `result`; why the file broke off, or None."""
+    iterator = iter(records)
+    while True:
+        try:
+            record = next(iterator)
+            page = _page_record(record, result.end, task)
+            records.get_record_length()  # read to its end (and its blank lines)
+        except StopIteration:
+            return None
+        except _read_errors() as exc:  # warcio on a cut file
+            return f"the record after it is cut short ({type(exc).__name__})"
+        if not _whole(record, records):
+            return "the record after it is cut short"
+        result.records += 1
+        result.end = _record_end(records)
+        if page is None:
+            continue
+        result.pages += 1
+        if task.prefilter.passes(page.host, page.sample()):
+            result.candidates += 1
+            result.found.append(page.read_all(model))
+
+
+def _read_errors() -> tuple[type[Exception], ...]:
+    """What warcio raises reading a file that is cut or is no WARC file (its header
+    parser meets a cut header as None: AttributeError)."""
+    from warcio.exceptions import ArchiveLoadFailed
+    from warcio.statusandheaders import StatusAndHeadersParserException
+
+    return (
+        ArchiveLoadFailed,
+        StatusAndHeadersParserException,
+        AttributeError,
+        EOFError,
+        ValueError,
+        zlib.error,
+    )
+
+
+def _whole(record: Any, records: Any) -> bool:
+    """Whether the record just read was there to its end (its Content-Length, and in a
+    .gz file its gzip member's end)."""
+    if getattr(record.raw_stream, "limit", 0) > 0:
+        return False
+    decompressor = getattr(records.reader, "decompressor", None)
+    return decompressor is None or bool(getattr(decompressor, "eof", True))
+
+
+def _record_end(records: Any) -> int:
+    """Where the record just read ends and the next begins. In a .gz file, the bytes read
+    from the file but for those of the next gzip member (warcio's own offset counts the
+    member's decompressed bytes left in its buffer too, so it can be a byte or two off)."""
+    decompressor = getattr(records.reader, "decompressor", None)
+    if decompressor is None:
+        return int(records.offset)
+    return int(records.fh.tell()) - len(decompressor.unused_data)
+
+
+def _file_broken(task: ScanTask, result: FileResult, why: str) -> None:
+    """A file that broke off: partial, the records before where it broke kept."""
+    result.state = "partial"
+    result.error = (
+        f"ends after {'another ' if task.start else ''}{result.records} records at offset "
+        f"{result.end} (a partial download?): {why}"
+    )
+
+
+def _foreign(source: str) -> bool:
+    """Whether a local file begins otherwise than a WARC (or ARC) file does, gzipped or
+    not (a file too short to tell is not foreign: a download cut very early)."""
+    if source.startswith(("http://", "https://")):
+        return False  # a stream: not read twice
+    with open(source, "rb") as raw:
+        head = raw.read(HEAD_CHECK)
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head)
+        except zlib.error:
+            return True
+    if len(head) < len(b"filedesc://"):
+        return False
+    return not head.startswith((b"WARC/", b"filedesc://"))
+
+
+def file_identity(source: str, length: int | None = None) -> tuple[int, str] | None:
+    """A local file's size and the SHA-1 of its first IDENTITY_BYTES bytes (of its first
+    `length` bytes, to compare with a shorter file's); None for a URL or a missing file."""
+    if source.startswith(("http://", "https://")):
+        return None
+    try:
+        with open(source, "rb") as raw:
+            size = os.fstat(raw.fileno()).st_size
+            head = raw.read(min(IDENTITY_BYTES, size if length is None else length))
+    except OSError:
+        return None
+    return size, hashlib.sha1(head).hexdigest()
+
+
+def open_source(source: str, start: int = 0) -> IO[bytes]:
     """A local file, or an http(s) URL streamed (Common Crawl serves its files over
-    HTTPS: https://data.commoncrawl.org/crawl-data/...)."""
+    HTTPS: https://data.commoncrawl.org/crawl-data/...), from `start` (a Range request;
+    the bytes before it skipped when the server ignores it), telling offsets in the
+    file."""
     if source.startswith(("http://", "https://")):
         import requests
 
-        response = requests.get(source, stream=True, timeout=(10, 120))
+        headers = {"Range": f"bytes={start}-"} if start else {}
+        response = requests.get(source, stream=True, timeout=(10, 120), headers=headers)
+        if response.status_code == 416:  # nothing after `start`
+            response.close()
+            return cast(IO[bytes], _Offset(io.BytesIO(b""), start))
         response.raise_for_status()
         response.raw.decode_content = False
-        return response.raw
-    return open(source, "rb")
+        stream = _Offset(response.raw, start)
+        if start and response.status_code == 200:  # the whole file: skip to `start`
+            stream.skip(start)
+        return cast(IO[bytes], stream)
+    local = open(source, "rb")  # noqa: SIM115 (the caller closes it)
+    local.seek(start)
+    return local
+
+
+class _Offset:
+    """A stream read from `start` of a file: tell() says where in the file."""
+
+    def __init__(self, raw: Any, start: int) -> None:
+        self.raw, self.position = raw, start
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size) if size is not None and size >= 0 else self.raw.read()
+        self.position += len(data)
+        return bytes(data)
+
+    def skip(self, count: int) -> None:
+        """Read past `count` bytes (the stream's own start was 0)."""
+        self.position -= count
+        while count > 0:
+            data = self.read(min(count, 1 << 20))
+            if not data:
+                break
+            count -= len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> _Offset:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 @dataclass
@@ -146,8 +333,9 @@ class _PageRecord:
     read_all: Any  # (model) -> (Examined, ArchiveHit): the full decision
 
 
-def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | None:
-    """A page record of the file (a 200 HTML response, or a WET conversion), or None."""
+def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
+    """A page record of the file (a 200 HTML response, or a WET conversion), or None;
+    `start` is where the record begins (where the record before it ended)."""
     kind = record.rec_type
     if kind not in ("response", "conversion"):
         return None
@@ -159,7 +347,7 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     queued = QueuedPage(UNKNOWN_PAGE, url, site_of(url), task.loop, "crawl", 0)
     if kind == "conversion":
         body = record.content_stream().read()
-        hit = _hit(record, records, task, kind)
+        hit = _hit(record, start, task, kind)
         return _PageRecord(
             host,
             lambda: body[: SAMPLE_BYTES * 2].decode("utf-8", "replace")[:SAMPLE_BYTES],
@@ -172,7 +360,7 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     if media not in HTML_TYPES and media not in GENERIC_TYPES:
         return None
     raw = record.raw_stream.read(task.rules.max_bytes + 1)
-    hit = _hit(record, records, task, kind)
+    hit = _hit(record, start, task, kind)
     try:
         body = Decoder(http.get_header("Content-Encoding") or "").feed(raw, task.rules.max_bytes)
     except (ValueError, zlib.error):
@@ -207,13 +395,13 @@ def _page_record(record: Any, records: Any, task: ScanTask) -> _PageRecord | Non
     return _PageRecord(host, lambda: _html_text(body), full)
 
 
-def _hit(record: Any, records: Any, task: ScanTask, kind: str) -> ArchiveHit:
-    """Where the record is (asked after its payload is read: warcio's offset lookup
-    must not come between the record's headers and its payload)."""
+def _hit(record: Any, start: int, task: ScanTask, kind: str) -> ArchiveHit:
+    """Where the record is: `start`, the end of the record before it (_record_end: not
+    warcio's own offset, which can be a byte off once a payload is read)."""
     headers = record.rec_headers
     return ArchiveHit(
         task.source,
-        records.get_record_offset(),
+        start,
         headers.get_header("WARC-Record-ID") or "",
         _seconds(headers.get_header("WARC-Date") or ""),
         kind,

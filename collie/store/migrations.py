@@ -385,6 +385,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "scan-partial-files",
+        [
+            # An archive file's identity beside its name (collie.mining.scan): its size and
+            # the SHA-1 of its first bytes (scanfile.IDENTITY_BYTES), NULL for a URL or a
+            # file scanned before this migration; `whole` 0 for a file that ended
+            # mid-record (a partial download), which a rerun resumes at `end_offset`, the
+            # offset after its last whole record (a file that grew is resumed there too).
+            "ALTER TABLE scanned_files ADD COLUMN size INTEGER",
+            "ALTER TABLE scanned_files ADD COLUMN head TEXT",
+            "ALTER TABLE scanned_files ADD COLUMN whole INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE scanned_files ADD COLUMN end_offset INTEGER",
+        ],
+    ),
 ]
 
 

@@ -211,7 +211,7 @@ def test_bad_input_is_named(tmp_path: Path, capsys: Any, archive: dict[str, Any]
     garbage = tmp_path / "garbage.warc.gz"
     garbage.write_bytes(gzip.compress(b"<html>not a WARC file at all</html>\n" * 50))
     done = run_collie(capsys, "-w", str(root), "scan", str(garbage))
-    assert done.code == 0 and "read to an error" in done.err
+    assert done.code == 1 and f"{garbage}: not a WARC or WET file" in done.err
 
 
 def test_the_archive_index_lists_a_found_site_for_the_live_loop(
