@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from bench_extract import _trafilatura  # the same call on a page's decoded text and URL
+
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
 from collie.page.process import clear_caches
@@ -109,15 +111,6 @@ def load_pages(half: str, limit: int, evaluate: ModuleType) -> list[Page]:
 
 def _collie(page: Page) -> str:
     return extract_html(page.text, page.url).text
-
-
-def _trafilatura(fast: bool) -> Callable[[Page], str]:
-    import trafilatura
-
-    def run(page: Page) -> str:
-        return trafilatura.extract(page.text, url=page.url, fast=fast) or ""
-
-    return run
 
 
 def tools() -> dict[str, Callable[[Page], str]]:
