@@ -200,10 +200,7 @@ def without_menu_text(
     for paragraph in paragraphs:
         lines = []
         for line in paragraph:
-            words = line.lower.split()
-            covered = sum(word in anchors for word in words)
-            menu = len(words) >= MENU_WORDS and covered >= MENU_SHARE * len(words)
-            if menu and not _SENTENCE_END.search(line.text):
+            if _menu_like(line.lower.split(), anchors) and not _SENTENCE_END.search(line.text):
                 dropped.append((line.text, MENU_TEXT.name))
             else:
                 lines.append(line)
@@ -222,7 +219,11 @@ def is_page_dump(paragraphs: list[list[Line]], links: list[tuple[str, str]]) -> 
     if len(paragraphs) != 1 or len(paragraphs[0]) != 1:
         return False
     anchors = {word for _, anchor in links for word in _words(anchor.lower())}
-    words = _words(paragraphs[0][0].lower)
+    return _menu_like(_words(paragraphs[0][0].lower), anchors)
+
+
+def _menu_like(words: list[str], anchors: set[str]) -> bool:
+    """MENU_WORDS words or more, MENU_SHARE of them words of the page's link anchors."""
     covered = sum(word in anchors for word in words)
     return len(words) >= MENU_WORDS and covered >= MENU_SHARE * len(words)
 
