@@ -155,3 +155,83 @@ def test_the_index_holds_the_whole_records(copy: Path, how: str, capsys) -> None
     lines = (copy / "warc" / "index.cdxj").read_text().splitlines()
     kept = [line for line in everything if f'"filename": "{victim.name}"' not in line]
     assert set(kept) <= set(lines) < set(everything) and kept
+
+
+def _documents(root: Path) -> list[tuple[object, ...]]:
+    return rows(root, "SELECT page_id, text, duplicate_of FROM documents ORDER BY page_id")
+
+
+def _pointers(root: Path) -> list[tuple[object, ...]]:
+    return rows(root, "SELECT id, warc_file, warc_offset FROM pages "
+                      "WHERE warc_file IS NOT NULL ORDER BY id")  # fmt: skip
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_check_repair_and_run_restore_the_workspace(  # type: ignore[no-untyped-def]
+    copy: Path, how: str, closed_web: tuple[MiniWebServer, ZuluWorld], capsys
+) -> None:
+    """Issue 45, parts 1 and 5: `check` names the damage and the lost pages, `--repair`
+    cuts or moves the file aside (never deletes it) and marks them, `run --refetch-lost`
+    fetches only them again, and the workspace is whole again with the same corpus."""
+    server = closed_web[0]
+    whole = run_collie(capsys, "check")
+    assert whole.code == 0 and "Every WARC file is whole" in whole.err, whole.err
+    corpus, pointed = _documents(copy), len(_pointers(copy))
+    victim = _victim(copy)
+    said = DAMAGE[how](victim)
+    found = run_collie(capsys, "check")
+    assert found.code == 1, found.err
+    _named(found.err, victim, said)
+    assert "lost the only copy of their body" in found.err and "--repair" in found.err
+    status = run_collie(capsys, "status")
+    assert f"damaged   warc/{victim.name}: " in status.out and "collie check" in status.out
+    fixed = run_collie(capsys, "check", "--repair")
+    assert fixed.code == 0, fixed.err
+    assert "marked to be fetched again" in fixed.err and "unexpected" not in fixed.err
+    if how == "garbled":  # moved aside, not deleted
+        assert (copy / "warc" / "damaged" / victim.name).stat().st_size > 0
+    lost = {str(url) for (url,) in rows(copy, "SELECT p.url FROM lost_bodies l JOIN pages p "
+                                              "ON p.id = l.page_id")}  # fmt: skip
+    assert lost and len(_pointers(copy)) == pointed - len(lost)
+    waiting = run_collie(capsys, "check")
+    assert waiting.code == 1 and "wait to be fetched again" in waiting.err, waiting.err
+    status = run_collie(capsys, "status")
+    assert "damaged" not in status.out and "--refetch-lost" in status.out, status.out
+    before = len(server.log)
+    again = run_collie(capsys, "run", "--refetch-lost")
+    assert again.code == 0, again.err
+    assert f"Fetched again {len(lost)} of {len(lost)} pages" in again.err, again.err
+    asked = {e.url for e in server.log[before:] if not e.path.startswith("/robots.txt")}
+    assert lost <= asked and len(asked) <= len(lost) + 5  # only the lost (and a redirect's hop)
+    assert run_collie(capsys, "check").code == 0
+    assert "lost" not in run_collie(capsys, "status").out
+    assert _documents(copy) == corpus and len(_pointers(copy)) == pointed
+    assert rows(copy, "SELECT DISTINCT outcome FROM lost_bodies") == [("same",)]
+    assert run_collie(capsys, "reprocess").code == 0
+    assert run_collie(capsys, "export", "all.warc.gz", "--format", "warc").code == 0
+    assert _documents(copy) == corpus
+
+
+def test_check_finds_a_record_with_a_wrong_digest(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A record whose gzip member is whole but whose content was changed (the digest
+    no longer matches) is found, and its page lost."""
+    import gzip
+
+    page, file, offset, length = rows(copy, "SELECT id, warc_file, warc_offset, warc_length "
+                                            "FROM pages WHERE warc_file IS NOT NULL AND "
+                                            "http_status = 200 ORDER BY id LIMIT 1")[0]  # fmt: skip
+    path = copy / "warc" / str(file)
+    data = path.read_bytes()
+    start, end = int(str(offset)), int(str(offset)) + int(str(length))
+    record = gzip.decompress(data[start:end])
+    cut = record.index(b"\r\n\r\n", record.index(b"HTTP/")) + 4  # the payload's first byte
+    changed = record[:cut] + bytes([record[cut] ^ 1]) + record[cut + 1 :]
+    path.write_bytes(data[:start] + gzip.compress(changed) + data[end:])
+    found = run_collie(capsys, "check")
+    assert found.code == 1, found.err
+    assert f"warc/{file}: 1 record with a wrong digest, the first at offset {start}" in found.err
+    assert run_collie(capsys, "check", "--repair").code == 0
+    assert rows(copy, "SELECT page_id FROM lost_bodies") == [(page,)] or rows(
+        copy, f"SELECT COUNT(*) FROM lost_bodies WHERE page_id = {page}"
+    ) == [(1,)]
+    assert (copy / "warc" / "damaged" / str(file)).exists()

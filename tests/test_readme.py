@@ -39,6 +39,7 @@ COMMANDS = [
     ["search"],
     ["run"],
     ["reprocess"],
+    ["check"],
     ["scan"],
     ["export"],
     ["report"],

@@ -1,16 +1,22 @@
-"""Mining web-archive files (Common Crawl's WARC or WET files, any WARC) for a
-workspace's language: what `collie scan` does (collie.mining.scan), for the command line
-and for Python."""
+"""Web-archive files: mining Common Crawl's WARC or WET files (any WARC) for a
+workspace's language, what `collie scan` does (collie.mining.scan); and checking and
+repairing the workspace's own WARC files, what `collie check` does
+(collie.corpus.check). For the command line and for Python."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
+from collie.corpus.check import ArchiveCheck, Repair, check_archive, repair_archive
 from collie.mining.records import RunEvents
 from collie.mining.scan import ScanReport, expand_sources, scan
 from collie.page.maintext import check_installed
+from collie.store.archived import ArchiveStore
+from collie.store.warc import WARC_FOLDER
+from collie.store.warccheck import FileCheck, check_file
 from collie.workspace.folder import RunLock
 
 
@@ -32,3 +38,36 @@ def scan_archives(
         model = ws.model()
         with open_executor(ws.settings, threads, notes) as executor:
             return scan(ws, model, executor, sources, events or RunEvents(), prefilter=prefilter)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What `collie check` found (ArchiveCheck), what `--repair` did, and the repaired
+    files checked again (None without a repair)."""
+
+    found: ArchiveCheck
+    repaired: Repair | None = None
+    after: list[FileCheck] | None = None
+
+    @property
+    def healthy(self) -> bool:
+        """Every file whole, and no lost body waiting to be marked or fetched again; after
+        a repair, every file it left whole (the pages it marked wait for `collie run`)."""
+        if self.after is None:
+            return self.found.healthy
+        return all(f.whole for f in self.after)
+
+
+def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
+    """Check the workspace's WARC files against its page rows (collie.corpus.check);
+    with `repair`, cut or move aside what is damaged and mark the lost pages, which
+    `collie run` (or `run(refetch_lost=True)`) fetches again. Refused beside a run."""
+    with open_workspace() as ws, RunLock(ws.root):
+        store = ArchiveStore(ws)
+        found = check_archive(ws.root, store)
+        if not repair or not (found.damaged or found.lost):
+            return Checked(found)
+        done = repair_archive(ws.root, store, found)
+        folder = ws.root / WARC_FOLDER
+        after = [check_file(folder / f.name) for f in found.damaged if (folder / f.name).exists()]
+        return Checked(replace(found, marked=store.lost_counts()), done, after)

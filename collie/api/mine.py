@@ -22,12 +22,15 @@ from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
 from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.lognames import AliasFormatter
+from collie.mining.config import RunConfig
 from collie.mining.coverage import plan_cost
 from collie.mining.loop import run as run_loops
 from collie.mining.records import RunEvents, RunLimits, RunReport
+from collie.mining.refetch import RefetchReport, refetch_lost
 from collie.page.maintext import check_installed
 from collie.search import make_backend
-from collie.workspace.folder import RunLock
+from collie.store.archived import ArchiveStore
+from collie.workspace.folder import RunLock, Workspace
 
 RUN_LOG = logging.getLogger(__name__)  # the run's own lines, for logs/ only (collie.runlog)
 RUN_LOG.propagate = False
@@ -42,6 +45,7 @@ class Mined:
     done_before: int  # completed loops when the run began
     loops_source: str  # where run.loops came from, in `collie config`'s words
     backend: str | None = None  # the search backend's name; None: nothing to do, no run
+    refetched: RefetchReport | None = None  # the lost pages fetched again, if there were any
 
 
 def mine(
@@ -49,9 +53,13 @@ def mine(
     events: RunEvents | None = None,
     notes: Notes = no_note,
     guard: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext,
+    refetch_lost: bool = False,
 ) -> Mined:
     """Bring the workspace to run.loops completed loops (`collie run`); resumed where an
-    earlier run stopped. Nothing is fetched when the loops are done already."""
+    earlier run stopped. First the pages whose body was lost with a damaged WARC file
+    (`collie check --repair` marks them) are fetched again; with `refetch_lost` only
+    that, those whose last try failed included, and no loop. Nothing else is fetched
+    when the loops are done already."""
     check_installed()
     with open_workspace() as ws, RunLock(ws.root):
         settings = ws.settings
@@ -62,8 +70,9 @@ def mine(
             settings["run.max_time"],
         )
         done, source = ws.completed_loops(), settings.entry("run.loops").source
-        if done >= limits.loops:  # nothing to do: no model, no network
-            return Mined(RunReport(already_done=True), limits.loops, done, source)
+        refetched = _refetch(ws, events or RunEvents(), guard, refetch_lost)
+        if refetch_lost or done >= limits.loops:  # nothing (else) to do: no model, no search
+            return Mined(RunReport(already_done=True), limits.loops, done, source, None, refetched)
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
         model = ws.model()
@@ -84,7 +93,20 @@ def mine(
         finally:
             close_run_log(log_handler)
         report.requests = ws.queries.requests_sent() - spent
-    return Mined(report, limits.loops, done, source, backend.name)
+    return Mined(report, limits.loops, done, source, backend.name, refetched)
+
+
+def _refetch(
+    ws: Workspace,
+    events: RunEvents,
+    guard: Callable[[], AbstractContextManager[Any]],
+    retry_failed: bool,
+) -> RefetchReport | None:
+    """The lost pages fetched again (collie.mining.refetch), or None when there are none."""
+    if not ArchiveStore(ws).lost_pages(retry_failed):
+        return None
+    with guard(), Fetcher(FetchConfig.from_settings(ws.settings)) as fetcher:
+        return refetch_lost(ws, fetcher, RunConfig.of(ws).keep, events, retry_failed)
 
 
 class LoggedEvents(RunEvents):

@@ -43,6 +43,7 @@ COMMANDS = {
     "extract": ("collie.cli.extract", "extract"),
     "run": ("collie.cli.run", "run"),
     "reprocess": ("collie.cli.reprocess", "reprocess_command"),
+    "check": ("collie.cli.check", "check"),
     "scan": ("collie.cli.scan", "scan_command"),
     "export": ("collie.cli.export", "export"),
     "report": ("collie.cli.export", "report"),
@@ -83,7 +84,7 @@ class SectionedGroup(click.Group):
 
     SECTIONS = (
         ("Mining", ("init", "run", "status", "report", "config", "search", "seeds", "queries")),
-        ("The corpus", ("export", "review", "reprocess")),
+        ("The corpus", ("export", "review", "reprocess", "check")),
         ("Languages", ("language", "langid", "safetynet", "extract")),
         ("The closed-world web", ("demo", "mininet")),
     )

@@ -13,7 +13,9 @@ from collie.api.options import no_note
 from collie.cli.executor import executor_options
 from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.cli.progress import CliEvents, stop_on_ctrl_c
+from collie.errors import CollieError, plural
 from collie.mining.records import RunReport
+from collie.mining.refetch import RefetchReport
 
 
 @click.command(context_settings=CONTEXT)
@@ -55,6 +57,13 @@ from collie.mining.records import RunReport
     help="Seconds this run may take; 0: no limit (default: run.max_time).",
 )
 @click.option(
+    "--refetch-lost",
+    is_flag=True,
+    help="Only fetch again the pages whose body was lost with a damaged WARC file "
+    "(`collie check --repair` marks them), those whose last try failed included; no "
+    "loop. (Every run fetches the marked pages again first.)",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -65,7 +74,7 @@ from collie.mining.records import RunReport
 @search_options
 @common_options
 @click.pass_obj
-def run(app: App, as_json: bool, **_options: Any) -> None:
+def run(app: App, as_json: bool, refetch_lost: bool, **_options: Any) -> None:
     """Mine the web: seed words -> queries -> search -> fetch -> language ID -> crawl
     -> near-duplicates, loop after loop.
 
@@ -83,19 +92,48 @@ def run(app: App, as_json: bool, **_options: Any) -> None:
       collie run --loops 3 --max-time 3600
       collie run --loops 2 --cluster local:4
       collie run --loops 2 --scheduler tcp://10.0.0.5:8786
+      collie run --refetch-lost
     """
     events = CliEvents(app.quiet)
     try:
         mined = mine(
-            app.open, events, no_note if app.quiet else note, lambda: stop_on_ctrl_c(events)
+            app.open,
+            events,
+            no_note if app.quiet else note,
+            lambda: stop_on_ctrl_c(events),
+            refetch_lost,
         )
     finally:
         events.close()
+    _print_refetched(app, mined.refetched, refetch_lost)
+    if refetch_lost:
+        return
     if mined.backend is None:
         _print_report(app, mined.report, mined.loops, as_json)
         note(_nothing_to_do(mined.done_before, mined.loops, mined.loops_source))
         return
     _print_report(app, mined.report, mined.loops, as_json, mined.backend)
+
+
+def _print_refetched(app: App, done: RefetchReport | None, asked: bool) -> None:
+    """What fetching the lost pages again gave (exit 1 when some are still lost)."""
+    if done is None:
+        if asked:
+            note("No page has lost its body: nothing to fetch again (`collie check` checks).")
+        return
+    if not app.quiet:
+        changed = f"; {done.changed} changed since (`collie reprocess` decides them again)"
+        note(
+            f"Fetched again {done.fetched} of {plural(done.asked, 'page', 'pages')} whose body "
+            f"was lost{changed if done.changed else ''}."
+        )
+    if done.failed:
+        reasons = ", ".join(f"{n} {why}" for why, n in done.failed.most_common())
+        raise CollieError(
+            f"{plural(sum(done.failed.values()), 'lost page', 'lost pages')} could not be "
+            f"fetched again ({reasons}).",
+            "Run `collie run --refetch-lost` later to try again.",
+        )
 
 
 def report_json(report: RunReport) -> dict[str, Any]:

@@ -98,6 +98,7 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"(the body cache: {archive['cache_bytes'] / 1e6:,.1f} MB)"
             + (f"; {per_doc:,} bytes per target document" if per_doc else "")
         )
+    lines += archive_damage_lines(archive)
     settings = data["settings"]
     others = {k: v for k, v in settings.items() if k != "language.code"}
     if others:
@@ -266,4 +267,22 @@ def safetynet_lines(data: dict[str, dict[str, Any]]) -> list[str]:
     for code, v in data.items():
         name = known[code].display_name if code in known else code
         lines.append(f"{code}  {name:<32} {v['words']:>4} words  {v['sources']}")
+    return lines
+
+
+def archive_damage_lines(archive: dict[str, Any]) -> list[str]:
+    """What `collie status` says of damaged WARC files and lost bodies, if anything."""
+    lines = [f"  damaged   warc/{name}: {what}" for name, what in archive["damaged"].items()]
+    if archive["damaged"]:
+        lines.append("  run `collie check` (it reads every record), then `collie check --repair`")
+    if archive["lost_waiting"]:
+        lines.append(
+            f"  lost      {_plural(archive['lost_waiting'], 'page')} whose body was lost wait "
+            "to be fetched again: `collie run --refetch-lost`"
+        )
+    if archive["lost_failed"]:
+        lines.append(
+            f"  lost      {_plural(archive['lost_failed'], 'page')} whose body was lost could "
+            "not be fetched again: `collie run --refetch-lost` tries again"
+        )
     return lines

@@ -399,6 +399,26 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE scanned_files ADD COLUMN end_offset INTEGER",
         ],
     ),
+    (
+        "lost-bodies",
+        [
+            # Pages whose only copy of the body was in a damaged WARC file
+            # (collie.corpus.check: `collie check --repair`): where the record was and
+            # what was wrong, kept when the page row's warc_* columns are cleared; then
+            # when `collie run` fetched the page again and what came back: 'same' (the
+            # body the page was made from), 'changed' (another body: `collie reprocess`
+            # decides the page again) or 'failed:REASON' (still lost).
+            """CREATE TABLE lost_bodies (
+                page_id INTEGER PRIMARY KEY REFERENCES pages (id),
+                warc_file TEXT NOT NULL,
+                warc_offset INTEGER,
+                damage TEXT NOT NULL,
+                marked_at TEXT NOT NULL,
+                refetched_at TEXT,
+                outcome TEXT
+            )""",
+        ],
+    ),
 ]
 
 

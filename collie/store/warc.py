@@ -100,9 +100,9 @@ class WarcArchive:
         for digest, uri, fetched_at, record_id in digests:
             self.digests.setdefault(digest, (uri, warc_date(fetched_at), record_id))
 
-    def write(self, exchange: Exchange) -> WarcLocation:
-        """Write an exchange (request and response, or request and revisit); where the
-        response or revisit record is."""
+    def write(self, exchange: Exchange, revisit: bool = True) -> WarcLocation:
+        """Write an exchange (request and response, or request and revisit: never with
+        `revisit` False); where the response or revisit record is."""
         from warcio.statusandheaders import StatusAndHeaders
         from warcio.warcwriter import WARCWriter
 
@@ -115,7 +115,7 @@ class WarcArchive:
             protocol=exchange.http_version,
         )
         digest = payload_digest(exchange.body)
-        seen = self.digests.get(digest)
+        seen = self.digests.get(digest) if revisit else None
         headers: dict[str, str] = {"WARC-Date": date}
         if seen and exchange.status == 200 and not exchange.truncated:
             uri, first_date, first_id = seen

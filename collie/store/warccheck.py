@@ -1,0 +1,107 @@
+"""One WARC file checked as `warcio check` does, and more (issue 45): every gzip member
+whole (collie.store.warc.whole_records: where a torn or garbled member starts), every
+record parsed and its block and payload digests right, and where each record starts
+(what a page row's pointer is checked against). Files only: which pages lost what is
+collie.corpus.check's.
+"""
+
+from __future__ import annotations
+
+import errno
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from collie.store.warc import whole_records
+from collie.store.warcindex import _Head
+
+DAMAGED_FOLDER = "damaged"  # under warc/: files `collie check --repair` moved aside
+
+
+@dataclass
+class FileCheck:
+    """What one WARC file holds and what is wrong with it."""
+
+    name: str
+    size: int = 0
+    damage: str | None = None  # collie.store.warc.damage's words; None: every member whole
+    records: int = 0  # records whose gzip members are whole, from the start
+    end: int = 0  # where those records end
+    # offset -> (WARC-Record-ID, WARC-Type) of each whole record that parsed
+    starts: dict[int, tuple[str, str]] = field(default_factory=dict)
+    wrong: list[tuple[int, str]] = field(default_factory=list)  # (offset, digest problem)
+
+    @property
+    def whole(self) -> bool:
+        return self.damage is None and not self.wrong
+
+    @property
+    def missing(self) -> bool:
+        return self.damage == "missing"
+
+    @property
+    def good_end(self) -> int:
+        """Where the records before the first problem end: what a repair keeps."""
+        return min([self.end, *(offset for offset, _ in self.wrong)])
+
+    def good(self, offset: int) -> bool:
+        """Is there a whole record with right digests at `offset`?"""
+        return offset in self.starts and offset < self.good_end
+
+    def words(self) -> str:
+        """ "whole, N records", or what is wrong."""
+        if self.whole:
+            return f"whole, {self.records} records"
+        parts = [self.damage] if self.damage else []
+        if self.wrong:
+            first, problem = self.wrong[0]
+            n = len(self.wrong)
+            parts.append(
+                f"{n} record{'s' if n != 1 else ''} with a wrong digest, the first at "
+                f"offset {first} ({problem})"
+            )
+        return "; ".join(str(p) for p in parts)
+
+
+def check_file(path: Path) -> FileCheck:
+    """Check the WARC file at `path` (see the module docstring)."""
+    found = FileCheck(path.name)
+    try:
+        found.size = path.stat().st_size if path.is_file() else 0
+        found.damage, found.records, found.end = whole_records(path)
+        if found.missing or found.records == 0:
+            return found
+        _read_records(path, found)
+    except PermissionError:
+        found.damage, found.records, found.end = "unreadable (permission denied)", 0, 0
+        found.starts.clear()
+    except OSError as exc:  # an I/O error of the disk itself
+        reason = errno.errorcode.get(exc.errno or 0, str(exc))
+        found.damage, found.records, found.end = f"unreadable ({reason}: {exc})", 0, 0
+        found.starts.clear()
+    return found
+
+
+def _read_records(path: Path, found: FileCheck) -> None:
+    """Parse the whole members with warcio, digests checked; a member that is whole
+    gzip but no WARC record ends the file's good part there."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
+
+    with path.open("rb") as file:
+        records = ArchiveIterator(_Head(file, found.end), check_digests=True)
+        position = 0  # where the next record starts
+        try:
+            for record in records:
+                while record.raw_stream.read(1 << 20):
+                    pass
+                offset = records.get_record_offset()
+                position = offset + records.get_record_length()
+                rec_id = record.rec_headers.get_header("WARC-Record-ID") or ""
+                found.starts[offset] = (rec_id, record.rec_type)
+                if record.digest_checker.passed is False:
+                    found.wrong.append((offset, "; ".join(record.digest_checker.problems)))
+        except (ArchiveLoadFailed, ValueError, EOFError) as exc:
+            kept = len(found.starts)
+            found.records, found.end = kept, position
+            where = f"at offset {position} after {kept} records" if kept else "(not a WARC file)"
+            found.damage = f"garbled {where}: {str(exc).splitlines()[0][:120]}"
