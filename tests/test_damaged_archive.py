@@ -235,3 +235,30 @@ def test_check_finds_a_record_with_a_wrong_digest(copy: Path, capsys) -> None:  
         copy, f"SELECT COUNT(*) FROM lost_bodies WHERE page_id = {page}"
     ) == [(1,)]
     assert (copy / "warc" / "damaged" / str(file)).exists()
+
+
+def test_a_pass_reading_a_damaged_file_warns_once(copy: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    """The short pages' vote and the relatives pass read kept bodies back: pages in a
+    damaged file are left as they were, with one warning naming the file and the count,
+    not one a page."""
+    import logging
+
+    from collie.mining.bodies import note_unread
+    from collie.mining.config import RunConfig
+    from collie.mining.examine import MISSING, examine_cached
+    from collie.store import Store
+    from collie.workspace.folder import open_workspace
+
+    victim = _victim(copy)
+    _truncate(victim)
+    with open_workspace(copy, {}, {}) as ws:
+        pages = Store(ws).kept_pages("p.warc_file = ?", (victim.name,))
+        rules, model = RunConfig.of(ws).rules, ws.model()
+        with caplog.at_level(logging.DEBUG):
+            unread = [p for p in pages
+                      if examine_cached(p, copy, model, rules).outcome.reason == MISSING]  # fmt: skip
+            assert unread and note_unread("the short pages' vote", unread) == len(unread)
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1, warned
+    assert f"{len(unread)} pages' kept bodies could not be read" in warned[0]
+    assert f"warc/{victim.name} ({len(unread)})" in warned[0] and "collie check" in warned[0]

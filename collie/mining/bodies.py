@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import zlib
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
@@ -41,13 +43,31 @@ def _read_checked(path: Path, offset: int, page: CachedPage, max_bytes: int) -> 
     made from, else None (and a warning)."""
     try:
         body = archived_body(path, offset, max_bytes)
-    except (OSError, ValueError, zlib.error) as exc:
-        log.warning("%s: its WARC record cannot be read (%s)", page.url, exc)
+    except (OSError, ValueError, zlib.error) as exc:  # the caller counts (note_unread)
+        log.debug("%s: its WARC record cannot be read (%s)", page.url, exc)
         return None
     if hashlib.sha1(body).hexdigest() != page.body_sha1:
-        log.warning("%s: its WARC record is not the body it was made from", page.url)
+        log.debug("%s: its WARC record is not the body it was made from", page.url)
         return None
     return body
+
+
+def note_unread(task: str, pages: Iterable[CachedPage]) -> int:
+    """One warning for the pages whose kept body `task` could not read back (a damaged
+    or missing WARC file), naming the files; how many there were."""
+    files = Counter(page.warc_file or "the body cache" for page in pages)
+    if files:
+        named = ", ".join(f"warc/{name} ({n})" if name.endswith(".gz") else f"{name} ({n})"
+                          for name, n in sorted(files.items()))  # fmt: skip
+        log.warning(
+            "%s: %d pages' kept bodies could not be read and were left as they were: %s. "
+            "`collie check` names the damage; `collie check --repair` then `collie run` "
+            "fetches them again.",
+            task,
+            files.total(),
+            named,
+        )
+    return files.total()
 
 
 def archived_body(path: Path, offset: int, max_bytes: int) -> bytes:

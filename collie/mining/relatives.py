@@ -51,7 +51,8 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.langid.modelfile import save_model
-from collie.mining.examine import examine_cached
+from collie.mining.bodies import note_unread
+from collie.mining.examine import MISSING, examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -347,15 +348,18 @@ def pages_to_restore(store: SiteStore, model: LangModel, rules: PageRules) -> li
     """The pages suspected on their own that a new model, and their site, now let pass:
     examined again from their kept bodies (no request), those that are target documents now (on
     a site that is not a relatives' site); the caller records them like any page."""
-    restored = []
+    restored, unread = [], []
     for page in store.page_suspects():
         letters = store.site_letters(page.site)
         if relative_site(*letters, rules, SITE_MIN_LETTERS // 2):
             continue  # a relatives' site now: its pages stay aside
         examined = examine_cached(page, store.root, model, rules)
         outcome = examined.outcome
+        if outcome.reason == MISSING:
+            unread.append(page)
         if outcome.suspect is not None and target_site(*letters, rules):
             judge_with_site(outcome, rules, model)
         if outcome.status == "kept" and examined.short_text is None:
             restored.append(examined)
+    note_unread("the relatives pass", unread)
     return restored

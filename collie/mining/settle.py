@@ -35,8 +35,9 @@ from collie.decide.dedup import (
 )
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
+from collie.mining.bodies import note_unread
 from collie.mining.config import RunConfig
-from collie.mining.examine import examine_cached
+from collie.mining.examine import MISSING, examine_cached
 from collie.mining.records import LoopReport
 from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.mining.spider import Spider
@@ -207,7 +208,7 @@ class Settler:
         as kept (bodies.py), no request. Returns those the vote decides now (to be
         recorded, and crawled out, like any page)."""
         min_votes, rules = self.config.crawl.min_votes, self.config.rules
-        decided = []
+        decided, unread = [], []
         for page in self.store.short_pages(loop):
             voted = short_page_vote(self.store.referrers(page.url), min_votes)
             if voted is None:
@@ -217,9 +218,12 @@ class Settler:
                 examined = waiting.examined
             else:
                 examined = examine_cached(page, self.store.root, self.model, rules)
+                if examined.outcome.reason == MISSING:
+                    unread.append(page)
             if examined.short_text is not None:
                 decide_short(examined, voted, rules)
                 decided.append(examined)
+        note_unread("the short pages' vote", unread)
         return decided
 
 
