@@ -168,6 +168,15 @@ def find_disk_full(exc: BaseException) -> BaseException | None:
     return None
 
 
+def disk_is_full(place: Path, margin: int = 1 << 20) -> bool:
+    """Has the disk holding `place` less than `margin` bytes free (what SQLite's "disk
+    I/O error" means when it could not grow a file there)?"""
+    try:
+        return shutil.disk_usage(place).free < margin
+    except OSError:
+        return False
+
+
 def disk_full_error(place: Path) -> DiskFull:
     """The one-line error for a full disk under `place` (a workspace or a file's folder)."""
     probe = place

@@ -255,8 +255,8 @@ def test_a_pass_reading_a_damaged_file_warns_once(copy: Path, caplog) -> None:  
         pages = Store(ws).kept_pages("p.warc_file = ?", (victim.name,))
         rules, model = RunConfig.of(ws).rules, ws.model()
         with caplog.at_level(logging.DEBUG):
-            unread = [p for p in pages
-                      if examine_cached(p, copy, model, rules).outcome.reason == MISSING]  # fmt: skip
+            examined = [(p, examine_cached(p, copy, model, rules)) for p in pages]
+            unread = [p for p, one in examined if one.outcome.reason == MISSING]
             assert unread and note_unread("the short pages' vote", unread) == len(unread)
     warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warned) == 1, warned

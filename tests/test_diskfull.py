@@ -1,10 +1,11 @@
 """A full disk is one clear line, exit 1, and the same command run again goes on
 (issue 45, part 4).
 
-No small filesystem can be mounted here without root, so the full disk is met at the
-lowest real boundary: SQLite's own "database or disk is full" (a real one, from a page
-limit), an OSError(ENOSPC) as the kernel gives it, and, through the CLI, `collie run`
-whose WARC file's fsync answers ENOSPC."""
+The full disk is met here, on any machine, at the boundaries below the filesystem:
+SQLite's own "database or disk is full" (a real one, from a page limit), an
+OSError(ENOSPC) as the kernel gives it, and, through the CLI, `collie run` whose WARC
+file's fsync answers ENOSPC. tests/mining/test_small_disk.py fills a real small tmpfs
+during a run and a scan, where one can be mounted."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from collie import __version__
-from collie.errors import WorkspaceError
+from collie.errors import WorkspaceError, disk_full_error, disk_is_full
 from collie.store.base import now_iso
 from collie.store.migrations import migrate
 from collie.store.search import QueryCache
@@ -67,6 +67,9 @@ class SeedFile(Protocol):
     def words(self) -> int: ...
 
 
+SQLITE_IOERR, SQLITE_FULL = 10, 13  # SQLite's primary result codes
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """A connection to a workspace database: rows by name, WAL, foreign keys on."""
     conn = sqlite3.connect(path, timeout=30.0)
@@ -81,6 +84,14 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def is_io_error(exc: sqlite3.DatabaseError) -> bool:
+    """SQLite's SQLITE_IOERR (any extended code) or SQLITE_FULL: the disk, not the file."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:  # Python before 3.11: the message
+        return "disk I/O error" in str(exc) or "disk is full" in str(exc)
+    return code & 0xFF in (SQLITE_IOERR, SQLITE_FULL)
+
+
 def open_database(db: Path) -> tuple[sqlite3.Connection, list[str]]:
     """Connect to an existing workspace database and apply pending migrations; return
     the connection and the migrations applied."""
@@ -91,6 +102,8 @@ def open_database(db: Path) -> tuple[sqlite3.Connection, list[str]]:
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
+        if is_io_error(exc) and disk_is_full(db.parent):  # the WAL's index could not be made
+            raise disk_full_error(db.parent) from exc
         raise WorkspaceError(
             f"{db} is not a usable SQLite database: {exc}.",
             "Restore collie.db from a backup, or create a new workspace with `collie init` "
