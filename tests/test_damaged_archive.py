@@ -262,3 +262,25 @@ def test_a_pass_reading_a_damaged_file_warns_once(copy: Path, caplog) -> None:  
     assert len(warned) == 1, warned
     assert f"{len(unread)} pages' kept bodies could not be read" in warned[0]
     assert f"warc/{victim.name} ({len(unread)})" in warned[0] and "collie check" in warned[0]
+
+
+def test_a_run_never_cuts_a_garbled_newest_file(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The archive cuts a torn last record off when a run opens it (a crash's), but
+    garbled bytes inside the newest file may have whole records after them: the run
+    stops, names the file and cuts nothing; after `check --repair` the next plain run
+    fetches the lost pages again."""
+    newest = sorted((copy / "warc").glob("collie-*.warc.gz"))[-1]
+    data = bytearray(newest.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = os.urandom(64)
+    newest.write_bytes(bytes(data))
+    stopped = run_collie(capsys, "run", "--loops", "3")
+    assert stopped.code == 1, stopped.err
+    assert f"warc/{newest.name}, the newest WARC file, is damaged (garbled at offset" in stopped.err
+    assert "collie check --repair" in stopped.err and "unexpected" not in stopped.err
+    assert newest.read_bytes() == bytes(data)  # nothing cut
+    assert run_collie(capsys, "check", "--repair").code == 0
+    lost = rows(copy, "SELECT COUNT(*) FROM lost_bodies")[0][0]
+    again = run_collie(capsys, "run", "--loops", "2")  # no loop to run: only the lost pages
+    assert again.code == 0 and f"Fetched again {lost} of {lost} pages" in again.err, again.err
+    assert run_collie(capsys, "check").code == 0

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
@@ -16,7 +15,8 @@ from collie.store import CorpusStore
 from collie.store.archived import ArchiveStore
 from collie.store.scans import ScanStore
 from collie.store.tallies import TallyStore
-from collie.store.warc import GZIP_MAGIC, WARC_FOLDER, archive_files
+from collie.store.warc import WARC_FOLDER, archive_files
+from collie.store.warccheck import suspect_files
 from collie.workspace.folder import Workspace
 
 
@@ -90,25 +90,6 @@ def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
         "lost_waiting": lost.waiting,
         "lost_failed": lost.failed,
     }
-
-
-def suspect_files(folder: Path, files: list[str], ends: dict[str, int]) -> dict[str, str]:
-    """The WARC files seen to be damaged without reading them through (`collie check`
-    does): name -> missing, shorter than the records page rows point at, or not gzip."""
-    found: dict[str, str] = {}
-    for name in sorted(set(files) | set(ends)):
-        path = folder / name
-        if not path.is_file():
-            found[name] = "missing"
-            continue
-        size = path.stat().st_size
-        if size < ends.get(name, 0):
-            found[name] = f"{size:,} bytes, shorter than its records ({ends[name]:,})"
-            continue
-        with path.open("rb") as head:
-            if size and head.read(2) != GZIP_MAGIC:
-                found[name] = "not gzip-compressed"
-    return found
 
 
 def coverage_of(curve: list[Estimate], backend: str) -> dict[str, Any]:

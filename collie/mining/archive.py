@@ -22,7 +22,9 @@ from collie import __version__
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
 from collie.mining.config import KeepConfig, RunConfig
 from collie.models import WarcLocation
+from collie.store.archived import ArchiveStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
+from collie.store.warccheck import suspect_files
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store.pages import PageStore
@@ -44,6 +46,14 @@ def open_archive(ws: Workspace, store: PageStore, keep: KeepConfig) -> WarcArchi
     software = f"collie/{__version__}"
     archive = WarcArchive(ws.root / WARC_FOLDER, keep.warc_max_bytes, software)
     archive.remember(store.warc_digests())
+    damaged = suspect_files(archive.folder, archive.files(), ArchiveStore(ws).record_ends())
+    if damaged:
+        log.warning(
+            "damaged WARC files: %s. Pages whose body they held cannot be read back; "
+            "`collie check` names them, `collie check --repair` has the next run fetch "
+            "them again.",
+            "; ".join(f"warc/{name} ({what})" for name, what in damaged.items()),
+        )
     return archive
 
 

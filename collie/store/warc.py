@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from collie.errors import WorkspaceError
 from collie.models import Exchange, WarcLocation
 
 WARC_FOLDER = "warc"  # in the workspace
@@ -85,7 +86,7 @@ class WarcArchive:
         files = self.files()
         if files:
             newest = folder / files[-1]
-            repair(newest)
+            _cut_torn_tail(newest)
             if not newest.stat().st_size:  # killed while its warcinfo was written
                 newest.unlink()
             self._serial = max(_serial_of(name) for name in files)
@@ -233,6 +234,21 @@ class WarcArchive:
         writer.write_record(writer.create_warcinfo_record(self._name, info))
         self._file.flush()
         self.written += self._file.tell() - start
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Before appending to `path`: cut off a torn last record (a process killed while
+    writing it); refuse to append after a garbled one, which only `collie check
+    --repair` may set aside (cutting there would lose the whole records after it)."""
+    what, _, _ = whole_records(path)
+    if what is not None and not what.startswith("truncated"):
+        raise WorkspaceError(
+            f"warc/{path.name}, the newest WARC file, is damaged ({what}); nothing was "
+            "written after it.",
+            "Run `collie check --repair` (it moves the file to warc/damaged/ and keeps its "
+            "whole records), then run the same command again.",
+        )
+    repair(path)
 
 
 def repair(path: Path) -> int:

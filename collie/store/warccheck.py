@@ -11,7 +11,7 @@ import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.store.warc import whole_records
+from collie.store.warc import GZIP_MAGIC, whole_records
 from collie.store.warcindex import _Head
 
 DAMAGED_FOLDER = "damaged"  # under warc/: files `collie check --repair` moved aside
@@ -105,3 +105,22 @@ def _read_records(path: Path, found: FileCheck) -> None:
             found.records, found.end = kept, position
             where = f"at offset {position} after {kept} records" if kept else "(not a WARC file)"
             found.damage = f"garbled {where}: {str(exc).splitlines()[0][:120]}"
+
+
+def suspect_files(folder: Path, files: list[str], ends: dict[str, int]) -> dict[str, str]:
+    """The WARC files seen to be damaged without reading them through (`collie check`
+    does): name -> missing, shorter than the records page rows point at, or not gzip."""
+    found: dict[str, str] = {}
+    for name in sorted(set(files) | set(ends)):
+        path = folder / name
+        if not path.is_file():
+            found[name] = "missing"
+            continue
+        size = path.stat().st_size
+        if size < ends.get(name, 0):
+            found[name] = f"{size:,} bytes, shorter than its records ({ends[name]:,})"
+            continue
+        with path.open("rb") as head:
+            if size and head.read(2) != GZIP_MAGIC:
+                found[name] = "not gzip-compressed"
+    return found
