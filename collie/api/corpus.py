@@ -20,7 +20,9 @@ from collie.corpus.export import (
     export_corpus,
     export_records,
 )
+from collie.corpus.sites import SITE_FORMATS, site_entries, write_sites
 from collie.errors import InputError, UsageProblem
+from collie.workspace.folder import Workspace
 
 SOURCES = ("search", "crawl", "archive")
 
@@ -72,6 +74,8 @@ def export_to(
         check_output(Path(out), replace, folder=choice.fmt == "dir")
     with open_workspace() as ws:
         try:
+            if choice.fmt in SITE_FORMATS:
+                return export_site_list(ws, out, choice.fmt, replace)
             return export_corpus(ws, out, choice, replace)
         except FileExistsError:
             raise InputError(
@@ -93,3 +97,16 @@ def export_to(
                 f"Cannot write {out}: permission denied ({exc.filename or out}).",
                 "Choose a folder you can write to.",
             ) from None
+
+
+def export_site_list(ws: Workspace, out: str, fmt: str, replace: bool = False) -> ExportCount:
+    """The verified site list (collie.corpus.sites) to `out`; the count holds its sites
+    (`sites`), their documents and words."""
+    entries = site_entries(ws)
+    language = (ws.language.code, ws.language.name)
+    write_sites(entries, out, fmt, language, replace)
+    return ExportCount(
+        documents=sum(e.documents for e in entries),
+        words=sum(e.words for e in entries),
+        sites=len(entries),
+    )
