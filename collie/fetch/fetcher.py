@@ -387,6 +387,21 @@ class Fetcher:
         )
         return record
 
+    def reaches(self, origin: str) -> bool:
+        """Does `origin` answer GET /robots.txt now, with any status below 500 (a proxy
+        that cannot reach it answers 502)? The loop's probe of a host that answered
+        before, when every robots.txt it met failed: is the network down, or only those
+        hosts? Paced and retried as any request; nothing is stored."""
+        url = f"{origin}/robots.txt"
+        answer = self._send(url)
+        if answer.response is None:
+            return False
+        try:
+            return bool(answer.response.status_code < 500)
+        finally:
+            answer.response.close()
+            self.gate.release(host_key(url))
+
     def robots_unreachable(self) -> dict[str, str]:
         """The origins whose robots.txt could not be fetched (and not since), with why."""
         return self.robots_failures.failing()
