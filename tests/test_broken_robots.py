@@ -49,7 +49,9 @@ def test_a_loop_with_only_broken_robots_hosts_left_finishes_and_names_them(
     assert again.code == 0, again.err  # was: "is the network, or HTTP_PROXY, down?"
     assert "loop 2: 0 pages fetched" in again.err  # only the broken hosts' pages were left
     assert "network" not in again.err
-    assert "loop 2: finished without 3 host(s) whose robots.txt could not be fetched" in again.err
+    assert (
+        "loop 2: finished without the 3 host(s) whose robots.txt could not be fetched" in again.err
+    )
     for origin in BROKEN:
         assert f"{origin} (http-500)" in again.err
     assert rows(root, "SELECT COUNT(*) FROM loops WHERE finished_at IS NOT NULL") == [(2,)]

@@ -100,9 +100,8 @@ class LoopReport:
         more = len(hosts) - HOSTS_NAMED
         named = ", ".join(hosts[:HOSTS_NAMED]) + (f" and {more} more" if more > 0 else "")
         return (
-            f"loop {self.number}: finished without {len(hosts)} host(s) whose robots.txt "
-            f"could not be fetched: {named}. Their {self.held} pages stay queued; a later "
-            "loop asks those hosts again"
+            f"loop {self.number}: finished without the {len(hosts)} host(s) whose robots.txt "
+            f"could not be fetched: {named}; a later loop asks them again"
         )
 
     def nothing_found_line(self, target: str) -> str:
