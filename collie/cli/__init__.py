@@ -19,6 +19,7 @@ import click
 
 from collie import __version__
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
+from collie.config import unknown_environment
 from collie.errors import (
     CollieError,
     LanguageNotFound,
@@ -259,6 +260,8 @@ def cli(ctx: click.Context, traceback: bool) -> None:
       130  interrupted (Ctrl-C): what was done is kept; run again to go on
     """
     configure_logging(ctx.ensure_object(App).verbose)
+    for line in unknown_environment(os.environ):
+        click.echo(f"collie: warning: {line}", err=True)
 
 
 cli.commands = LazyCommands(dict.fromkeys(COMMANDS))

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from collie.config.table import INT_MAX, SECTIONS, SETTINGS, SETTINGS_BY_KEY, Setting
+from collie.config.table import (
+    ENV_PREFIX,
+    INT_MAX,
+    OTHER_ENV_VARS,
+    SECTIONS,
+    SETTINGS,
+    SETTINGS_BY_KEY,
+    Setting,
+)
 from collie.errors import ConfigError
 
 if sys.version_info >= (3, 11):
@@ -73,6 +81,27 @@ def lookup(key: str, where: str) -> Setting:
     close = difflib.get_close_matches(key, SETTINGS_BY_KEY, n=3, cutoff=0.6)
     hint = f"Did you mean {' or '.join(close)}?" if close else "`collie config` lists them all."
     raise ConfigError(f"{where}: unknown setting '{key}'.", hint)
+
+
+def unknown_environment(environ: Mapping[str, str]) -> list[str]:
+    """One line for each COLLIE_ environment variable that names no setting (and is
+    none of OTHER_ENV_VARS): a misspelt setting, which would be ignored (issue 46)."""
+    known = {s.env_var: s.key for s in SETTINGS}
+    names = [*known, *OTHER_ENV_VARS]
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith(ENV_PREFIX) or name in names:
+            continue
+        tails = {n.removeprefix(ENV_PREFIX): n for n in names}  # COLLIE_ matches nothing
+        close = difflib.get_close_matches(name.removeprefix(ENV_PREFIX), tails, n=1, cutoff=0.6)
+        if close:
+            real = tails[close[0]]
+            meant = f"{real} ({known[real]})" if real in known else real
+            advice = f"did you mean {meant}?"
+        else:
+            advice = "`collie config` lists the settings (COLLIE_SECTION_NAME)."
+        lines.append(f"{name} is not a collie setting and is ignored; {advice}")
+    return lines
 
 
 def value_range(setting: Setting) -> tuple[float, float] | None:

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 ENV_PREFIX = "COLLIE_"
+# The COLLIE_ variables that are not settings: the workspace, the traceback switch and
+# the UDHR cache (collie/udhr.py). Any other COLLIE_ name is a misspelt setting.
+OTHER_ENV_VARS = ("COLLIE_WORKSPACE", "COLLIE_TRACEBACK", "COLLIE_CACHE_DIR")
 INT_MAX = 2**31 - 1  # the largest integer setting: far beyond any useful count, safe in SQLite
 HOUR, YEAR = 3600.0, 365 * 86400.0
 

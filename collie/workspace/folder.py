@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
-from collie.errors import SettingsFileMissing, WorkspaceError
+from collie.errors import ConfigError, SettingsFileMissing, WorkspaceError
 from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
@@ -221,7 +221,35 @@ def read_settings(
         except OSError as exc:
             raise WorkspaceError(f"Cannot read {path}: {exc.strerror}.") from exc
         toml_values = read_toml(text, str(path))
-    return load_settings(toml_values, environ, flags)
+    settings = load_settings(toml_values, environ, flags)
+    if root is not None and "language.code" in toml_values:
+        check_language_fixed(settings, toml_values["language.code"])
+    return settings
+
+
+def check_language_fixed(settings: Settings, fixed: str) -> None:
+    """Refuse a language.code other than the one the workspace was made for (`fixed`),
+    whether from --set, a COLLIE_ environment variable or an edited collie.toml: a
+    workspace's corpus, model and seed words are of one language (issue 46)."""
+    entry = settings.entry("language.code")
+    if entry.value == fixed:
+        return
+    try:
+        name = f"{get_language(fixed).display_name} ({fixed})"
+    except KeyError:
+        name = repr(fixed)
+    raise ConfigError(
+        f"language.code is fixed at init: this workspace was made for {name}, and "
+        f"{entry.source} asks for {entry.value!r}; nothing was changed.",
+        (
+            f'Put back code = "{fixed}" under [language] in {CONFIG_FILE}.'
+            if entry.source == CONFIG_FILE
+            else f"Leave out the {entry.source}."
+        )
+        + " To mine "
+        f"{entry.value or 'another language'}, make a new workspace in another folder: "
+        f"`collie init --lang {entry.value or 'CODE'} --docs PATH -w NEW-FOLDER`.",
+    )
 
 
 def open_workspace(
@@ -252,6 +280,13 @@ def open_workspace(
             "workspace with `collie init` (the seed/ and cache/ folders can be reused).",
         )
     conn, applied = open_database(db)
+    fixed = WorkspaceRecords(conn).info().get("language")
+    try:
+        if fixed:
+            check_language_fixed(settings, fixed)
+    except BaseException:
+        conn.close()
+        raise
     return Workspace(root, settings, conn, applied)
 
 
