@@ -215,10 +215,38 @@ class SectionedGroup(click.Group):
         try:
             return super().invoke(ctx)
         except Exception as exc:
+            if isinstance(exc, CollieError):
+                raise
+            refused = _read_only_refusal(ctx.ensure_object(App), exc)
+            if refused is not None:
+                raise refused from exc
             full = find_disk_full(exc)
-            if full is None or isinstance(exc, CollieError):
+            if full is None:
                 raise
             raise disk_full_error(_full_place(ctx.ensure_object(App), full)) from exc
+
+
+def _read_only_refusal(app: App, exc: BaseException) -> CollieError | None:
+    """A write refused in a workspace this process can only read (SQLite's "readonly
+    database", or a file of the workspace it may not write): the read-only error, not
+    a broken workspace or an unexpected one (issue 46). None for anything else."""
+    from collie.store.database import READ_ONLY_ERRNOS, read_only_error, writable
+    from collie.workspace.folder import DB_FILE
+
+    try:
+        root = app.find_root_or_none()
+    except CollieError:
+        return None
+    if root is None or writable(root / DB_FILE):
+        return None
+    seen: BaseException | None = exc
+    while seen is not None:
+        if "readonly database" in str(seen) or (
+            isinstance(seen, OSError) and seen.errno in READ_ONLY_ERRNOS
+        ):
+            return read_only_error(root)
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _full_place(app: App, exc: BaseException) -> Path:

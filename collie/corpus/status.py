@@ -37,6 +37,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
     return {
         "workspace": str(ws.root),
+        "read_only": ws.read_only,
         "language": lang.code,
         "language_name": lang.display_name,
         "settings": {

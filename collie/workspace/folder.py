@@ -29,7 +29,15 @@ from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.languages import Language, get_language
-from collie.store.database import WorkspaceRecords, create_database, open_database, read_init_facts
+from collie.store.database import (
+    READ_ONLY_ERRNOS,
+    WorkspaceRecords,
+    create_database,
+    open_database,
+    read_init_facts,
+    read_only_error,
+    writable,
+)
 from collie.store.search import QueryCache
 from collie.workspace.seedfiles import SeedDocument, SeedPlan
 
@@ -107,6 +115,7 @@ class Workspace:
     settings: Settings
     conn: sqlite3.Connection
     migrated: list[str] = field(default_factory=list)
+    read_only: bool = False  # this process can only read it (issue 46): no command writes
 
     @property
     def language(self) -> Language:
@@ -186,7 +195,14 @@ class RunLock:
         self._fd: int | None = None
 
     def __enter__(self) -> RunLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if not writable(self.path.parent / DB_FILE):
+            raise read_only_error(self.path.parent)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno in READ_ONLY_ERRNOS:
+                raise read_only_error(self.path.parent) from exc
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -279,7 +295,8 @@ def open_workspace(
             "Restore collie.db from a backup; or move this folder aside and create a new "
             "workspace with `collie init` (the seed/ and cache/ folders can be reused).",
         )
-    conn, applied = open_database(db)
+    read_only = not writable(db)
+    conn, applied = open_database(db, read_only)
     fixed = WorkspaceRecords(conn).info().get("language")
     try:
         if fixed:
@@ -287,7 +304,7 @@ def open_workspace(
     except BaseException:
         conn.close()
         raise
-    return Workspace(root, settings, conn, applied)
+    return Workspace(root, settings, conn, applied, read_only)
 
 
 def check_can_init(root: Path) -> None:
@@ -303,6 +320,13 @@ def check_can_init(root: Path) -> None:
         raise WorkspaceError(
             f"{root / DB_FILE} exists but is not a file; nothing was changed.",
             "Initialise the workspace in another directory with -w DIR.",
+        )
+    existing = next((p for p in (root, *root.parents) if p.exists()), root)
+    if not writable(existing / DB_FILE):  # the folder (or the nearest one that exists)
+        raise WorkspaceError(
+            f"{existing} is read-only: `collie init` cannot create a workspace in "
+            f"{root}; nothing was written.",
+            "Initialise the workspace in a folder you can write, with -w DIR.",
         )
     seed = root / "seed"
     if seed.exists() and (not seed.is_dir() or any(seed.iterdir())):
