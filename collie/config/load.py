@@ -120,15 +120,16 @@ def _check_range(setting: Setting, value: Any, where: str, shown: str) -> None:
         return
     low, high = bounds
     finite = not isinstance(value, float) or math.isfinite(value)
-    if finite and low <= value <= high:
+    if finite and (low <= value <= high or value == setting.off):
         return
     what = "a finite number" if setting.kind is float else "an integer"
     allowed = f"at least {_number(low)} and at most {_number(high)}"
+    off = "" if setting.off is None else f", or {_number(setting.off)} (off)"
     never = "; nan and inf are never accepted" if setting.kind is float else ""
     raise ConfigError(
-        f"{where}: {setting.key} must be {what} {allowed}, not {shown}.",
-        f"Give a value from {_number(low)} to {_number(high)} (the default is "
-        f"{_number(setting.default)}){never}.",
+        f"{where}: {setting.key} must be {what} {allowed}{off}, not {shown}.",
+        f"Give a value from {_number(low)} to {_number(high)}{off} (the default is "
+        f"{_number(setting.default)}){never}." + (f" {setting.effect}" if setting.effect else ""),
     )
 
 
