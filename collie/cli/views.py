@@ -70,6 +70,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
     ]
     if data.get("read_only"):
         lines.insert(1, "access      read-only: status, export, report and review --results work")
+    for warning in data.get("init_warnings", []):  # what init warned of (issue 46)
+        lines += textwrap.wrap(
+            f"warning     {warning}", WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False
+        )
     if wrong["count"]:
         parts = [f"{code}: {v['count']}" for code, v in sorted(wrong["by_language"].items())]
         lines.append(

@@ -38,6 +38,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     return {
         "workspace": str(ws.root),
         "read_only": ws.read_only,
+        "init_warnings": ws.records.init_warnings(),
         "language": lang.code,
         "language_name": lang.display_name,
         "settings": {

@@ -13,7 +13,7 @@ import errno
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -212,6 +212,22 @@ def create_database(path: Path, chosen: Mapping[str, Any], docs: Iterable[SeedFi
         conn.close()
 
 
+INIT_WARNINGS = "init_warnings"  # workspace_info: what init warned of, for `collie status`
+
+
+def record_init_warnings(db: Path, warnings: Sequence[str]) -> None:
+    """Keep what `collie init` warned of in workspace_info (issue 46)."""
+    conn = connect(db)
+    try:
+        with conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO workspace_info (key, value) VALUES (?, ?)",
+                (INIT_WARNINGS, json.dumps(list(warnings), ensure_ascii=False)),
+            )
+    finally:
+        conn.close()
+
+
 def read_init_facts(db: Path) -> tuple[dict[str, str], tuple[str, str, dict[str, Any]] | None]:
     """(workspace_info, the last query's backend, text and parameters) of a database
     opened read-only (for `collie init --recover`); changes nothing."""
@@ -269,3 +285,10 @@ class WorkspaceRecords:
     def info(self) -> dict[str, str]:
         rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
         return {r[0]: r[1] for r in rows}
+
+    def init_warnings(self) -> list[str]:
+        """What `collie init` warned of (none for a workspace made before issue 46)."""
+        row = self.conn.execute(
+            "SELECT value FROM workspace_info WHERE key = ?", (INIT_WARNINGS,)
+        ).fetchone()
+        return [str(line) for line in json.loads(row[0])] if row else []
