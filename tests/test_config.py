@@ -165,6 +165,7 @@ def test_every_number_setting_has_a_finite_range_holding_its_default() -> None:
         assert low <= setting.default <= high <= INT_MAX or setting.default == setting.off
         assert setting.maximum is not None, setting.key  # a bound chosen, for ints too
         assert setting.off is None or not low <= setting.off <= high, setting.key
+        assert setting.effect.endswith("."), setting.key  # what it does to the corpus
 
 
 @pytest.mark.parametrize(

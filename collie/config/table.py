@@ -95,6 +95,10 @@ SETTINGS: tuple[Setting, ...] = (
         "Odds-ratio seeds occur in at least this many target documents (capped at their number).",
         minimum=1,
         maximum=10000,
+        effect=(
+            "Higher values keep only words spread over many documents: fewer odds-ratio seed "
+            "words, so fewer new queries, in later loops."
+        ),
     ),
     Setting(
         "seeds.min_count",
@@ -122,7 +126,17 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     Setting("safetynet.ignore", [], "Safetynet languages that never filter seed words."),
-    Setting("queries.count", 400, "Search queries per loop.", minimum=1, maximum=100000),
+    Setting(
+        "queries.count",
+        400,
+        "Search queries per loop.",
+        minimum=1,
+        maximum=100000,
+        effect=(
+            "More queries find more sites, for more search requests; the stop rule may end a "
+            "loop's search sooner."
+        ),
+    ),
     Setting(
         "queries.words",
         3,
@@ -155,13 +169,27 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("searxng", "brave", "google"),
     ),
     Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True),
-    Setting("search.results", 20, "Results requested per query.", minimum=1, maximum=100),
+    Setting(
+        "search.results",
+        20,
+        "Results requested per query.",
+        minimum=1,
+        maximum=100,
+        effect=(
+            "More results a query reach more pages with the same queries; a backend may give "
+            "fewer than asked."
+        ),
+    ),
     Setting(
         "search.max_queries",
         0,
         "Query budget of the workspace; 0 means none.",
         minimum=0,
         maximum=INT_MAX,
+        effect=(
+            "Once it is spent, no more queries are sent from this workspace: the corpus grows"
+            " only by crawling."
+        ),
     ),
     Setting(
         "search.max_queries_per_run",
@@ -169,6 +197,9 @@ SETTINGS: tuple[Setting, ...] = (
         "Query budget of one run; 0 means none.",
         minimum=0,
         maximum=INT_MAX,
+        effect=(
+            "Once it is spent, the run sends no more queries: the corpus grows only by crawling."
+        ),
     ),
     Setting(
         "search.rate_limit",
@@ -196,6 +227,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Retries of a query that got 429, 5xx or no answer.",
         minimum=0,
         maximum=10,
+        effect="0 loses the queries a backend failed in passing.",
     ),
     Setting(
         "search.max_failures",
@@ -203,6 +235,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Failed queries in a row that stop the search stage (the rest of the loop goes on).",
         minimum=1,
         maximum=1000,
+        effect="Low values end a loop's search at a backend's first bad minutes.",
     ),
     Setting(
         "search.max_empty",
@@ -211,6 +244,7 @@ SETTINGS: tuple[Setting, ...] = (
         "backend with no working engine spends no more); 0 means no limit.",
         minimum=0,
         maximum=100000,
+        effect="Low values end a loop's search after a few queries a backend found nothing for.",
     ),
     Setting(
         "search.max_fruitless",
@@ -248,6 +282,9 @@ SETTINGS: tuple[Setting, ...] = (
         "interval (Chao2 over the queries' results); 0 means never.",
         minimum=0,
         maximum=1,
+        effect=(
+            "Low values stop the search before it has found most of the target sites it could."
+        ),
     ),
     Setting(
         "search.min_queries",
@@ -255,6 +292,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Queries the first loop answers before the stop rule (search.stop_rule) may stop it.",
         minimum=1,
         maximum=100000,
+        effect="Low values let the stop rule end the first loop's search on little evidence.",
     ),
     Setting(
         "search.probe_queries",
@@ -264,6 +302,7 @@ SETTINGS: tuple[Setting, ...] = (
         "target site.",
         minimum=1,
         maximum=100000,
+        effect="Low values let the stop rule end a later loop's search on little evidence.",
     ),
     Setting(
         "search.contrast_pages",
@@ -274,6 +313,9 @@ SETTINGS: tuple[Setting, ...] = (
         "loop's end; 0 means only at the loop's end.",
         minimum=0,
         maximum=100000,
+        effect=(
+            "It changes which search results count for the stop rule, not which pages are kept."
+        ),
     ),
     Setting(
         "search.next_page",
@@ -290,6 +332,7 @@ SETTINGS: tuple[Setting, ...] = (
         "over it); -1 means the backend's default (docs/search-backends.md), 0 means no limit.",
         minimum=-1,
         maximum=INT_MAX,
+        effect="No effect on the corpus: only the warning before a run.",
     ),
     Setting(
         "search.price_per_1000",
@@ -298,6 +341,7 @@ SETTINGS: tuple[Setting, ...] = (
         "backend's default (docs/search-backends.md).",
         minimum=-1,
         maximum=1000,
+        effect="No effect on the corpus: only the warning before a run.",
     ),
     Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
@@ -338,6 +382,7 @@ SETTINGS: tuple[Setting, ...] = (
         "one request at a time, fetch.delay apart).",
         minimum=1,
         maximum=1024,
+        effect="No effect on the corpus: only on speed, and on the machine's load.",
     ),
     Setting(
         "fetch.connect_timeout",
@@ -374,7 +419,14 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=30,
         effect="Below 1, every moved page (http to https, a trailing slash) would be lost.",
     ),
-    Setting("fetch.retries", 3, "Retries of a transient failure.", minimum=0, maximum=10),
+    Setting(
+        "fetch.retries",
+        3,
+        "Retries of a transient failure.",
+        minimum=0,
+        maximum=10,
+        effect="0 loses the pages of a host that failed once in passing.",
+    ),
     Setting(
         "fetch.robots_retry",
         60.0,
@@ -382,6 +434,7 @@ SETTINGS: tuple[Setting, ...] = (
         "again; the wait doubles, three tries a run. Its pages stay queued meanwhile.",
         minimum=1.0,
         maximum=3600,
+        effect="A host's pages wait for its robots.txt: they are fetched only once it answers.",
     ),
     Setting(
         "fetch.allow_private",
@@ -523,6 +576,10 @@ SETTINGS: tuple[Setting, ...] = (
         "document (0: no such check).",
         minimum=0,
         maximum=1,
+        effect=(
+            "0 turns the check off (a close relative's pages may enter the corpus); high "
+            "values leave target pages out as relative-suspected."
+        ),
     ),
     Setting(
         "langid.site_own_text",
@@ -545,6 +602,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Pages fetched per site at most.",
         minimum=1,
         maximum=1000000,
+        effect="Low values leave the rest of a large target site out of the corpus.",
     ),
     Setting(
         "crawl.max_new_sites",
@@ -553,6 +611,7 @@ SETTINGS: tuple[Setting, ...] = (
         "them (blogrolls, citations); 0 means crawling stays within sites.",
         minimum=0,
         maximum=100000,
+        effect="0 finds no site that search does not return.",
     ),
     Setting(
         "crawl.sitemaps",
@@ -575,6 +634,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Captures asked of crawl.cdx_api for one site.",
         minimum=1,
         maximum=1000000,
+        effect="Low values read fewer of a site's archived pages (with crawl.cdx_api).",
     ),
     Setting(
         "crawl.short_page_chars",
@@ -598,6 +658,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Pages of a site fetched before its target-language yield is judged.",
         minimum=1,
         maximum=100000,
+        effect="Low values judge a site on a few pages, and may stop crawling a good site early.",
     ),
     Setting(
         "crawl.site_min_yield",
@@ -630,6 +691,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Loops `collie run` brings the workspace to, in all (not loops added per run).",
         minimum=1,
         maximum=1000,
+        effect="More loops find more, each with new seed words.",
     ),
     Setting(
         "run.seed",
@@ -637,6 +699,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Seed of the random generator (query combinations...); `collie init` picks one.",
         minimum=0,
         maximum=INT_MAX,
+        effect="Another seed draws other queries; how pages are judged does not change.",
     ),
     Setting(
         "run.max_pages",
@@ -644,6 +707,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Pages fetched per loop at most; 0 means no limit.",
         minimum=0,
         maximum=INT_MAX,
+        effect="A loop it stops is finished, its queued pages left for the next loop.",
     ),
     Setting(
         "run.max_time",
@@ -673,7 +737,12 @@ SETTINGS: tuple[Setting, ...] = (
         '"walltime=02:00:00", "jobs=4"] for slurm.',
     ),
     Setting(
-        "dask.retries", 2, "Times Dask retries a batch whose worker failed.", minimum=0, maximum=10
+        "dask.retries",
+        2,
+        "Times Dask retries a batch whose worker failed.",
+        minimum=0,
+        maximum=10,
+        effect="No effect on the corpus but for a batch whose worker fails more often than this.",
     ),
 )
 
