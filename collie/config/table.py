@@ -432,7 +432,7 @@ SETTINGS: tuple[Setting, ...] = (
         60.0,
         "Seconds before a robots.txt that could not be fetched (no answer, 5xx) is asked "
         "again; the wait doubles, three tries a run. Its pages stay queued meanwhile.",
-        minimum=1.0,
+        minimum=0.0,
         maximum=3600,
         effect="A host's pages wait for its robots.txt: they are fetched only once it answers.",
     ),
