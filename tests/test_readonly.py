@@ -129,3 +129,33 @@ def test_init_in_a_read_only_folder_says_so_and_writes_nothing(capsys, tmp_path:
     assert f"{folder} is read-only" in result.err and "-w DIR" in result.err
     assert "unexpected" not in result.err
     assert list(folder.iterdir()) == []
+
+
+def test_changes_still_in_the_wal_file_are_not_read_past(mined, capsys, tmp_path: Path) -> None:
+    """A read-only copy whose collie.db-wal holds changes and whose -shm file is gone
+    (copied while the owner's run was going on): SQLite could only read it as immutable,
+    without the changes, so status says so and what to do instead (issue 46)."""
+    import shutil
+    import sqlite3
+
+    root = mined[0]
+    writer = sqlite3.connect(root / "collie.db")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    with writer:
+        writer.execute("INSERT INTO workspace_info (key, value) VALUES ('probe', 'x')")
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("*-shm"))
+    writer.close()
+    assert (copy / "collie.db-wal").stat().st_size > 0
+    if os.geteuid() != 0:
+        _chmod_tree(copy, writable=False)
+    try:
+        result = run_read_only(capsys, copy, "-w", str(copy), "status")
+    finally:
+        if os.geteuid() != 0:
+            _chmod_tree(copy, writable=True)
+    assert result.code == 1, result.err
+    assert "its latest changes are still in collie.db-wal" in " ".join(result.err.split())
+    assert "Restore" not in result.err
+    readable = run_collie(capsys, "-w", str(copy), "status")  # writable again: all there
+    assert readable.code == 0, readable.err

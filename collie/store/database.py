@@ -121,10 +121,25 @@ def connect_read_only(db: Path) -> sqlite3.Connection:
             conn.close()
             if query == "immutable=1":
                 raise
+            _check_no_wal(db)  # immutable=1 would not see what the -wal file holds
         except BaseException:
             conn.close()
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check_no_wal(db: Path) -> None:
+    """Refuse to read a database as immutable while its -wal file holds changes that
+    reading it so would miss (the owner's run is going on, or ended without closing)."""
+    wal = db.with_name(db.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise WorkspaceError(
+            f"the workspace is read-only ({db.parent}), and its latest changes are still "
+            f"in {wal.name}, which cannot be read without writing beside it; nothing was "
+            "changed.",
+            "Wait for the run working in it to end, or ask its owner to run `collie "
+            "status` there once (which folds them into collie.db); then try again.",
+        )
 
 
 def open_database(db: Path, read_only: bool = False) -> tuple[sqlite3.Connection, list[str]]:
