@@ -275,3 +275,14 @@ def test_a_misspelt_environment_variable_is_named_with_the_setting_meant(
     ) in result.err
     assert "COLLIE_WORKSPACE" not in result.err
     assert "COLLIE_" not in result.out  # results only on stdout
+
+
+def test_init_refuses_a_language_code_that_is_not_its_lang(tmp_path: Path, capsys) -> None:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    args = ["init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(doc)]
+    result = run_collie(capsys, *args, "--set", "language.code=xho")
+    assert result.code == 2, result.err
+    assert "--lang names Luo (luo), and flag (--set language.code) names 'xho'" in result.err
+    assert not root.exists()

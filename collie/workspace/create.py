@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collie.config import check_value, lookup, render_toml
+from collie.config import Settings, check_value, lookup, render_toml
 from collie.errors import (
     ConfigError,
     InputError,
@@ -121,6 +121,7 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if resolution.note:
         note(resolution.note)
     settings = read_settings(None, os.environ, request.flags)
+    _check_one_language(settings, language)
     inputs = [SeedInput(p, "target", language.code) for p in docs]
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
@@ -160,6 +161,19 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def _check_one_language(settings: Settings, language: Language) -> None:
+    """--lang names the language; a language.code from --set or the environment that
+    names another is refused, not silently overridden (issue 46)."""
+    entry = settings.entry("language.code")
+    if entry.source == "default" or entry.value in ("", language.code):
+        return
+    raise UsageProblem(
+        f"--lang names {language.display_name} ({language.code}), and {entry.source} "
+        f"names {entry.value!r}: a workspace has one language; nothing was created.",
+        "Give the language with --lang only (language.code is set from it).",
+    )
 
 
 LOW_RECALL = 0.5  # init warns when the model finds less of the held-back text the target's
