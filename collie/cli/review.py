@@ -22,6 +22,7 @@ from collie.corpus.review import precision
 from collie.corpus.review.server import ReviewServer
 from collie.errors import CollieError, UsageProblem
 from collie.store import ReviewStore
+from collie.store.database import read_only_error
 
 
 @click.command(context_settings=CONTEXT)
@@ -94,6 +95,8 @@ def review(
         if results:
             _print_results(store.review_labels(), as_json)
             return
+        if ws.read_only:  # drawing the sample and keeping judgements write
+            raise read_only_error(ws.root, "review (without --results)")
         existing = store.review_sample_size()
         drawn = store.draw_review_sample(size, ws.settings["run.seed"])
         if existing and existing != size and not app.quiet:

@@ -40,6 +40,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
     return {
         "workspace": str(ws.root),
+        "read_only": ws.read_only,
+        "init_warnings": ws.records.init_warnings(),
         "language": lang.code,
         "language_name": lang.display_name,
         "settings": {
