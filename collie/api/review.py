@@ -87,7 +87,7 @@ def import_judgements(open_workspace: Opener, path: Path, reviewer: str | None =
     """Record the judgements of a file (collie.corpus.review.judgements) for documents
     of the review sample, in one transaction; an InputError naming each bad line (an
     unknown document, a document twice) and nothing recorded when one is bad."""
-    rows = read_judgements(path)
+    rows, problems = read_judgements(path)
     with open_workspace() as ws:
         store = ReviewStore(ws.conn)
         sample = store.review_sample()
@@ -97,41 +97,42 @@ def import_judgements(open_workspace: Opener, path: Path, reviewer: str | None =
                 "Draw it first: `collie review --export-sample sample.tsv`, fill in its "
                 "label column, and import that file.",
             )
-        records = _resolve(path, rows, sample, reviewer or getpass.getuser())
+        records = _resolve(path, rows, problems, sample, reviewer or getpass.getuser())
         store.set_judgements(records)
     labels = Counter(label for _, label, _ in records)
     return Imported({v: labels[v] for v in VERDICTS if labels[v]}, len(sample))
 
 
 def _resolve(
-    path: Path, rows: list[FileJudgement], sample: list[dict[str, Any]], reviewer: str
+    path: Path,
+    rows: list[FileJudgement],
+    problems: list[tuple[int, str]],
+    sample: list[dict[str, Any]],
+    reviewer: str,
 ) -> list[tuple[int, str, str]]:
     """(document id, label, reviewer) of each row, its document found by id or URL in
-    the sample; every problem named by its line (raise_problems)."""
+    the sample; with the rows' own `problems`, every problem named by its line
+    (raise_problems)."""
     by_id = {row["doc_id"]: row for row in sample}
     by_url: dict[str, int] = {}
     for row in sample:
         for url in (row["url"], row["final_url"]):
             if url:
                 by_url.setdefault(url, row["doc_id"])
-    problems: list[str] = []
+    problems = list(problems)
     seen: dict[int, int] = {}
     records: list[tuple[int, str, str]] = []
     for item in rows:
         doc_id = item.doc_id if item.doc_id is not None else by_url.get(item.url or "")
         if item.doc_id is not None and item.doc_id not in by_id:
-            problems.append(f"line {item.line}: document {item.doc_id} is not in the review sample")
+            problems.append((item.line, f"document {item.doc_id} is not in the review sample"))
         elif doc_id is None:
-            problems.append(
-                f"line {item.line}: no document of the review sample has URL {item.url}"
-            )
+            problems.append((item.line, f"no document of the review sample has URL {item.url}"))
         elif item.url and item.url not in (by_id[doc_id]["url"], by_id[doc_id]["final_url"]):
             known = by_id[doc_id]["url"]
-            problems.append(f"line {item.line}: document {doc_id} has URL {known}, not {item.url}")
+            problems.append((item.line, f"document {doc_id} has URL {known}, not {item.url}"))
         elif doc_id in seen:
-            problems.append(
-                f"line {item.line}: document {doc_id} again (first on line {seen[doc_id]})"
-            )
+            problems.append((item.line, f"document {doc_id} again (first on line {seen[doc_id]})"))
         else:
             seen[doc_id] = item.line
             records.append((doc_id, item.label, item.reviewer or reviewer))

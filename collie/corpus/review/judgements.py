@@ -57,9 +57,10 @@ def write_sample(path: Path, rows: Iterable[dict[str, Any]]) -> int:
     return count
 
 
-def read_judgements(path: Path) -> list[FileJudgement]:
-    """The labelled rows of a judgements file (empty labels: not judged, left out); an
-    InputError naming the lines of every bad row, and nothing read, when one is bad."""
+def read_judgements(path: Path) -> tuple[list[FileJudgement], list[tuple[int, str]]]:
+    """The labelled rows of a judgements file (empty labels: not judged, left out), and
+    the bad rows: (line, what is wrong) each; an InputError for a file that cannot be
+    read or has no usable header."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             rows = list(csv.reader(handle, delimiter="\t"))
@@ -73,20 +74,19 @@ def read_judgements(path: Path) -> list[FileJudgement]:
     if not rows:
         raise InputError(f"{path} is empty.", _HEADER_HINT)
     where = _header(path, rows[0])
-    found, problems = [], []
+    found: list[FileJudgement] = []
+    problems: list[tuple[int, str]] = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
         try:
             judgement = _judgement(number, row, where)
         except ValueError as exc:
-            problems.append(f"line {number}: {exc}")
+            problems.append((number, str(exc)))
             continue
         if judgement is not None:
             found.append(judgement)
-    if problems:
-        raise_problems(path, problems)
-    return found
+    return found, problems
 
 
 _HEADER_HINT = (
@@ -132,9 +132,10 @@ def _judgement(number: int, row: Sequence[str], where: dict[str, int]) -> FileJu
     return FileJudgement(number, doc_id, url or None, label, reviewer)
 
 
-def raise_problems(path: Path, problems: Sequence[str]) -> None:
-    """One InputError naming every problem (the first SHOWN) of a judgements file."""
-    shown = [f"  {p}" for p in problems[:SHOWN]]
+def raise_problems(path: Path, problems: Sequence[tuple[int, str]]) -> None:
+    """One InputError naming every problem (line, what is wrong; the first SHOWN by
+    line) of a judgements file."""
+    shown = [f"  line {line}: {text}" for line, text in sorted(problems)[:SHOWN]]
     if len(problems) > SHOWN:
         shown.append(f"  ... and {len(problems) - SHOWN} more")
     raise InputError(
