@@ -108,3 +108,17 @@ def test_how_many_more_judgements_narrow_it_to_five_points() -> None:
     assert row.more_needed == needed_for_half_width(0.9) - 10
     data = audit([Judged(stratum, "mainly")] * 9, {stratum: 50}, skipped=2)
     assert data["judged"] == 9 and data["skipped"] == 2 and data["overall"]["count"] == 9
+
+
+def test_a_site_label_gets_its_own_line() -> None:
+    """Labels are the sites' (the caller's mapping): a label's line weighs the strata of
+    its sites only; an origin's line appears when there are several."""
+    chapel, shop = Stratum("chapel.example", "loop 1"), Stratum("shop.example", "scan")
+    judged = [Judged(chapel, "mainly")] * 3 + [Judged(shop, "none")] * 2
+    data = audit(judged, {chapel: 30, shop: 20}, {"chapel.example": ["religious"]})
+    groups = {g["group"]: g for g in data["groups"]}
+    assert list(groups) == ["loop 1", "scan", "label religious"]
+    religious = groups["label religious"]
+    assert (religious["count"], religious["judged"], religious["documents"]) == (3, 3, 30)
+    assert (religious["low"], religious["high"]) == wilson(3, 3)
+    assert math.isclose(data["overall"]["share"], 30 / 50)  # 30 documents all mainly

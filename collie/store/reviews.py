@@ -149,9 +149,3 @@ class ReviewStore:
                     (row[0],),
                 )
         return int(row[0])
-
-    def review_labels(self) -> dict[str, int]:
-        rows = self.conn.execute(
-            "SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL GROUP BY label"
-        )
-        return {r[0]: r[1] for r in rows}
