@@ -99,10 +99,9 @@ def review(
     Serves a page on 127.0.0.1 (for a native speaker; no internet needed): one document
     at a time with buttons and keys 1 (mainly), 2 (some), 3 (none), s (skip), u (undo).
     Judgements are kept in the workspace as they are made; stop with Ctrl-C and run
-    again to continue. The sample is stratified by site and by origin (each loop, and
-    `collie scan`): proportional to the documents, at least one per stratum where the
-    sample allows, and at most a tenth of it from one site (more only when the sample
-    needs it); the same for the same run.seed.
+    again to continue. The sample is stratified by site and origin (each loop, and
+    `collie scan`): proportional, one document a stratum at least, a tenth of it from
+    one site at most (more only when the sample needs it); the same for a run.seed.
 
     --results prints "k of n documents mainly in the language (95% Wilson interval
     a-b)" overall, per loop or scan and per site with 5 judgements or more, the share
@@ -126,20 +125,28 @@ def review(
     if results:
         _print_results(review_results(app.open), as_json)
     elif export_path is not None:
-        written = export_sample(app.open, export_path, size, force)
-        note(
-            f"Wrote {written} documents to {export_path}: fill in the label column "
-            f"(mainly, some, none or skip), then `collie review --import {export_path}`."
-        )
+        _export(app, export_path, size, force)
     elif import_path is not None:
-        done = import_judgements(app.open, import_path, reviewer)
-        counts = ", ".join(f"{label} {n}" for label, n in done.labels.items()) or "none"
-        note(
-            f"Imported {sum(done.labels.values())} judgements of a sample of {done.total} "
-            f"({counts}); `collie review --results` shows the shares."
-        )
+        _import(app, import_path, reviewer)
     else:
         _serve(app, size, port, reviewer, replay, replay_port)
+
+
+def _export(app: App, path: Path, size: int, force: bool) -> None:
+    written = export_sample(app.open, path, size, force)
+    note(
+        f"Wrote {written} documents to {path}: fill in the label column (mainly, some, "
+        f"none or skip), then `collie review --import {path}`."
+    )
+
+
+def _import(app: App, path: Path, reviewer: str | None) -> None:
+    done = import_judgements(app.open, path, reviewer)
+    counts = ", ".join(f"{label} {n}" for label, n in done.labels.items()) or "none"
+    note(
+        f"Imported {sum(done.labels.values())} judgements of a sample of {done.total} "
+        f"({counts}); `collie review --results` shows the shares."
+    )
 
 
 def _serve(
