@@ -77,7 +77,8 @@ def _coverage_order(
         if kinds - covered:
             first.append(stratum)
             covered |= kinds
-    return first + [s for s in by_size if s not in first]
+    chosen = set(first)
+    return first + [s for s in by_size if s not in chosen]
 
 
 def allocate(
