@@ -88,6 +88,18 @@ def reached_sites(workspace: Path) -> set[str]:
         conn.close()
 
 
+def relative_labels(workspace: Path) -> set[str]:
+    """The sites of the workspace labelled `relative` (in the corpus or set aside)."""
+    import os
+
+    from collie.corpus.sites import site_labels
+    from collie.workspace.folder import open_workspace
+
+    with open_workspace(workspace, os.environ, {}) as ws:
+        found = site_labels(ws)
+    return {site for site, labels in found.items() if any(x.label == "relative" for x in labels)}
+
+
 def part_list() -> None:
     options = news_options()
     if options is None:
@@ -105,23 +117,29 @@ def part_list() -> None:
         result = run_demo(world, Path(tmp) / "run", delay=0.0, quiet=True, echo=io.StringIO(),
                           hide=hidden_for(target))  # fmt: skip
         rows = listed_sites(result.workspace, Path(tmp) / "sites.tsv")
-        reached = {s for s in reached_sites(result.workspace) if kinds.get(s) == "target"}
+        touched = reached_sites(result.workspace)
+        reached = {s for s in touched if kinds.get(s) == "target"}
+        relatives = {s for s in touched if kinds.get(s) == "relative"}
+        labelled = relative_labels(result.workspace)
         seconds = time.monotonic() - started
     listed = {row["site"] for row in rows}
     right = {s for s in listed if kinds.get(s) == "target"}
     wrong = sorted(listed - right)
-    relative_labels = [r["site"] for r in rows if "relative" in r["labels"].split(",")
+    target_relative = [r["site"] for r in rows if "relative" in r["labels"].split(",")
                        and kinds.get(r["site"]) == "target"]  # fmt: skip
     precision = len(right) / len(listed) if listed else 0.0
     recall = len(reached & listed) / len(reached) if reached else 0.0
     print(f"listed {len(listed)} sites: precision {precision:.4f} ({len(right)} of {len(listed)} "
           f"hold target text and are no relative's); recall {recall:.4f} ({len(reached & listed)}"
           f" of {len(reached)} target or mixed sites reached); target sites labelled relative: "
-          f"{len(relative_labels)}; {seconds:.0f} s")  # fmt: skip
+          f"{len(target_relative)}; {seconds:.0f} s")  # fmt: skip
     for site in wrong:
         print(f"  listed, not a target site: {site} ({kinds.get(site, 'not in the world')})")
     for site in sorted(reached - listed):
         print(f"  reached, not listed: {site}")
+    print(f"relatives' sites reached: {len(relatives)}, labelled relative: "
+          f"{len(relatives & labelled)}; other sites labelled relative: "
+          f"{len(labelled - relatives)}")  # fmt: skip
     labels = defaultdict(int)
     for row in rows:
         for label in filter(None, row["labels"].split(",")):
