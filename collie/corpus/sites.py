@@ -177,8 +177,11 @@ def _write_web_languages(out: IO[str], entries: list[SiteEntry], code: str, name
     lines += ["", "Informative links (in English):", "", "-", "", "Additional Information:", ""]
     lines += [f"- ISO-639-3 code: {code}", f"- https://en.wikipedia.org/wiki/ISO_639:{code}"]
     lines += ["", "Scripts:", "", "-", ""]
-    lines += ["Found with collie: a site a line, its target-language documents and words "
-              "as collie's language identification judged them.", ""]  # fmt: skip
+    lines.append(
+        "Found with collie: a site a line, its target-language documents and words as "
+        "collie's language identification judged them."
+    )
+    lines.append("")
     out.write("\n".join(lines))
 
 

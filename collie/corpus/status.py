@@ -82,8 +82,10 @@ def site_label_data(ws: Workspace) -> dict[str, dict[str, Any]]:
     labels = site_labels(ws)
     entries = site_entries(ws, labels)
     in_corpus = {e.site for e in entries}
-    aside = sum(1 for site, found in labels.items()
-                if site not in in_corpus and any(x.label == "relative" for x in found))  # fmt: skip
+    relatives = {
+        site for site, found in labels.items() if any(x.label == "relative" for x in found)
+    }
+    aside = len(relatives - in_corpus)
     return label_shares(entries, aside)
 
 

@@ -57,8 +57,7 @@ def note_unread(task: str, pages: Iterable[CachedPage]) -> int:
     or missing WARC file), naming the files; how many there were."""
     files = Counter(page.warc_file or "the body cache" for page in pages)
     if files:
-        named = ", ".join(f"warc/{name} ({n})" if name.endswith(".gz") else f"{name} ({n})"
-                          for name, n in sorted(files.items()))  # fmt: skip
+        named = ", ".join(f"{_place(name)} ({n})" for name, n in sorted(files.items()))
         log.warning(
             "%s: %d pages' kept bodies could not be read and were left as they were: %s. "
             "`collie check` names the damage; `collie check --repair` then `collie run` "
@@ -81,3 +80,8 @@ def archived_body(path: Path, offset: int, max_bytes: int) -> bytes:
         raise ValueError(f"a {kind} record holds no body")
     decoder = Decoder(http.get_header("Content-Encoding") or "")
     return decoder.feed(payload, max_bytes + 1)[:max_bytes]
+
+
+def _place(name: str) -> str:
+    """Where a body was kept, as the user finds it: warc/NAME, or the body cache."""
+    return f"warc/{name}" if name.endswith(".gz") else name

@@ -15,6 +15,10 @@ ARCHIVED = (
     "CASE WHEN p.warc_file IS NULL THEN NULL ELSE p.fetched_at END"
 )
 
+# What the review page is given of a document (`next_review`), in the queries' order.
+REVIEW_KEYS = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at")
+REVIEW_KEYS += ("site",)
+
 
 def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
     """A row as the review page takes it: the paragraphs as [text, language] pairs (the
@@ -92,8 +96,7 @@ class ReviewStore:
             "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
             "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
         ).fetchone()
-        keys = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at",
-                "site")  # fmt: skip
+        keys = REVIEW_KEYS
         row = self.conn.execute(
             f"SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs, {ARCHIVED}, p.site "
             "FROM suspects s "
