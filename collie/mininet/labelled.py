@@ -34,6 +34,7 @@ from collie.mininet.texts import LanguageText, ParagraphPool
 
 RELIGIOUS, MULTILINGUAL = "religious", "multilingual"
 LOCALES = 20  # languages a multilingual shop is served in (fewer when the world has fewer)
+DESCRIPTION = 80  # words of a shop page's text at least (in a language written with spaces)
 
 # Book names as a language's Bible writes them (Genesis, Psalms, Matthew, Mark, Luke,
 # John, Acts, Romans, Revelation); English names for a language not listed.
@@ -299,9 +300,7 @@ class Shop:
 
     def _page(self, site: SiteBuilder, k: int, j: int, path: str, indexed: bool) -> None:
         text = self.texts[k]
-        paragraphs = [
-            text.paragraphs[(self.offset + 2 * j + i) % len(text.paragraphs)] for i in range(2)
-        ]
+        paragraphs = self._description(text, j)
         if text.code == self.target:
             paragraphs = [self._machine_like(p) for p in paragraphs]
         blocks = [(text.code, p) for p in paragraphs]
@@ -320,13 +319,26 @@ class Shop:
         alternates = [(tag, f"{self.base(i)}/{suffix}") for i, tag in enumerate(self.tags)]
         _add_locale_links(page, alternates, text.tag)
 
+    def _description(self, text: LanguageText, j: int) -> list[str]:
+        """What page `j` says in `text`'s language: the paragraphs from the page's place
+        in the text on until DESCRIPTION words (at most 6 paragraphs): the same place in
+        every language, so UDHR translations say the same."""
+        found: list[str] = []
+        start = self.offset + 6 * j
+        while len(found) < 6 and sum(len(p.split()) for p in found) < DESCRIPTION:
+            found.append(text.paragraphs[(start + len(found)) % len(text.paragraphs)])
+        return found
+
     def _machine_like(self, paragraph: str) -> str:
         """A target paragraph as a careless machine translation reads: each sentence's
         words shuffled."""
         out = []
         for sentence in re.split(r"(?<=[.;:])\s+", paragraph):
             words = sentence.rstrip(".;:").split()
-            self.rng.shuffle(words)
+            shuffled = self.rng.sample(words, len(words))
+            if shuffled == words:  # never the sentence as written
+                shuffled = words[1:] + words[:1]
+            words = shuffled
             out.append(" ".join(words).capitalize() + ".")
         return " ".join(out)
 
