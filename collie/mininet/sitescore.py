@@ -8,7 +8,8 @@ never imports the mining side, and the Public Suffix List lives there):
 
 - per label (religious, multilingual): precision and recall over the listed sites, a
   site's true labels being those of any of its hosts;
-- target sites labelled `relative` (a site with target text in the world: must be 0);
+- target sites labelled `relative` (a site with target text in the world: must be 0;
+  a multilingual shop is not counted, its relatives' locales may make it one);
 - the list: precision against the world's sites with target text (target, mixed and
   the like; never a relative's site), and recall of the target sites the run reached
   (those with a target page among the URLs it requested).
@@ -159,7 +160,7 @@ def score_sites(
     for site, (row, truth) in sorted(listed.items()):
         if truth.target:
             scores.correct += 1
-            if RELATIVE in row.labels:
+            if RELATIVE in row.labels and MULTILINGUAL not in truth.labels:
                 scores.target_relative.append(site)
         else:
             scores.wrong.append(site)
