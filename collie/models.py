@@ -280,6 +280,7 @@ class ExportRow:
     pass_share: float | None = None
     label: str | None = None  # a suspect's review label
     segments: list[Segment] | None = None  # the paragraphs as the export marked them
+    site_labels: tuple[str, ...] = ()  # its site's (collie.decide.sitelabels)
 
     def warc_pointer(self) -> dict[str, Any] | None:
         """Where the answer its text came from is in the workspace's WARC files (the file
@@ -318,6 +319,7 @@ class ExportRow:
             "fetched_at": iso_time(self.fetched_at),
             "simhash": self.simhash,
             "warc": self.warc_pointer(),
+            "site_labels": list(self.site_labels),
             "text": text,
             "paragraphs": [
                 {

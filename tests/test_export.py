@@ -63,7 +63,8 @@ JSONL_HEAD = (
     '"source": "search", "depth": 0, "query": "a b c", "referrer": null, "language": "luo", '
     '"probability": 0.9, "target_share": 0.6, "words": 10, "encoding": "utf-8", '
     '"encoding_method": "http", "fetched_at": "1970-01-01T00:00:01+00:00", "simhash": "00ff", '
-    '"warc": {"file": "warc/a.warc.gz", "offset": 5, "length": 7, "record_id": "<urn:x>"}'
+    '"warc": {"file": "warc/a.warc.gz", "offset": 5, "length": 7, "record_id": "<urn:x>"}, '
+    '"site_labels": []'
 )
 JSONL_TAIL = (
     '"paragraphs": [{"text": "Ji duto onyuol ka gin thuolo.", "language": "luo", '
@@ -92,7 +93,8 @@ def test_jsonl_and_the_manifest_byte_for_byte(tmp_path: Path) -> None:
     head = JSONL_HEAD.replace('words": 10', 'words": 14').split(', "warc"')[0]
     text = '"text": "Ji duto onyuol ka gin thuolo.\\nAll are born free.\\nBende gin gi rieko."'
     assert (tmp_path / "s.jsonl").read_bytes() == (
-        f'{head}, "warc": null, {text}, {JSONL_TAIL}, "suspected": "site", "pass_share": 0.25}}\n'
+        f'{head}, "warc": null, "site_labels": [], {text}, {JSONL_TAIL}, "suspected": "site", '
+        '"pass_share": 0.25}\n'
     ).encode()
 
 
@@ -310,3 +312,21 @@ def test_the_language_chart_says_what_it_leaves_out_and_has_an_axis(
         totals = [float(t) for t in re.findall(r'data-total="([\d.]+)"', chart)]
         assert len(ticks) >= 2 and ticks[0] == 0 and ticks == sorted(ticks)
         assert ticks[-1] >= max(totals, default=0)
+
+
+def test_an_export_of_a_loop_that_does_not_exist_names_the_loops_and_writes_nothing(
+    mined, capsys, tmp_path
+) -> None:
+    out = tmp_path / "loop99.txt"
+    for fmt in ("txt", "jsonl"):
+        refused = run_collie(capsys, "export", str(out), "--loop", "99", "--format", fmt)
+        assert refused.code == 2, refused.err
+        assert "The workspace has no loop 99: its loops are 1, 2; nothing was written" in (
+            refused.err
+        )
+        assert "--loop 2" in refused.err and not out.exists()
+    to_stdout = run_collie(capsys, "export", "-", "--loop", "99")
+    assert to_stdout.code == 2 and to_stdout.out == ""
+    fine = run_collie(capsys, "export", str(out), "--loop", "2")
+    assert fine.code == 0, fine.err
+    assert out.exists()

@@ -212,3 +212,46 @@ def test_other_language_paragraphs_are_labelled_with_their_name(
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_review_with_a_busy_replay_port_names_it_and_announces_no_pywb(mined, capsys) -> None:
+    """Another web server already answers on the port asked for pywb: the review says
+    so and stops, rather than linking documents to that server as if it were pywb."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Other(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"not pywb")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    root = mined[0]
+    with ThreadingHTTPServer(("127.0.0.1", 0), Other) as other:
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        port = other.server_address[1]
+        try:
+            result = run_collie(capsys, "-w", str(root), "review", "--replay-port", str(port))
+        finally:
+            other.shutdown()
+    assert result.code == 2, result.err
+    assert f"Cannot listen on 127.0.0.1:{port}: another program is using that port." in result.err
+    assert "--replay-port 0" in result.err
+    assert "pywb at" not in result.err and "Reviewing" not in result.err
+
+
+def test_the_replay_server_refuses_a_port_another_server_holds(mined) -> None:
+    """collie.corpus.replay.ReplayServer itself (the Python API's and `collie replay`'s):
+    a port another program listens on is an error, not a server announced there."""
+    from collie.corpus.replay import ReplayServer
+    from collie.errors import CollieError
+
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        with pytest.raises(CollieError, match=f"pywb cannot listen on 127.0.0.1:{port}"):
+            ReplayServer(mined[0], port).start()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from collie.api.options import Opener
 from collie.api.outputs import check_output
@@ -20,7 +20,12 @@ from collie.corpus.export import (
     export_corpus,
     export_records,
 )
+from collie.corpus.sites import SITE_FORMATS, site_entries, write_sites
 from collie.errors import InputError, UsageProblem
+from collie.workspace.folder import Workspace
+
+if TYPE_CHECKING:  # types only: the opener hands it in
+    from collie.workspace.folder import Workspace
 
 SOURCES = ("search", "crawl", "archive")
 
@@ -56,10 +61,29 @@ def _check_choice(name: str, value: str | None, choices: tuple[str, ...]) -> Non
         raise UsageProblem(f"{name} must be one of {', '.join(choices)}, not {value!r}.")
 
 
+def check_loop(ws: Workspace, loop: int | None) -> None:
+    """A UsageProblem naming the loops the workspace has when `loop` is none of them
+    (an export of a loop that does not exist would be empty: nothing is written)."""
+    numbers = [row.number for row in ws.records.loops()]
+    if loop is None or loop in numbers:
+        return
+    if not numbers:
+        raise UsageProblem(
+            f"The workspace has no loop {loop}: it has no loop yet; nothing was written.",
+            "`collie run` mines the first loop; leave --loop out to export what there is.",
+        )
+    have = ", ".join(map(str, numbers)) if len(numbers) <= 10 else f"{numbers[0]} to {numbers[-1]}"
+    raise UsageProblem(
+        f"The workspace has no loop {loop}: its loops are {have}; nothing was written.",
+        f"Give --loop one of them (e.g. --loop {numbers[-1]}), or leave --loop out for all.",
+    )
+
+
 def iter_documents(open_workspace: Opener, choice: ExportChoice) -> Iterator[dict[str, Any]]:
     """The objects a JSON-lines export of `choice` writes, one a document, in the
     export's order; the workspace stays open until the last one is read."""
     with open_workspace() as ws:
+        check_loop(ws, choice.loop)
         yield from export_records(ws, choice)
 
 
@@ -71,7 +95,10 @@ def export_to(
     if out != "-":
         check_output(Path(out), replace, folder=choice.fmt == "dir")
     with open_workspace() as ws:
+        check_loop(ws, choice.loop)
         try:
+            if choice.fmt in SITE_FORMATS:
+                return export_site_list(ws, out, choice.fmt, replace)
             return export_corpus(ws, out, choice, replace)
         except FileExistsError:
             raise InputError(
@@ -93,3 +120,16 @@ def export_to(
                 f"Cannot write {out}: permission denied ({exc.filename or out}).",
                 "Choose a folder you can write to.",
             ) from None
+
+
+def export_site_list(ws: Workspace, out: str, fmt: str, replace: bool = False) -> ExportCount:
+    """The verified site list (collie.corpus.sites) to `out`; the count holds its sites
+    (`sites`), their documents and words."""
+    entries = site_entries(ws)
+    language = (ws.language.code, ws.language.name)
+    write_sites(entries, out, fmt, language, replace)
+    return ExportCount(
+        documents=sum(e.documents for e in entries),
+        words=sum(e.words for e in entries),
+        sites=len(entries),
+    )

@@ -14,9 +14,22 @@ from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, n
 from collie.cli.outputs import force_option
 from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice
 from collie.corpus.report import html_report, summary_lines
+from collie.corpus.sites import SITE_FORMATS
 from collie.corpus.status import report_data
+from collie.decide.sitelabels import LABELS
 from collie.errors import ArchiveDamaged, InputError, plural
 from collie.files import atomic_write
+
+
+def parse_labels(value: str | None) -> tuple[str, ...]:
+    """`--exclude religious,multilingual` as label names (a usage error for others)."""
+    names = tuple(part.strip() for part in (value or "").split(",") if part.strip())
+    unknown = [name for name in names if name not in LABELS]
+    if unknown:
+        raise click.BadParameter(
+            f"{', '.join(unknown)}: not a site label (labels: {', '.join(LABELS)})"
+        )
+    return names
 
 
 @click.command(context_settings=CONTEXT)
@@ -33,7 +46,17 @@ from collie.files import atomic_write
     "whole document, "
     "each paragraph with its language and target share); dir: a .txt file per "
     "document and manifest.jsonl; warc: the documents' own HTTP answers (response and "
-    "request records copied from the workspace's WARC files), to publish with the corpus.",
+    "request records copied from the workspace's WARC files), to publish with the corpus; "
+    "sites: the site list, a TSV line a site of the corpus (URL, documents, words, labels, "
+    "how it was found, the audit's verdict, why each label); web-languages: the same "
+    "list as Common Crawl's Web Languages Project file of the language.",
+)
+@click.option(
+    "--exclude",
+    metavar="LABELS",
+    callback=lambda _ctx, _param, value: parse_labels(value),
+    help="Leave out the documents of sites with these labels (comma-separated: "
+    "religious, multilingual, relative; `collie status` shows each label's share).",
 )
 @click.option(
     "--min-share",
@@ -89,6 +112,7 @@ def export(
     source: str | None,
     suspects: bool,
     unique_paragraphs: bool,
+    exclude: tuple[str, ...],
     as_json: bool,
     force: bool,
 ) -> None:
@@ -106,13 +130,24 @@ def export(
       collie export - --segments all | wc -w
       collie export suspects.jsonl --format jsonl --suspects
       collie export corpus.warc.gz --format warc
+      collie export corpus.txt --exclude religious,multilingual
+      collie export sites.tsv --format sites
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
-    choice = ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
+    choice = ExportChoice(
+        fmt, min_share, segments, loop, source, suspects, unique_paragraphs, exclude
+    )
     count = export_to(app.open, out, choice, force)
     if as_json:
         click.echo(json.dumps({"out": out, "format": fmt, **asdict(count)}, indent=2))
+    if fmt in SITE_FORMATS:
+        if not app.quiet:
+            note(
+                f"{count.sites:,} sites ({count.documents:,} documents, {count.words:,} words) "
+                f"written to {'stdout' if out == '-' else out}."
+            )
+        return
     if not app.quiet:
         what = "relative-suspected pages" if suspects else "documents"
         note(

@@ -207,17 +207,18 @@ def workspace_model(ws: Workspace) -> LangModel:
     return ws.model()
 
 
-def listen_problem(port: int, exc: OSError) -> UsageProblem:
-    """What to say when a server cannot listen on 127.0.0.1:PORT (a busy or privileged port)."""
+def listen_problem(port: int, exc: OSError, option: str = "--port") -> UsageProblem:
+    """What to say when a server cannot listen on 127.0.0.1:PORT (a busy or privileged
+    port), given with `option`."""
     reason = exc.strerror or str(exc)
     if exc.errno == errno.EADDRINUSE:
         return UsageProblem(
             f"Cannot listen on 127.0.0.1:{port}: another program is using that port.",
-            "Choose another port with --port, or --port 0 for any free one; "
+            f"Choose another port with {option}, or {option} 0 for any free one; "
             "or stop the program that holds it.",
         )
     return UsageProblem(
         f"Cannot listen on 127.0.0.1:{port}: {reason}.",
-        "Choose another port with --port (ports below 1024 need privileges), "
-        "or --port 0 for any free one.",
+        f"Choose another port with {option} (ports below 1024 need privileges), "
+        f"or {option} 0 for any free one.",
     )

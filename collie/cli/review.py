@@ -14,6 +14,7 @@ from collie.corpus.replay import (
     INSTALL_HINT,
     ReplayServer,
     find_wayback,
+    listen_error,
     stop_on_sigterm,
     warc_files,
 )
@@ -104,6 +105,10 @@ def review(
             raise UsageProblem(
                 "The corpus has no documents to review yet.", "Run `collie run` first."
             )
+        if replay and replay_port and warc_files(ws.root) and find_wayback():
+            busy = listen_error(replay_port)  # said now: never a replay link to another server
+            if busy is not None:
+                raise listen_problem(replay_port, busy, "--replay-port")
         try:
             server = ReviewServer(
                 store,

@@ -90,6 +90,7 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"records, {scanned['candidates']:,} past the first filter, "
             f"{scanned['documents']:,} target documents in the corpus"
         )
+    lines += label_lines(data.get("site_labels") or {})
     archive = data["archive"]
     if archive["files"]:
         per_doc = archive["bytes_per_document"]
@@ -286,3 +287,21 @@ def archive_damage_lines(archive: dict[str, Any]) -> list[str]:
             "not be fetched again: `collie run --refetch-lost` tries again"
         )
     return lines
+
+
+def label_lines(shares: dict[str, Any]) -> list[str]:
+    """What `collie status` says of the site labels: each one's sites and share."""
+    parts = []
+    for label, share in shares.items():
+        if not share["sites"]:
+            continue
+        if label == "relative" and not share["documents"]:
+            parts.append(f"relative {_plural(share['sites'], 'site')} set aside")
+            continue
+        parts.append(
+            f"{label} {_plural(share['sites'], 'site')}, {share['document_share']:.0%} of "
+            f"documents, {share['word_share']:.0%} of words"
+        )
+    if not parts:
+        return []
+    return [f"sites       {'; '.join(parts)} (`collie export sites.tsv --format sites`)"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
+from collie.corpus.sites import site_labels, with_site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.decide.classify import holds_target_text
 from collie.decide.dedup import paragraph_key
@@ -42,7 +43,7 @@ from collie.store.warc import WARC_FOLDER
 from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
 
-FORMATS = ("txt", "jsonl", "dir", "warc")
+FORMATS = ("txt", "jsonl", "dir", "warc", "sites", "web-languages")
 SEGMENTS = ("target", "all")
 
 
@@ -62,6 +63,7 @@ class ExportCount:
     without_record: int = 0  # warc format: documents whose answer the WARC files lack
     # warc format: documents whose record is in a damaged WARC file: file -> (damage, count)
     damaged: dict[str, tuple[str, int]] = field(default_factory=dict)
+    sites: int = 0  # a site list's (--format sites, web-languages): its lines
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class ExportChoice:
     source: str | None = None  # "search" or "crawl"
     suspects: bool = False  # the relative-suspected pages instead of the corpus
     unique_paragraphs: bool = False
+    exclude: tuple[str, ...] = ()  # site labels whose sites' documents are left out
 
     @property
     def whole(self) -> bool:
@@ -82,7 +85,7 @@ class ExportChoice:
         corpus's repeats kept): the one whose per-loop counts status shows?"""
         return (self.min_share <= 0 and self.segments in (None, "target") and self.loop is None
                 and self.source is None and not self.suspects
-                and not self.unique_paragraphs)  # fmt: skip
+                and not self.unique_paragraphs and not self.exclude)  # fmt: skip
 
 
 @dataclass
@@ -179,6 +182,8 @@ def export_sources(
     else:
         repeats = corpus_repeats(ws, choice.unique_paragraphs)
         rows = store.export_rows(choice.loop, choice.source, choice.min_share)
+        if choice.exclude or choice.fmt in ("jsonl", "dir"):  # a document's site labels
+            rows = with_site_labels(rows, site_labels(ws), choice.exclude)
     segments = choice.segments or ("all" if choice.suspects else "target")
     return rows, workspace_selection(ws, segments), repeats
 

@@ -82,6 +82,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def listen_error(port: int) -> OSError | None:
+    """Why nothing can listen on 127.0.0.1:`port` now (another program holds it, a
+    privileged port), or None."""
+    try:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", port))
+    except OSError as exc:
+        return exc
+    return None
+
+
 class ReplayServer:
     """pywb over a workspace's WARC files, for a `with` block (module docstring)."""
 
@@ -114,6 +125,12 @@ class ReplayServer:
     def start(self) -> ReplayServer:
         if self.wayback is None:
             raise CollieError("pywb is not installed, so there is no replay server.", INSTALL_HINT)
+        busy = listen_error(self.port)  # else another server's answer would pass for pywb's
+        if busy is not None:
+            raise CollieError(
+                f"pywb cannot listen on 127.0.0.1:{self.port}: {busy.strerror or busy}.",
+                "Choose another port for the replay server, or 0 for any free one.",
+            )
         if self.folder is not None:
             archive = self.folder.resolve()
             index, _ = write_index(archive, self.files or [])
@@ -146,9 +163,11 @@ class ReplayServer:
                 raise CollieError(f"pywb stopped as it started:\n{tail}", INSTALL_HINT)
             try:
                 requests.get(f"{self.base}/{COLLECTION}/", timeout=2)
-                return
             except requests.RequestException:
                 time.sleep(0.2)
+                continue
+            if self._process.poll() is None:  # the answer was pywb's, not another server's
+                return
         self.stop()
         raise CollieError(f"pywb did not answer on port {self.port} within {START_SECONDS:g} s.")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
+from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
@@ -54,6 +55,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "result_urls": ws.queries.result_url_count(),
         },
         "scan": ScanStore(ws).scan_totals(),
+        "site_labels": site_label_data(ws),
         "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
             {
@@ -69,6 +71,17 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             for loop in ws.records.loops()
         ],
     }
+
+
+def site_label_data(ws: Workspace) -> dict[str, dict[str, Any]]:
+    """Per site label (collie.decide.sitelabels): its sites and their share of the
+    corpus's documents and words (collie.corpus.sites.label_shares)."""
+    labels = site_labels(ws)
+    entries = site_entries(ws, labels)
+    in_corpus = {e.site for e in entries}
+    aside = sum(1 for site, found in labels.items()
+                if site not in in_corpus and any(x.label == "relative" for x in found))  # fmt: skip
+    return label_shares(entries, aside)
 
 
 def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:

@@ -387,6 +387,23 @@ class Fetcher:
         )
         return record
 
+    def reaches(self, origin: str) -> bool:
+        """Does `origin` answer GET /robots.txt now, with any status below 500 (a proxy
+        that cannot reach it answers 502)? The loop's probe of a host that answered
+        before, when every robots.txt it met failed: is the network down, or only those
+        hosts? One request, paced as any (not retried: a network that is down would
+        keep the run waiting); nothing is stored."""
+        url, host = f"{origin}/robots.txt", host_key(origin)
+        timeout = (self.config.connect_timeout, self.config.read_timeout)
+        self.gate.acquire(host)
+        try:
+            with self._session().get(url, stream=True, allow_redirects=False, timeout=timeout) as r:
+                return bool(r.status_code < 500)
+        except requests.RequestException:
+            return False
+        finally:
+            self.gate.release(host)
+
     def robots_unreachable(self) -> dict[str, str]:
         """The origins whose robots.txt could not be fetched (and not since), with why."""
         return self.robots_failures.failing()

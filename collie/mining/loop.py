@@ -58,6 +58,9 @@ SEARCH_PASSES = 2
 # Hosts whose robots.txt must fail, with no page recorded in the run, before the network
 # (not the hosts) is taken to be down: a loop that meets only a dead host or two is not.
 OFFLINE_HOSTS = 3
+# Hosts that answered before asked, one after another, before the network is taken to be
+# down (`_network_up`): one answer is enough to show that only the failing hosts are.
+NETWORK_PROBES = 3
 
 
 class _Scheduler(Protocol):
@@ -146,6 +149,8 @@ class _Run:
                         store.add_warc_bytes(loop.number, archive.written - written)
                 self.passes.mark_teasers()
                 self.events.line(loop_report.line())
+                if loop_report.held and report.stopped is None:
+                    self.events.line(loop_report.given_up_line())
                 if loop_report.pages and not loop_report.pages["kept"]:
                     self.events.line(loop_report.nothing_found_line(self.config.target))
                 if report.stopped is None:
@@ -270,15 +275,30 @@ class _Run:
     def _held_back(self, report: LoopReport, pages: int, origins: dict[str, str]) -> str | None:
         """Count in the loop's report the pages held back because their robots.txt could
         not be fetched (they stay queued: a later loop or run asks again). When
-        OFFLINE_HOSTS or more hosts failed and the run recorded no page at all, the
-        network looks down: the loop is left open, and this says why the run stops."""
+        OFFLINE_HOSTS or more hosts failed and the run recorded no page at all, either
+        the network is down or only those hosts are broken: a host that answered before
+        is asked (`_network_up`). If it answers, the hosts are given up on and the loop
+        goes on to its end; if not, the loop is left open, and this says why the run stops."""
         report.held = pages
         report.unreachable = Counter(origins.values())
+        report.held_hosts = dict(origins)
         recorded = sum(sum(loop.pages.values()) for loop in self.report.loops)
-        if not pages or recorded or len(origins) < OFFLINE_HOSTS:
+        if not pages or recorded or len(origins) < OFFLINE_HOSTS or self._network_up(origins):
             return None
         causes = ", ".join(f"{c} {n}" for c, n in report.unreachable.most_common())
         return (
             f"robots.txt could not be fetched from any of the {len(origins)} host(s) met "
-            f"({causes}): is the network, or HTTP_PROXY, down? Their pages stay queued"
+            f"({causes}), nor from a host that answered before: is the network, or "
+            "HTTP_PROXY, down? Their pages stay queued"
         )
+
+    def _network_up(self, failing: dict[str, str]) -> bool:
+        """Does one of the NETWORK_PROBES hosts whose robots.txt answered last (in this
+        run or an earlier one), other than the `failing` ones, answer now?"""
+        known = sorted(self.store.robots_records(), key=lambda r: r.fetched_at, reverse=True)
+        probes = [r.origin for r in known if r.origin not in failing][:NETWORK_PROBES]
+        for origin in probes:
+            if self.fetcher.reaches(origin):
+                log.info("%s answers: the network is up, only some hosts are not", origin)
+                return True
+        return False

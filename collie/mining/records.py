@@ -15,6 +15,8 @@ from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, kind_of
 from collie.search.base import SearchResult
 from collie.search.coverage import Estimate
 
+HOSTS_NAMED = 5  # hosts a loop's line names, at most (the run's log has them all)
+
 
 @dataclass
 class RunLimits:
@@ -66,6 +68,7 @@ class LoopReport:
     coverage: Estimate | None = None  # the coverage estimate when the search stage ended
     unreachable: Counter[str] = field(default_factory=Counter)  # robots.txt failed: cause -> hosts
     held: int = 0  # pages held back by them (still queued)
+    held_hosts: dict[str, str] = field(default_factory=dict)  # their origins -> cause
 
     def line(self) -> str:
         """The line a run prints when a loop ends."""
@@ -88,6 +91,17 @@ class LoopReport:
         return (
             f"; robots.txt could not be fetched from {sum(self.unreachable.values())} "
             f"host(s) ({causes}): their {self.held} pages were not fetched and stay queued"
+        )
+
+    def given_up_line(self) -> str:
+        """The line of a loop that ends without the pages of hosts whose robots.txt could
+        not be fetched, naming the hosts (HOSTS_NAMED at most)."""
+        hosts = [f"{o} ({c})" for o, c in sorted(self.held_hosts.items())]
+        more = len(hosts) - HOSTS_NAMED
+        named = ", ".join(hosts[:HOSTS_NAMED]) + (f" and {more} more" if more > 0 else "")
+        return (
+            f"loop {self.number}: finished without the {len(hosts)} host(s) whose robots.txt "
+            f"could not be fetched: {named}; a later loop asks them again"
         )
 
     def nothing_found_line(self, target: str) -> str:

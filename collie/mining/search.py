@@ -29,7 +29,7 @@ from collie.mining.coverage import SearchCoverage
 from collie.mining.queries import loop_queries
 from collie.mining.records import LoopReport, QueryOutcome, RunEvents
 from collie.models import QueueEntry
-from collie.search.base import Backend, SearchError, SearchFatal
+from collie.search.base import Backend, SearchError, SearchFatal, SearchRefused
 from collie.store.frontier import FrontierStore
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -162,11 +162,14 @@ def send_queries(
     Stops early, with the reason in `report.stopped`, when the backend is unusable, a
     budget is used up, `max_failures` queries fail in a row, or `max_empty` queries sent
     in a row (0: no limit) came back without a single result; the caller's loop goes on.
+    A refused key (SearchRefused) is raised: the run stops with its loop left open.
     """
     failures = empty = 0
     for query, words in queries:
         try:
             outcome = search_one(ws, backend, query, count, 0, budget, loop, words)
+        except SearchRefused:
+            raise  # the key: the run stops, the loop left open (not recorded done)
         except (SearchFatal, BudgetExhausted) as exc:
             report.stopped = str(exc)
             return
@@ -319,6 +322,8 @@ class SearchStage:
                     self.report.number,
                     first.words,
                 )
+            except SearchRefused:
+                raise  # the key: the run stops, the loop left open
             except (SearchFatal, BudgetExhausted) as exc:
                 self.searched.stopped = str(exc)
                 break

@@ -134,7 +134,9 @@ class Stream:
             return
         wanted = min(room, self.max_sites * PER_SITE)
         limit = wanted + len(self.claimed) + len(self.held)
-        for page in self.store.next_per_site(PER_SITE, limit):
+        # Held pages are still queued: a site's window is widened by them, or a site's
+        # pages on a host whose robots.txt failed would hide its other pages.
+        for page in self.store.next_per_site(PER_SITE + len(self.held), limit):
             if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
                 continue
             if self.held.waiting(page.id):

@@ -20,6 +20,7 @@ from collie.search.base import (
     HttpSettings,
     SearchError,
     SearchFatal,
+    SearchRefused,
     SearchResponse,
     SearchResult,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "HttpSettings",
     "SearchError",
     "SearchFatal",
+    "SearchRefused",
     "SearchResponse",
     "SearchResult",
     "make_backend",

@@ -51,6 +51,13 @@ class SearchFatal(SearchError):
     """The backend cannot be used as configured (key, quota, settings): stop searching."""
 
 
+class SearchRefused(SearchFatal):
+    """The backend refused the key (HTTP 401 or 403, a key it calls invalid): no query
+    can succeed until the user fixes it. Unlike other fatal errors, which end a loop's
+    search stage and let the loop go on, it stops the run with the loop left open
+    (mining/search.py lets it through), so no loop is recorded done without its search."""
+
+
 class Redactor(logging.Filter):
     """Replaces secret values by *** in text and in log records that pass through it."""
 
@@ -151,6 +158,15 @@ class Backend:
         if not domains:
             return query
         return f"{query} ({' OR '.join(f'site:{d}' for d in domains)})"
+
+    def key_hint(self) -> str:
+        """What to do when the backend refused the key: which variable to set."""
+        names = " and ".join(self.secrets) or "the key's environment variable"
+        return (
+            f"Set {names} to a valid key (export {next(iter(self.secrets), 'NAME')}=...; "
+            f"search.{self.name}_key_env names the variable), then run `collie run` again: "
+            "the loop is left open and its queries are sent again."
+        )
 
     def missing_secrets(self) -> list[str]:
         return [name for name, value in self.secrets.items() if not value]
@@ -310,9 +326,10 @@ class Backend:
         if specific is not None:
             return type(specific)(self.redact(specific.message), specific.hint)
         if response.status_code in (401, 403):
-            return SearchFatal(
-                f"{self.name} refused the request (HTTP {response.status_code}).",
-                "Check the API key and the plan it belongs to.",
+            return SearchRefused(
+                f"{self.name} refused the request (HTTP {response.status_code}): the key "
+                "or the plan it belongs to was refused.",
+                self.key_hint(),
             )
         detail = self.redact(json.dumps(data)[:200]) if data is not None else ""
         return SearchError(f"{self.name}: HTTP {response.status_code} {detail}".strip())

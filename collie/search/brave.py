@@ -7,7 +7,14 @@ from typing import Any, ClassVar
 
 import requests
 
-from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
+from collie.search.base import (
+    Backend,
+    SearchError,
+    SearchFatal,
+    SearchRefused,
+    SearchResponse,
+    SearchResult,
+)
 
 # Brave's search_lang values (its documented list); ISO 639-1 -> Brave code.
 SEARCH_LANGS = {
@@ -116,15 +123,15 @@ class Brave(Backend):
         code = error.get("code", "") if isinstance(error, dict) else ""
         detail = error.get("detail", "") if isinstance(error, dict) else ""
         if status in (401, 403, 422) and "TOKEN" in code.upper():
-            return SearchFatal(
-                f"brave rejected the API key ({code}: {detail}).",
-                "Check the key in the environment variable named by search.brave_key_env.",
+            return SearchRefused(
+                f"brave rejected the API key (HTTP {status} {code}: {detail}).", self.key_hint()
             )
         if status in (401, 403):
             label = f"HTTP {status} {code}".strip()
-            return SearchFatal(
-                f"brave refused the request ({label}).",
-                "Check that the key's plan includes web search.",
+            return SearchRefused(
+                f"brave refused the request ({label}{': ' + detail if detail else ''}): the "
+                "key was refused, or its plan does not include web search.",
+                self.key_hint(),
             )
         return None
 

@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
+from collie.search.base import Backend, SearchError, SearchRefused, SearchResponse, SearchResult
 
 log = logging.getLogger(__name__)
 MAX_RESULTS = 100  # the API never returns results beyond the 100th
@@ -65,14 +65,12 @@ class Google(Backend):
             e.get("reason", "") for e in (error or {}).get("errors", []) if isinstance(e, dict)
         ]
         if status == 400 and ("API key" in message or "keyInvalid" in reasons):
-            return SearchFatal(
-                f"google rejected the API key: {message}",
-                "Check the key in the environment variable named by search.google_key_env.",
-            )
+            return SearchRefused(f"google rejected the API key: {message}", self.key_hint())
         if status in (401, 403):
-            return SearchFatal(
-                f"google refused the request (HTTP {status}): {message or ', '.join(reasons)}",
-                "Check the key, the search engine id (cx) and that the Custom Search API is "
+            return SearchRefused(
+                f"google refused the request (HTTP {status}): {message or ', '.join(reasons)}; "
+                "check the key, the search engine id (cx) and that the Custom Search API is "
                 "enabled for the key's project.",
+                self.key_hint(),
             )
         return None

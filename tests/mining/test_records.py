@@ -22,3 +22,12 @@ def test_a_deadline_of_zero_never_passes_and_says_its_limit() -> None:
     assert not Deadline(0).passed()
     assert Deadline(1e-9).passed()
     assert Deadline(90).describe() == "the run's time limit (90 s) was reached"
+
+
+def test_the_line_of_a_loop_finished_without_broken_hosts_names_five_of_them() -> None:
+    report = LoopReport(3, held=8)
+    report.held_hosts = {f"http://h{i}.example": "http-500" for i in range(7)}
+    line = report.given_up_line()
+    assert line.startswith("loop 3: finished without the 7 host(s) whose robots.txt could not")
+    assert "http://h0.example (http-500), " in line and "http://h4.example (http-500)" in line
+    assert "h5.example" not in line and line.endswith(" and 2 more; a later loop asks them again")
