@@ -24,6 +24,7 @@ from collie.mininet.worldfile import WorldFile
 LABELLED = BuildOptions(sites=40, seed=3, site_labels=True)
 REFERENCE = re.compile(r"\b\w+ \d{1,3}:\d{1,3}\b")  # "uJohane 3:16"
 VERSE = re.compile(r"^(?:1|2)[\s\xa0]\S", re.M)
+VERSE_LINE = re.compile(r"^\d{1,3} \S", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +75,10 @@ def test_religious_pages_read_as_scripture(world: WorldFile) -> None:
     referenced = {t.site for t in truths if t.site in religious and REFERENCE.search(t.main_text)}
     assert referenced == religious - {"wol.jw.org"}  # its chapters' home has none
     assert any("uJohane" in t.main_text or "uMathewu" in t.main_text for t in truths)
+    praising = {t.site for t in truths if re.search(r"\bAmen|\bAmina", t.main_text)}
+    assert praising >= religious - {"wol.jw.org"}  # church words, in the site's language
+    longest = max(len(VERSE_LINE.findall(t.main_text)) for t in chapters)
+    assert longest >= 8  # a chapter has verses enough to count as one
 
 
 def test_shops_serve_one_page_in_many_languages(world: WorldFile) -> None:

@@ -34,6 +34,7 @@ from collie.mininet.texts import LanguageText, ParagraphPool
 
 RELIGIOUS, MULTILINGUAL = "religious", "multilingual"
 LOCALES = 20  # languages a multilingual shop is served in (fewer when the world has fewer)
+CHAPTER_PARAGRAPHS = 5  # of the world's text a Bible chapter's verses are cut from
 DESCRIPTION = 80  # words of a shop page's text at least (in a language written with spaces)
 
 # Book names as a language's Bible writes them (Genesis, Psalms, Matthew, Mark, Luke,
@@ -50,56 +51,56 @@ BOOKS = {
         "eng": "Genesis|Psalms|Matthew|Mark|Luke|John|Acts|Romans|Revelation",
     }.items()
 }
-# Church sentences (welcome, daily prayer, Sunday service) and the words of a church
-# site's sections (Bible, sermons, prayer, verse of the day).
+# A church site's words in a language: its sentences (welcome, daily prayer, Sunday
+# service, then creed, Bible reading, praise, preaching), its sections' names (Bible,
+# sermons, prayer, verse of the day) and how a chapter's verse opens a saying of the
+# Lord. Written for the generator; English where a language is not listed.
 CHURCH = {
     "zul": (
-        (
-            "Siyakwamukela ebandleni lethu.",
-            "Sikhuleka kuNkulunkulu nsuku zonke.",
-            "Inkonzo yangeSonto iqala ngehora lesishiyagalolunye ekuseni.",
-        ),
-        ("IBhayibheli", "Izintshumayelo", "Umthandazo", "Ivesi losuku"),
+        "Siyakwamukela ebandleni lethu.|Sikhuleka kuNkulunkulu nsuku zonke.|Inkonzo "
+        "yangeSonto iqala ngehora lesishiyagalolunye ekuseni.|UJesu Kristu uyiNkosi yethu. "
+        "Amen.|Funda iBhayibheli nsuku zonke, ukhulekele umndeni wakho.|Haleluya! INkosi "
+        "inathi.|Umfundisi uzoshumayela ngevangeli likaJesu.",
+        "IBhayibheli|Izintshumayelo|Umthandazo|Ivesi losuku",
+        "INkosi yathi:",
     ),
     "xho": (
-        (
-            "Wamkelekile ecaweni yethu.",
-            "Sithandaza kuThixo yonke imihla.",
-            "Inkonzo yangeCawa iqala ngentsimbi yesithoba kusasa.",
-        ),
-        ("IBhayibhile", "Iintshumayelo", "Umthandazo", "Ivesi yosuku"),
+        "Wamkelekile ecaweni yethu.|Sithandaza kuThixo yonke imihla.|Inkonzo yangeCawa "
+        "iqala ngentsimbi yesithoba kusasa.|UYesu Krestu yiNkosi yethu. Amen.|Funda "
+        "iBhayibhile yonke imihla.|Haleluya! INkosi inathi.|Umfundisi uza kushumayela "
+        "iindaba ezilungileyo zikaYesu.",
+        "IBhayibhile|Iintshumayelo|Umthandazo|Ivesi yosuku",
+        "INkosi yathi:",
     ),
     "nbl": (
-        (
-            "Wamukelekile ebandleni lethu.",
-            "Sithandaza kuZimu qobe langa.",
-            "Ikonzo yangeSondo ithoma ngesikhathi sesithandathu.",
-        ),
-        ("IBhayibheli", "Iintjumayelo", "Umthandazo", "Ivesi yelanga"),
+        "Wamukelekile ebandleni lethu.|Sithandaza kuZimu qobe langa.|Ikonzo yangeSondo "
+        "ithoma ngesikhathi sesithandathu.|UJesu Kristu uyiKosi yethu. Amen.|Funda "
+        "iBhayibheli qobe langa.|Haleluya! IKosi inathi.|Umfundisi uzokutjhumayela "
+        "ngevangeli lakaJesu.",
+        "IBhayibheli|Iintjumayelo|Umthandazo|Ivesi yelanga",
+        "IKosi yathi:",
     ),
     "ssw": (
-        (
-            "Wemukelekile ebandleni letfu.",
-            "Sithandaza kuNkulunkulu onkhe emalanga.",
-            "Inkonzo yangeSontfo icala ngelihora lesishiyagalolunye.",
-        ),
-        ("LiBhayibheli", "Tintjumayelo", "Umthantazo", "Livesi lelilanga"),
+        "Wemukelekile ebandleni letfu.|Sithandaza kuNkulunkulu onkhe emalanga.|Inkonzo "
+        "yangeSontfo icala ngelihora lesishiyagalolunye.|Jesu Khristu uyiNkhosi yetfu. "
+        "Amen.|Fundza liBhayibheli onkhe emalanga.|Haleluya! INkhosi inatsi.|Umfundisi "
+        "utawushumayela livangeli laJesu.",
+        "LiBhayibheli|Tintjumayelo|Umthantazo|Livesi lelilanga",
+        "INkhosi yatsi:",
     ),
     "swh": (
-        (
-            "Karibu kanisani kwetu.",
-            "Tunaomba kwa Mungu kila siku.",
-            "Ibada ya Jumapili inaanza saa tatu asubuhi.",
-        ),
-        ("Biblia", "Mahubiri", "Maombi", "Mstari wa leo"),
+        "Karibu kanisani kwetu.|Tunaomba kwa Mungu kila siku.|Ibada ya Jumapili inaanza "
+        "saa tatu asubuhi.|Yesu Kristo ni Bwana wetu. Amina.|Soma Biblia kila siku.|"
+        "Haleluya! Bwana yu pamoja nasi.|Mchungaji atahubiri injili ya Yesu.",
+        "Biblia|Mahubiri|Maombi|Mstari wa leo",
+        "Bwana akasema:",
     ),
     "eng": (
-        (
-            "Welcome to our church.",
-            "We pray to God every day.",
-            "Sunday service begins at nine in the morning.",
-        ),
-        ("Bible", "Sermons", "Prayer", "Verse of the day"),
+        "Welcome to our church.|We pray to God every day.|Sunday service begins at nine "
+        "in the morning.|Jesus Christ is our Lord. Amen.|Read the Bible every day.|"
+        "Hallelujah! The Lord is with us.|The pastor will preach the gospel of Jesus.",
+        "Bible|Sermons|Prayer|Verse of the day",
+        "And the Lord said:",
     ),
 }
 CHURCH_MENU = ("Sermons", "Daily verse", "Prayer requests", "Ministries", "Give")
@@ -157,12 +158,15 @@ def locale_tag(text: LanguageText) -> str:
 class ReligiousSite(SiteBuilder):
     """A church or Bible site in one language (the module docstring)."""
 
+    says = ""  # how a verse opens a saying of the Lord (CHURCH)
+
     def build(self, others: Sequence[str]) -> None:
         """Lay out the site; `others`: more hosts of it (wol.jw.org beside www.jw.org),
         which hold its Bible chapters."""
         books = BOOKS.get(self.lang, BOOKS["eng"])
-        lines, words = CHURCH.get(self.lang, CHURCH["eng"])
-        church_lang = self.lang if self.lang in CHURCH else "eng"
+        said, named, self.says = CHURCH.get(self.lang, CHURCH["eng"])
+        lines, words = said.split("|"), named.split("|")
+        church = self.lang if self.lang in CHURCH else "eng"
         bible, sermons = words[0], words[1]
         self.sections = [bible, sermons, *CHURCH_MENU[:3]]
         self.paths.update({w: "/" for w in CHURCH_MENU})
@@ -172,8 +176,9 @@ class ReligiousSite(SiteBuilder):
         for k in range(2):
             heading = self.pool.words(3, 6)
             path = f"/sermons/{slug(heading, 24) or 'sermon'}-{k + 1}.html"
-            blocks = self._with_references(self.blocks(self.rng.randint(2, 3)), books)
-            blocks.append((church_lang, lines[k % len(lines)]))
+            blocks = []
+            for i, block in enumerate(self._with_references(self.blocks(3), books)):
+                blocks += [block, (church, lines[(3 + 2 * k + i) % len(lines)])]
             self.add_page(path, heading, blocks, [("/", "Home")], indexed=self.rng.random() < 0.8)
             talks.append((path, heading))
         self.paths[sermons] = talks[0][0]
@@ -183,9 +188,9 @@ class ReligiousSite(SiteBuilder):
         first = self.pool.deal(1)[0].split(". ")[0].rstrip(".")
         home = [
             *self.blocks(1),
-            (church_lang, lines[0]),
+            *((church, line) for line in lines[:3]),
             (self.lang, f"{words[3]}: {first}. ({verse})"),
-            (church_lang, lines[2]),
+            (church, lines[3]),
         ]
         links = [*chapters, *talks, ("/about", "About us")]
         self.add_page("/", self.name, home, links, indexed=True)
@@ -215,10 +220,11 @@ class ReligiousSite(SiteBuilder):
         ("1 ...", "2 ...") or all verses in one paragraph with superscript numbers."""
         sentences = [
             s.strip()
-            for p in self.pool.deal(2)
+            for p in self.pool.deal(CHAPTER_PARAGRAPHS)
             for s in re.split(r"(?<=[.;:])\s+", p)
             if len(s.strip()) > 12
         ]
+        sentences = [f"{self.says} {s}" if n % 4 == 3 else s for n, s in enumerate(sentences)]
         verses = [f"{n} {s}" for n, s in enumerate(sentences, 1)]
         out = [f"<h1>{html.escape(heading)}</h1>"]
         if self.rng.random() < 0.5:
