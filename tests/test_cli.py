@@ -231,3 +231,58 @@ def test_global_flags_after_the_command_and_help_in_sections(capsys, tmp_path, m
     sections = ["Mining:", "The corpus:", "Languages:", "The closed-world web:", "Exit status:"]
     assert all(s in help_text for s in sections)
     assert help_text.index("  init ") < help_text.index("  run ") < help_text.index("  export ")
+
+
+@pytest.mark.parametrize("how", ["--set", "environment", "collie.toml"])
+def test_a_workspace_language_is_fixed_at_init(
+    workspace: Path, capsys, monkeypatch, how: str
+) -> None:
+    """`--set language.code=xho` (or COLLIE_LANGUAGE_CODE, or an edited collie.toml) on a
+    Dholuo workspace is an error that says the language is fixed and how to mine another;
+    nothing changes (issue 46)."""
+    toml = workspace / "collie.toml"
+    args = ["status"]
+    if how == "--set":
+        args += ["--set", "language.code=xho"]
+    elif how == "environment":
+        monkeypatch.setenv("COLLIE_LANGUAGE_CODE", "xho")
+    else:
+        toml.write_text(toml.read_text().replace('code = "luo"', 'code = "xho"'))
+    before = toml.read_text()
+    export = ["export", str(workspace / "exports" / "corpus.txt"), *args[1:]]
+    for command in (args, export):
+        result = run_collie(capsys, *command)
+        assert result.code == 1, result.err
+        assert "language.code is fixed at init" in result.err
+        assert "made for Luo (luo)" in result.err and "collie init --lang xho" in result.err
+        assert result.out == ""
+    assert toml.read_text() == before
+    assert not list((workspace / "exports").iterdir())
+    same = run_collie(capsys, "status", "--set", "language.code=luo")  # no change: fine
+    assert same.code == (1 if how == "collie.toml" else 0), same.err
+
+
+def test_a_misspelt_environment_variable_is_named_with_the_setting_meant(
+    workspace: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.setenv("COLLIE_FETCH_MAXBYTES", "1000")
+    monkeypatch.setenv("COLLIE_WORKSPACE", str(workspace))  # not a setting, but known
+    result = run_collie(capsys, "config")
+    assert result.code == 0, result.err
+    assert (
+        "COLLIE_FETCH_MAXBYTES is not a collie setting and is ignored; did you mean "
+        "COLLIE_FETCH_MAX_BYTES (fetch.max_bytes)?"
+    ) in result.err
+    assert "COLLIE_WORKSPACE" not in result.err
+    assert "COLLIE_" not in result.out  # results only on stdout
+
+
+def test_init_refuses_a_language_code_that_is_not_its_lang(tmp_path: Path, capsys) -> None:
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Ng'ato ka ng'ato nyalo bedo gi thuolo.\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    args = ["init", "-w", str(root), "--lang", "luo", "--force", "--docs", str(doc)]
+    result = run_collie(capsys, *args, "--set", "language.code=xho")
+    assert result.code == 2, result.err
+    assert "--lang names Luo (luo), and flag (--set language.code) names 'xho'" in result.err
+    assert not root.exists()

@@ -151,7 +151,7 @@ def test_no_float_setting_takes_nan_or_infinity_from_any_source(
 def test_number_settings_take_exactly_their_range(setting: Setting, number: float) -> None:
     low, high = value_range(setting) or (0, 0)
     value = float(number) if setting.kind is float else int(number)
-    if low <= value <= high:
+    if low <= value <= high or value == setting.off:
         assert check_value(setting, value, "t") == value
         assert parse_assignment(f"{setting.key}={value!r}")[1] == value
     else:
@@ -162,8 +162,10 @@ def test_every_number_setting_has_a_finite_range_holding_its_default() -> None:
     for setting in FLOATS + INTS:
         low, high = value_range(setting) or (math.nan, math.nan)
         assert setting.minimum is not None, setting.key  # no negative counts or delays
-        assert low <= setting.default <= high <= INT_MAX, setting.key
-        assert setting.kind is int or setting.maximum is not None, setting.key
+        assert low <= setting.default <= high <= INT_MAX or setting.default == setting.off
+        assert setting.maximum is not None, setting.key  # a bound chosen, for ints too
+        assert setting.off is None or not low <= setting.off <= high, setting.key
+        assert setting.effect.endswith("."), setting.key  # what it does to the corpus
 
 
 @pytest.mark.parametrize(
@@ -176,6 +178,10 @@ def test_every_number_setting_has_a_finite_range_holding_its_default() -> None:
         ("dedup.max_distance=64", "'64'"),  # a 64-bit fingerprint has 63 bits to differ by
         ("fetch.delay=31536000", "'31536000'"),  # a year between two requests to a host
         ("encoding.min_confidence=1.5", "'1.5'"),  # no page would ever be certain enough
+        ("fetch.max_bytes=1", "'1'"),  # every page cut to a byte, lost for good (issue 46)
+        ("dedup.max_distance=63", "'63'"),  # every document a copy of the first
+        ("search.rate_limit=1e-300", "'1e-300'"),  # a wait that overflows
+        ("extract.site_repeats=1", "'1'"),  # every paragraph taken for boilerplate
     ],
 )
 def test_counts_overflow_and_progress_stopping_values_are_refused(

@@ -209,7 +209,8 @@ def test_check_repair_and_run_restore_the_workspace(  # type: ignore[no-untyped-
     assert _documents(copy) == corpus and len(_pointers(copy)) == pointed
     assert rows(copy, "SELECT DISTINCT outcome FROM lost_bodies") == [("same",)]
     assert run_collie(capsys, "reprocess").code == 0
-    assert run_collie(capsys, "export", "all.warc.gz", "--format", "warc").code == 0
+    exported = run_collie(capsys, "export", "all.warc.gz", "--format", "warc")
+    assert exported.code == 0, exported.err
     assert _documents(copy) == corpus
 
 

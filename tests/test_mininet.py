@@ -247,6 +247,28 @@ def test_cli_build_refuses_existing_file_and_bad_docs(
     assert not (tmp_path / "w.db").exists()
 
 
+def test_cli_docs_never_overwrites_a_seed_file_without_force(
+    stored: StoredWorld, world_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`collie mininet docs WORLD FOLDER` over the user's own seed-001.txt refuses, names
+    the file and writes nothing; --force replaces (issue 46)."""
+    folder = tmp_path / "seed"
+    folder.mkdir()
+    mine = folder / "seed-001.txt"
+    mine.write_text("my own notes\n", encoding="utf-8")
+    names = [name for name, _text in stored.seed_docs()]
+    assert "seed-001.txt" in names and len(names) > 1
+    refused = run_collie(capsys, "mininet", "docs", str(world_file), str(folder))
+    assert refused.code == 1
+    assert str(mine) in refused.err and "--force" in refused.err
+    assert mine.read_text(encoding="utf-8") == "my own notes\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["seed-001.txt"]
+    forced = run_collie(capsys, "mininet", "docs", str(world_file), str(folder), "--force")
+    assert forced.code == 0, forced.err
+    assert mine.read_text(encoding="utf-8") == dict(stored.seed_docs())["seed-001.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(names)
+
+
 def test_cli_builds_a_world_around_the_users_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,7 +69,11 @@ def test_init_creates_the_layout(tmp_path: Path, luo_doc: Path, capsys, monkeypa
     made = run_collie(capsys, "-w", str(other), "init", "--lang", "luo", "--force", "--docs",
                       str(luo_doc), "--json")  # fmt: skip
     assert made.code == 0, made.err
-    assert json.loads(made.out) == {
+    answer = json.loads(made.out)
+    warnings = answer.pop("warnings")  # what init warned of (issue 46): 15 words train nothing
+    assert warnings[0].startswith("collie's model does not know luo")
+    assert warnings[-1].startswith("no language model was trained")
+    assert answer == {
         "workspace": str(other.resolve()),
         "language": {"code": "luo", "name": "Luo"},
         "seed_documents": {"target": 1, "words": 15},

@@ -19,6 +19,7 @@ import click
 
 from collie import __version__
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
+from collie.config import unknown_environment
 from collie.errors import (
     CollieError,
     LanguageNotFound,
@@ -28,30 +29,122 @@ from collie.errors import (
     find_disk_full,
 )
 
-# Each command's module and name, in the order of a mining session. A command's module
-# is imported when the command is first asked for, so that `collie langid identify`
-# does not import the crawler (start-up: issue 40).
-COMMANDS = {
-    "init": ("collie.cli.init", "init"),
-    "status": ("collie.cli.status", "status"),
-    "config": ("collie.cli.status", "config"),
-    "language": ("collie.cli.language", "language"),
-    "seeds": ("collie.cli.search", "seeds"),
-    "queries": ("collie.cli.search", "queries"),
-    "safetynet": ("collie.cli.language", "safetynet"),
-    "search": ("collie.cli.search", "search"),
-    "extract": ("collie.cli.extract", "extract"),
-    "run": ("collie.cli.run", "run"),
-    "reprocess": ("collie.cli.reprocess", "reprocess_command"),
-    "check": ("collie.cli.check", "check"),
-    "scan": ("collie.cli.scan", "scan_command"),
-    "export": ("collie.cli.export", "export"),
-    "report": ("collie.cli.export", "report"),
-    "review": ("collie.cli.review", "review"),
-    "replay": ("collie.cli.replay", "replay"),
-    "langid": ("collie.cli.langid", "langid"),
-    "mininet": ("collie.cli.mininet", "mininet"),
-    "demo": ("collie.cli.mininet", "demo"),
+# Each command's module, name and one-line summary, in the order of a mining session. A
+# command's module is imported when the command is first asked for, so that `collie
+# langid identify` does not import the crawler (start-up: issue 40), and `collie --help`
+# lists the summaries without importing any (issue 46: tests/test_cli_startup.py checks
+# that each is the command's own short help).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": (
+        "collie.cli.init",
+        "init",
+        "Make the current directory (or -w DIR) a collie workspace.",
+    ),
+    "status": (
+        "collie.cli.status",
+        "status",
+        "Show the workspace: language, changed settings, seed documents, loops.",
+    ),
+    "config": (
+        "collie.cli.status",
+        "config",
+        "Show every effective setting and where its value came from.",
+    ),
+    "language": (
+        "collie.cli.language",
+        "language",
+        "What collie knows about a language: codes, names, countries, domains.",
+    ),
+    "seeds": (
+        "collie.cli.search",
+        "seeds",
+        "Show the seed list a loop uses, with each word's frequency or odds ratio.",
+    ),
+    "queries": (
+        "collie.cli.search",
+        "queries",
+        "Show the queries the next loop would send: random combinations of seed words, "
+        "none sent before from this workspace, the same for the same workspace state.",
+    ),
+    "safetynet": (
+        "collie.cli.language",
+        "safetynet",
+        "List the languages whose frequent words keep seed words out, or one language's.",
+    ),
+    "search": (
+        "collie.cli.search",
+        "search",
+        "Send one query to the search backend and print the results.",
+    ),
+    "extract": (
+        "collie.cli.extract",
+        "extract",
+        "Show what collie keeps of one page: its clean text, or everything it learnt.",
+    ),
+    "run": (
+        "collie.cli.run",
+        "run",
+        "Mine the web: seed words -> queries -> search -> fetch -> language ID -> crawl "
+        "-> near-duplicates, loop after loop.",
+    ),
+    "reprocess": (
+        "collie.cli.reprocess",
+        "reprocess_command",
+        "Process the fetched pages again from the workspace's WARC files: decoding, "
+        "extraction, language ID and near-duplicates, with today's settings and language "
+        "model, without the network.",
+    ),
+    "check": (
+        "collie.cli.check",
+        "check",
+        "Check the workspace's WARC files, the only copy of the pages' bodies: every "
+        "gzip member whole, every record's digests right (as `warcio check` does), and "
+        "every page row's record where the row says.",
+    ),
+    "scan": (
+        "collie.cli.scan",
+        "scan_command",
+        "Mine web-archive files for the workspace's language, feeding the live loop.",
+    ),
+    "export": (
+        "collie.cli.export",
+        "export",
+        "Write the corpus: the target-language documents, near-duplicates left out, and "
+        "of each only its paragraphs in the target language (--segments all: every "
+        "paragraph).",
+    ),
+    "report": (
+        "collie.cli.export",
+        "report",
+        "Report what the runs found: per loop queries, URLs, pages, target documents from "
+        "search and from crawling, drop reasons and words; languages of the pages "
+        "fetched; the best sites and queries; each...",
+    ),
+    "review": (
+        "collie.cli.review",
+        "review",
+        "Judge a sample of the corpus in the browser: mainly, some or no target language.",
+    ),
+    "replay": (
+        "collie.cli.replay",
+        "replay",
+        "Show fetched pages as collie received them, from the workspace's WARC files.",
+    ),
+    "langid": (
+        "collie.cli.langid",
+        "langid",
+        "Language identification over 400+ languages (ISO 639-3 codes).",
+    ),
+    "mininet": (
+        "collie.cli.mininet",
+        "mininet",
+        "The closed-world web: build one, serve it, score a corpus mined from it.",
+    ),
+    "demo": (
+        "collie.cli.mininet",
+        "demo",
+        "Mine a closed-world web for Zulu, end to end, and score the corpus.",
+    ),
 }
 
 
@@ -61,10 +154,18 @@ class LazyCommands(dict[str, Any]):
     def __getitem__(self, name: str) -> Any:
         command = super().__getitem__(name)
         if command is None:
-            module, attribute = COMMANDS[name]
+            module, attribute, _summary = COMMANDS[name]
             command = getattr(importlib.import_module(module), attribute)
             super().__setitem__(name, command)
         return command
+
+    def summary(self, name: str) -> str | None:
+        """The command's one-line help, without importing its module; None for a
+        command not in `COMMANDS`."""
+        command = super().get(name)
+        if command is not None:
+            return None if command.hidden else str(command.get_short_help_str(limit=200))
+        return COMMANDS[name][2] if name in COMMANDS else None
 
     def get(self, name: str, default: Any = None) -> Any:
         if name not in self:
@@ -92,35 +193,67 @@ class SectionedGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         listed: set[str] = set()
         for title, names in self.SECTIONS:
-            rows = []
-            for name in names:
-                command = self.get_command(ctx, name)
-                if command is not None and not command.hidden:
-                    rows.append((name, command.get_short_help_str(limit=200)))
-                    listed.add(name)
+            rows = [(name, help) for name in names if (help := self._summary(name)) is not None]
+            listed.update(name for name, _help in rows)
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
-        rest = [n for n in self.list_commands(ctx) if n not in listed]
+        rest = [
+            (name, help)
+            for name in self.list_commands(ctx)
+            if name not in listed and (help := self._summary(name)) is not None
+        ]
         if rest:
             with formatter.section("Other commands"):
-                formatter.write_dl(
-                    [
-                        (n, c.get_short_help_str(limit=200))
-                        for n in rest
-                        if (c := self.get_command(ctx, n)) is not None
-                    ]
-                )
+                formatter.write_dl(rest)
+
+    def _summary(self, name: str) -> str | None:
+        """A command's line in the help, None for a hidden or unknown one; a lazy
+        command's from `COMMANDS`, so the help imports no command (issue 46)."""
+        if isinstance(self.commands, LazyCommands) and name in COMMANDS:
+            return self.commands.summary(name)
+        command = self.commands.get(name)
+        if command is None or command.hidden:
+            return None
+        return str(command.get_short_help_str(limit=200))
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a full disk under it becomes one clear error (issue 45)."""
         try:
             return super().invoke(ctx)
         except Exception as exc:
+            if isinstance(exc, CollieError):
+                raise
+            refused = _read_only_refusal(ctx.ensure_object(App), exc)
+            if refused is not None:
+                raise refused from exc
             full = find_disk_full(exc)
-            if full is None or isinstance(exc, CollieError):
+            if full is None:
                 raise
             raise disk_full_error(_full_place(ctx.ensure_object(App), full)) from exc
+
+
+def _read_only_refusal(app: App, exc: BaseException) -> CollieError | None:
+    """A write refused in a workspace this process can only read (SQLite's "readonly
+    database", or a file of the workspace it may not write): the read-only error, not
+    a broken workspace or an unexpected one (issue 46). None for anything else."""
+    from collie.store.database import READ_ONLY_ERRNOS, read_only_error, writable
+    from collie.workspace.folder import DB_FILE
+
+    try:
+        root = app.find_root_or_none()
+    except CollieError:
+        return None
+    if root is None or writable(root / DB_FILE):
+        return None
+    seen: BaseException | None = exc
+    while seen is not None:
+        if "readonly database" in str(seen) or (
+            isinstance(seen, OSError) and seen.errno in READ_ONLY_ERRNOS
+        ):
+            return read_only_error(root)
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _full_place(app: App, exc: BaseException) -> Path:
@@ -162,6 +295,8 @@ def cli(ctx: click.Context, traceback: bool) -> None:
       130  interrupted (Ctrl-C): what was done is kept; run again to go on
     """
     configure_logging(ctx.ensure_object(App).verbose)
+    for line in unknown_environment(os.environ):
+        click.echo(f"collie: warning: {line}", err=True)
 
 
 cli.commands = LazyCommands(dict.fromkeys(COMMANDS))

@@ -215,7 +215,8 @@ def export(
 def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None:
     """Report what the runs found: per loop queries, URLs, pages, target documents from
     search and from crawling, drop reasons and words; languages of the pages fetched;
-    the best sites and queries; each loop's seed words.
+    the best sites and queries; each loop's seed words; and the audit of a speaker's
+    judgements (`collie review`): each share it estimates with its 95% Wilson interval.
 
     \b
     Example:

@@ -126,6 +126,7 @@ def init(
             "seed_documents": {"target": plan.count("target"), "words": plan.words("target")},
             "wronglang_documents": plan.count("wronglang"),
             "seed_words": len(made.words),
+            "warnings": made.warnings,
             "skipped": [{"file": str(s.source), "reason": s.reason} for s in plan.skipped],
         }
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))

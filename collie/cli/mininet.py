@@ -151,7 +151,8 @@ def build_command(
 @mininet.command("docs", context_settings=CONTEXT)
 @click.argument("world", type=WORLD)
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-def docs_command(world: Path, folder: Path) -> None:
+@click.option("--force", is_flag=True, help="Replace seed files already in FOLDER.")
+def docs_command(world: Path, folder: Path, force: bool) -> None:
     """Write the world's seed documents (target text kept out of its pages) to FOLDER.
 
     \b
@@ -159,7 +160,7 @@ def docs_command(world: Path, folder: Path) -> None:
       collie mininet docs world.db seed-docs/ && collie init --lang zul --docs seed-docs/
     """
     stored = WorldFile(world)
-    words = write_seed_docs(stored, folder)
+    words = write_seed_docs(stored, folder, replace=force)
     note(f"Wrote {len(stored.seed_docs())} files, {words:,} words of {stored.target}, to {folder}.")
 
 

@@ -15,17 +15,17 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from tqdm import tqdm
 
-from collie.config import parse_assignment
+from collie.config import SETTINGS_BY_KEY, parse_assignment
 from collie.errors import CollieError, ConfigError, SettingsFileMissing, UsageProblem
-from collie.langid.model import LangModel
 from collie.lognames import AliasFormatter
-from collie.search import BACKENDS
-from collie.workspace.folder import Workspace, find_workspace, open_workspace
+
+if TYPE_CHECKING:  # imported where used, so `collie --version` loads no numpy (issue 46)
+    from collie.langid.model import LangModel
+    from collie.workspace.folder import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 88}
@@ -52,6 +52,8 @@ class App:
     verbose: int = 0
 
     def find_root(self) -> Path:
+        from collie.workspace.folder import find_workspace
+
         return find_workspace(self.workspace, os.environ, Path.cwd())
 
     def find_root_or_none(self) -> Path | None:
@@ -67,6 +69,8 @@ class App:
             return None
 
     def open(self) -> Workspace:
+        from collie.workspace.folder import open_workspace
+
         return open_workspace(self.find_root(), os.environ, self.flags)
 
 
@@ -94,6 +98,8 @@ class BarSafeHandler(logging.Handler):
     """Log records on stderr through tqdm, so they never break a progress bar."""
 
     def emit(self, record: logging.LogRecord) -> None:
+        from tqdm import tqdm
+
         try:
             tqdm.write(self.format(record), file=sys.stderr)
         except Exception:
@@ -194,7 +200,7 @@ def search_options(func: F) -> F:
     )(func)
     func = click.option(
         "--search",
-        type=click.Choice(sorted(BACKENDS)),
+        type=click.Choice(sorted(SETTINGS_BY_KEY["search.backend"].choices or ())),
         expose_value=False,
         callback=_set_backend,
         help="Search backend (default: search.backend).",

@@ -6,10 +6,13 @@ import contextlib
 import getpass
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
+from collie.api.review import ensure_sample, export_sample, import_judgements, review_results
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
+from collie.cli.outputs import force_option
 from collie.corpus.replay import (
     INSTALL_HINT,
     ReplayServer,
@@ -18,10 +21,11 @@ from collie.corpus.replay import (
     stop_on_sigterm,
     warc_files,
 )
-from collie.corpus.review import precision
+from collie.corpus.review.audit import ESTIMATOR, audit_lines
 from collie.corpus.review.server import ReviewServer
 from collie.errors import CollieError, UsageProblem
 from collie.store import ReviewStore
+from collie.store.database import read_only_error
 
 
 @click.command(context_settings=CONTEXT)
@@ -50,6 +54,21 @@ from collie.store import ReviewStore
 )
 @click.option("--json", "as_json", is_flag=True, help="With --results: JSON on stdout.")
 @click.option(
+    "--export-sample",
+    "export_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the sample (drawn first if need be) as a TSV with an empty label column "
+    "to fill in offline or in a spreadsheet, instead of serving.",
+)
+@click.option(
+    "--import",
+    "import_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Record the judgements of a TSV (columns doc_id or url, label: mainly, some, "
+    "none or skip, and optionally reviewer), instead of serving.",
+)
+@force_option
+@click.option(
     "--replay/--no-replay",
     default=True,
     show_default=True,
@@ -73,14 +92,26 @@ def review(
     as_json: bool,
     replay: bool,
     replay_port: int,
+    export_path: Path | None,
+    import_path: Path | None,
+    force: bool,
 ) -> None:
     """Judge a sample of the corpus in the browser: mainly, some or no target language.
 
     Serves a page on 127.0.0.1 (for a native speaker; no internet needed): one document
     at a time with buttons and keys 1 (mainly), 2 (some), 3 (none), s (skip), u (undo).
     Judgements are kept in the workspace as they are made; stop with Ctrl-C and run
-    again to continue. --results prints each class's share with a 95% interval, as in
-    CorpusCollie's Table 2. With the replay extra installed (pip install
+    again to continue. The sample is stratified by site and origin (each loop, and
+    `collie scan`): proportional, one document a stratum at least, a tenth of it from
+    one site at most (more only when the sample needs it); the same for a run.seed.
+
+    --results prints "k of n documents mainly in the language (95% Wilson interval
+    a-b)" overall, per loop or scan and per site with 5 judgements or more, the share
+    weighted by stratum where the sample is not proportional, and how many more
+    judgements would narrow a wide interval to +-5 points; then each class's share, as
+    in CorpusCollie's Table 2. --export-sample writes the sample as a TSV to judge
+    offline or in a spreadsheet; --import reads such a file back (all of it, or nothing
+    when a line is bad). With the replay extra installed (pip install
     'collie[replay]'), each document links to the page as collie fetched it, served
     from the workspace's WARC files by pywb (started and stopped with the review).
 
@@ -88,22 +119,50 @@ def review(
     Example:
       collie review --sample 100
       collie review --results
+      collie review --export-sample sample.tsv
+      collie review --import sample.tsv --reviewer achieng
     """
+    if sum(map(bool, (results, export_path, import_path))) > 1:
+        raise UsageProblem("Give one of --results, --export-sample and --import.")
+    if results:
+        _print_results(review_results(app.open), as_json)
+    elif export_path is not None:
+        _export(app, export_path, size, force)
+    elif import_path is not None:
+        _import(app, import_path, reviewer)
+    else:
+        _serve(app, size, port, reviewer, replay, replay_port)
+
+
+def _export(app: App, path: Path, size: int, force: bool) -> None:
+    written = export_sample(app.open, path, size, force)
+    note(
+        f"Wrote {written} documents to {path}: fill in the label column (mainly, some, "
+        f"none or skip), then `collie review --import {path}`."
+    )
+
+
+def _import(app: App, path: Path, reviewer: str | None) -> None:
+    done = import_judgements(app.open, path, reviewer)
+    counts = ", ".join(f"{label} {n}" for label, n in done.labels.items()) or "none"
+    note(
+        f"Imported {sum(done.labels.values())} judgements of a sample of {done.total} "
+        f"({counts}); `collie review --results` shows the shares."
+    )
+
+
+def _serve(
+    app: App, size: int, port: int, reviewer: str | None, replay: bool, replay_port: int
+) -> None:
+    """Serve the review page until Ctrl-C, on the sample (drawn first if need be)."""
     with app.open() as ws:
-        store = ReviewStore(ws.conn)
-        if results:
-            _print_results(store.review_labels(), as_json)
-            return
-        existing = store.review_sample_size()
-        drawn = store.draw_review_sample(size, ws.settings["run.seed"])
-        if existing and existing != size and not app.quiet:
+        if ws.read_only:  # drawing the sample and keeping judgements write
+            raise read_only_error(ws.root, "review (without --results)")
+        drawn = ensure_sample(ws, size)
+        if drawn.earlier and drawn.size != size and not app.quiet:
             note(
-                f"An earlier sample of {existing} documents is continued (--sample {size} "
+                f"An earlier sample of {drawn.size} documents is continued (--sample {size} "
                 "applies to a workspace's first review; the judgements made stay valid)."
-            )
-        if not drawn:
-            raise UsageProblem(
-                "The corpus has no documents to review yet.", "Run `collie run` first."
             )
         if replay and replay_port and warc_files(ws.root) and find_wayback():
             busy = listen_error(replay_port)  # said now: never a replay link to another server
@@ -111,7 +170,7 @@ def review(
                 raise listen_problem(replay_port, busy, "--replay-port")
         try:
             server = ReviewServer(
-                store,
+                ReviewStore(ws.conn),
                 ws.language.display_name,
                 reviewer or getpass.getuser(),
                 port=port,
@@ -120,7 +179,7 @@ def review(
         except OSError as exc:
             raise listen_problem(port, exc) from None
         note(
-            f"Reviewing {drawn} documents: open {server.url} (Ctrl-C to stop; your "
+            f"Reviewing {drawn.size} documents: open {server.url} (Ctrl-C to stop; your "
             "judgements are kept)."
         )
         with contextlib.ExitStack() as stack:
@@ -152,22 +211,17 @@ def _start_replay(stack: contextlib.ExitStack, root: Path, port: int, quiet: boo
     return server.base
 
 
-def _print_results(labels: dict[str, int], as_json: bool) -> None:
-    rows = precision(labels)
+def _print_results(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        data = {"skipped": labels.get("skip", 0), "classes": [row.__dict__ for row in rows]}
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    judged = sum(labels.get(label, 0) for label in ("mainly", "some", "none"))
-    click.echo(f"{judged} documents judged ({labels.get('skip', 0)} skipped)")
-    if not judged:
-        click.echo(
-            "no judgements yet, so no shares: run `collie review --sample 100` and judge "
-            "the documents on the page it serves"
-        )
+    click.echo("\n".join(audit_lines(data, data["language_name"])))
+    if not data["judged"]:
         return
-    for row in rows:
+    click.echo(f"  estimator: {ESTIMATOR}")
+    click.echo("  every class, all judged documents:")
+    for row in data["classes"]:
         click.echo(
-            f"  {row.label:<12} {row.count:>5}  {row.share:6.1%}  "
-            f"(95% CI {row.low:.1%} - {row.high:.1%})"
+            f"    {row['label']:<12} {row['count']:>5}  {row['share']:6.1%}  "
+            f"(95% CI {row['low']:.1%} - {row['high']:.1%})"
         )

@@ -68,6 +68,12 @@ def status_lines(data: dict[str, Any]) -> list[str]:
         f"language    {data['language']} ({data['language_name']})",
         f"seed docs   {_plural(docs['count'], 'document')}, {_plural(docs['words'], 'word')}",
     ]
+    if data.get("read_only"):
+        lines.insert(1, "access      read-only: status, export, report and review --results work")
+    for warning in data.get("init_warnings", []):  # what init warned of (issue 46)
+        lines += textwrap.wrap(
+            f"warning     {warning}", WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False
+        )
     if wrong["count"]:
         parts = [f"{code}: {v['count']}" for code, v in sorted(wrong["by_language"].items())]
         lines.append(
@@ -119,6 +125,11 @@ def status_lines(data: dict[str, Any]) -> list[str]:
 def next_step(data: dict[str, Any]) -> str:
     """What to do next, from what the workspace holds."""
     loops = data["loops"]
+    if data.get("read_only"):
+        return (
+            "next: `collie export corpus.txt` or `collie report`; to mine on, copy the "
+            "workspace where you can write (the read-only one cannot run)"
+        )
     if not loops:
         return "next: `collie run --loops 2` (search, fetch and keep the target language)"
     last = loops[-1]

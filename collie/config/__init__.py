@@ -14,11 +14,13 @@ from collie.config.load import (
     read_toml,
     render_toml,
     toml_literal,
+    unknown_environment,
     value_range,
 )
 from collie.config.table import (
     ENV_PREFIX,
     INT_MAX,
+    OTHER_ENV_VARS,
     SECTIONS,
     SETTINGS,
     SETTINGS_BY_KEY,
@@ -29,6 +31,7 @@ from collie.config.table import (
 __all__ = [
     "ENV_PREFIX",
     "INT_MAX",
+    "OTHER_ENV_VARS",
     "SECTIONS",
     "SETTINGS",
     "SETTINGS_BY_KEY",
@@ -43,6 +46,7 @@ __all__ = [
     "read_toml",
     "render_toml",
     "toml_literal",
+    "unknown_environment",
     "user_agent_header",
     "value_range",
 ]

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from collie.config.table import INT_MAX, SECTIONS, SETTINGS, SETTINGS_BY_KEY, Setting
+from collie.config.table import (
+    ENV_PREFIX,
+    INT_MAX,
+    OTHER_ENV_VARS,
+    SECTIONS,
+    SETTINGS,
+    SETTINGS_BY_KEY,
+    Setting,
+)
 from collie.errors import ConfigError
 
 if sys.version_info >= (3, 11):
@@ -75,6 +83,27 @@ def lookup(key: str, where: str) -> Setting:
     raise ConfigError(f"{where}: unknown setting '{key}'.", hint)
 
 
+def unknown_environment(environ: Mapping[str, str]) -> list[str]:
+    """One line for each COLLIE_ environment variable that names no setting (and is
+    none of OTHER_ENV_VARS): a misspelt setting, which would be ignored (issue 46)."""
+    known = {s.env_var: s.key for s in SETTINGS}
+    names = [*known, *OTHER_ENV_VARS]
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith(ENV_PREFIX) or name in names:
+            continue
+        tails = {n.removeprefix(ENV_PREFIX): n for n in names}  # COLLIE_ matches nothing
+        close = difflib.get_close_matches(name.removeprefix(ENV_PREFIX), tails, n=1, cutoff=0.6)
+        if close:
+            real = tails[close[0]]
+            meant = f"{real} ({known[real]})" if real in known else real
+            advice = f"did you mean {meant}?"
+        else:
+            advice = "`collie config` lists the settings (COLLIE_SECTION_NAME)."
+        lines.append(f"{name} is not a collie setting and is ignored; {advice}")
+    return lines
+
+
 def value_range(setting: Setting) -> tuple[float, float] | None:
     """The lowest and highest value a number setting takes, or None for other kinds."""
     if setting.kind not in (int, float):
@@ -91,15 +120,16 @@ def _check_range(setting: Setting, value: Any, where: str, shown: str) -> None:
         return
     low, high = bounds
     finite = not isinstance(value, float) or math.isfinite(value)
-    if finite and low <= value <= high:
+    if finite and (low <= value <= high or value == setting.off):
         return
     what = "a finite number" if setting.kind is float else "an integer"
     allowed = f"at least {_number(low)} and at most {_number(high)}"
+    off = "" if setting.off is None else f", or {_number(setting.off)} (off)"
     never = "; nan and inf are never accepted" if setting.kind is float else ""
     raise ConfigError(
-        f"{where}: {setting.key} must be {what} {allowed}, not {shown}.",
-        f"Give a value from {_number(low)} to {_number(high)} (the default is "
-        f"{_number(setting.default)}){never}.",
+        f"{where}: {setting.key} must be {what} {allowed}{off}, not {shown}.",
+        f"Give a value from {_number(low)} to {_number(high)}{off} (the default is "
+        f"{_number(setting.default)}){never}." + (f" {setting.effect}" if setting.effect else ""),
     )
 
 

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 ENV_PREFIX = "COLLIE_"
+# The COLLIE_ variables that are not settings: the workspace, the traceback switch and
+# the UDHR cache (collie/udhr.py). Any other COLLIE_ name is a misspelt setting.
+OTHER_ENV_VARS = ("COLLIE_WORKSPACE", "COLLIE_TRACEBACK", "COLLIE_CACHE_DIR")
 INT_MAX = 2**31 - 1  # the largest integer setting: far beyond any useful count, safe in SQLite
 HOUR, YEAR = 3600.0, 365 * 86400.0
 
@@ -23,6 +26,13 @@ class Setting:
     minimum: float | None = None
     maximum: float | None = None  # None: no bound but a finite float, or INT_MAX
     url: bool = False  # an http(s) URL with a host, or ""
+    # A value outside [minimum, maximum] that switches the setting off ("0 means no
+    # limit"), where the values next to it would not: a rate of 1e-300 requests a second.
+    off: float | None = None
+    # What values near the ends of the range do to the corpus (docs/settings.md). The
+    # range itself keeps results sane: a value that would lose pages or documents for
+    # good (fetch.max_bytes=1, dedup.max_distance=63) is refused (issue 46).
+    effect: str = ""
 
     @property
     def kind(self) -> type:
@@ -57,19 +67,46 @@ SETTINGS: tuple[Setting, ...] = (
         [],
         'Domain extensions to add to the language\'s country domains, e.g. [".tz", ".ug"].',
     ),
-    Setting("seeds.count", 400, "Seed words per loop (the Luo case study used 400).", minimum=1),
-    Setting("seeds.min_length", 3, "Shortest word, in characters, that can be a seed.", minimum=1),
+    Setting(
+        "seeds.count",
+        400,
+        "Seed words per loop (the Luo case study used 400).",
+        minimum=1,
+        maximum=10000,
+        effect=(
+            "Fewer seed words make fewer distinct queries; more than the seed documents hold adds"
+            " nothing."
+        ),
+    ),
+    Setting(
+        "seeds.min_length",
+        3,
+        "Shortest word, in characters, that can be a seed.",
+        minimum=1,
+        maximum=20,
+        effect=(
+            "Higher values leave short languages' common words out; past the longest words of the"
+            " seed documents no seed word is left."
+        ),
+    ),
     Setting(
         "seeds.min_doc_freq",
         2,
         "Odds-ratio seeds occur in at least this many target documents (capped at their number).",
         minimum=1,
+        maximum=10000,
+        effect=(
+            "Higher values keep only words spread over many documents: fewer odds-ratio seed "
+            "words, so fewer new queries, in later loops."
+        ),
     ),
     Setting(
         "seeds.min_count",
         2,
         "Odds-ratio seeds occur at least this often in target text.",
         minimum=1,
+        maximum=10000,
+        effect="Higher values leave later loops fewer odds-ratio seed words, so fewer new queries.",
     ),
     Setting(
         "seeds.manual",
@@ -77,10 +114,40 @@ SETTINGS: tuple[Setting, ...] = (
         "A file of seed words, one per line (relative to the workspace); replaces "
         "automatic selection when set.",
     ),
-    Setting("safetynet.top", 200, "Frequent words per safetynet language.", minimum=0),
+    Setting(
+        "safetynet.top",
+        200,
+        "Frequent words per safetynet language.",
+        minimum=0,
+        maximum=10000,
+        effect=(
+            "0 keeps no other language's words out of the seed list, so queries find more pages "
+            "in other languages."
+        ),
+    ),
     Setting("safetynet.ignore", [], "Safetynet languages that never filter seed words."),
-    Setting("queries.count", 400, "Search queries per loop.", minimum=1),
-    Setting("queries.words", 3, "Seed words per query.", minimum=1),
+    Setting(
+        "queries.count",
+        400,
+        "Search queries per loop.",
+        minimum=1,
+        maximum=100000,
+        effect=(
+            "More queries find more sites, for more search requests; the stop rule may end a "
+            "loop's search sooner."
+        ),
+    ),
+    Setting(
+        "queries.words",
+        3,
+        "Seed words per query.",
+        minimum=1,
+        maximum=8,
+        effect=(
+            "Long queries find fewer pages: past a few words, search engines answer with little "
+            "or nothing."
+        ),
+    ),
     Setting(
         "queries.bandit",
         False,
@@ -102,35 +169,73 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("searxng", "brave", "google"),
     ),
     Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True),
-    Setting("search.results", 20, "Results requested per query.", minimum=1),
-    Setting("search.max_queries", 0, "Query budget of the workspace; 0 means none.", minimum=0),
-    Setting("search.max_queries_per_run", 0, "Query budget of one run; 0 means none.", minimum=0),
+    Setting(
+        "search.results",
+        20,
+        "Results requested per query.",
+        minimum=1,
+        maximum=100,
+        effect=(
+            "More results a query reach more pages with the same queries; a backend may give "
+            "fewer than asked."
+        ),
+    ),
+    Setting(
+        "search.max_queries",
+        0,
+        "Query budget of the workspace; 0 means none.",
+        minimum=0,
+        maximum=INT_MAX,
+        effect=(
+            "Once it is spent, no more queries are sent from this workspace: the corpus grows"
+            " only by crawling."
+        ),
+    ),
+    Setting(
+        "search.max_queries_per_run",
+        0,
+        "Query budget of one run; 0 means none.",
+        minimum=0,
+        maximum=INT_MAX,
+        effect=(
+            "Once it is spent, the run sends no more queries: the corpus grows only by crawling."
+        ),
+    ),
     Setting(
         "search.rate_limit",
         1.0,
         "Requests per second at most; 0 means no limit.",
-        minimum=0,
+        minimum=0.01,
         maximum=1000,
+        off=0,
+        effect=(
+            "Below 0.01 (one request a hundred seconds) a loop's search would not end in any "
+            "useful time."
+        ),
     ),
     Setting(
         "search.timeout",
         20.0,
         "Seconds to wait for the backend's answer.",
-        minimum=0.1,
-        maximum=HOUR,
+        minimum=1.0,
+        maximum=600,
+        effect="Below a second, most answers would be lost as failures.",
     ),
     Setting(
         "search.retries",
         3,
         "Retries of a query that got 429, 5xx or no answer.",
         minimum=0,
-        maximum=100,
+        maximum=10,
+        effect="0 loses the queries a backend failed in passing.",
     ),
     Setting(
         "search.max_failures",
         5,
         "Failed queries in a row that stop the search stage (the rest of the loop goes on).",
         minimum=1,
+        maximum=1000,
+        effect="Low values end a loop's search at a backend's first bad minutes.",
     ),
     Setting(
         "search.max_empty",
@@ -138,6 +243,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Queries answered in a row with no result at all that stop the search stage (a "
         "backend with no working engine spends no more); 0 means no limit.",
         minimum=0,
+        maximum=100000,
+        effect="Low values end a loop's search after a few queries a backend found nothing for.",
     ),
     Setting(
         "search.max_fruitless",
@@ -145,6 +252,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Queries sent in a row that brought no new URL (all their results known already) "
         "that end a loop's search stage early; 0 means no limit.",
         minimum=0,
+        maximum=100000,
+        effect="Low values end a loop's search early, and with it the sites it would have found.",
     ),
     Setting(
         "search.stop_rule",
@@ -162,7 +271,8 @@ SETTINGS: tuple[Setting, ...] = (
         "queries are expected to bring fewer new target sites than this (Chao et al.'s "
         "extrapolation over the queries' results); 0 means never.",
         minimum=0,
-        maximum=1000,
+        maximum=100,
+        effect="High values stop the search after its first queries, with few sites found.",
     ),
     Setting(
         "search.saturation",
@@ -172,12 +282,17 @@ SETTINGS: tuple[Setting, ...] = (
         "interval (Chao2 over the queries' results); 0 means never.",
         minimum=0,
         maximum=1,
+        effect=(
+            "Low values stop the search before it has found most of the target sites it could."
+        ),
     ),
     Setting(
         "search.min_queries",
         40,
         "Queries the first loop answers before the stop rule (search.stop_rule) may stop it.",
         minimum=1,
+        maximum=100000,
+        effect="Low values let the stop rule end the first loop's search on little evidence.",
     ),
     Setting(
         "search.probe_queries",
@@ -186,6 +301,8 @@ SETTINGS: tuple[Setting, ...] = (
         "words' probe); in every loop, the last this many queries must have brought no new "
         "target site.",
         minimum=1,
+        maximum=100000,
+        effect="Low values let the stop rule end a later loop's search on little evidence.",
     ),
     Setting(
         "search.contrast_pages",
@@ -195,6 +312,10 @@ SETTINGS: tuple[Setting, ...] = (
         "that a close relative's sites stop counting as the target's long before the "
         "loop's end; 0 means only at the loop's end.",
         minimum=0,
+        maximum=100000,
+        effect=(
+            "It changes which search results count for the stop rule, not which pages are kept."
+        ),
     ),
     Setting(
         "search.next_page",
@@ -210,6 +331,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Search requests a month the plan allows (a warning before a run that would go "
         "over it); -1 means the backend's default (docs/search-backends.md), 0 means no limit.",
         minimum=-1,
+        maximum=INT_MAX,
+        effect="No effect on the corpus: only the warning before a run.",
     ),
     Setting(
         "search.price_per_1000",
@@ -218,6 +341,7 @@ SETTINGS: tuple[Setting, ...] = (
         "backend's default (docs/search-backends.md).",
         minimum=-1,
         maximum=1000,
+        effect="No effect on the corpus: only the warning before a run.",
     ),
     Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
@@ -233,14 +357,23 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("fetch.contact_url", "", "A URL about your crawl, added to the User-Agent."),
     Setting("fetch.email", "", "Sent as the From header when set."),
     Setting(
-        "fetch.delay", 1.0, "Seconds between two requests to one host.", minimum=0, maximum=HOUR
+        "fetch.delay",
+        1.0,
+        "Seconds between two requests to one host.",
+        minimum=0,
+        maximum=HOUR,
+        effect=(
+            "0 sends a host requests back to back (only for a test web of your own); high values "
+            "make a run last days."
+        ),
     ),
     Setting(
         "fetch.max_crawl_delay",
         30.0,
         "Hosts whose robots.txt asks for a longer Crawl-delay are skipped.",
-        minimum=0,
+        minimum=1.0,
         maximum=86400,
+        effect="Low values skip every host that asks for a Crawl-delay, and their pages with them.",
     ),
     Setting(
         "fetch.workers",
@@ -249,25 +382,59 @@ SETTINGS: tuple[Setting, ...] = (
         "one request at a time, fetch.delay apart).",
         minimum=1,
         maximum=1024,
+        effect="No effect on the corpus: only on speed, and on the machine's load.",
     ),
     Setting(
         "fetch.connect_timeout",
         10.0,
         "Seconds to wait for a connection.",
-        minimum=0.1,
-        maximum=HOUR,
+        minimum=1.0,
+        maximum=600,
+        effect="Below a second, slow hosts are lost as failures.",
     ),
-    Setting("fetch.read_timeout", 30.0, "Seconds to wait for data.", minimum=0.1, maximum=HOUR),
-    Setting("fetch.max_bytes", 5 * 1024 * 1024, "Body size cap; the rest is discarded.", minimum=1),
-    Setting("fetch.max_redirects", 10, "Redirects followed per URL.", minimum=0),
-    Setting("fetch.retries", 3, "Retries of a transient failure.", minimum=0, maximum=100),
+    Setting(
+        "fetch.read_timeout",
+        30.0,
+        "Seconds to wait for data.",
+        minimum=1.0,
+        maximum=600,
+        effect="Below a second, slow pages are lost as failures.",
+    ),
+    Setting(
+        "fetch.max_bytes",
+        5 * 1024 * 1024,
+        "Body size cap; the rest is discarded.",
+        minimum=256 * 1024,
+        maximum=100 * 1024 * 1024,
+        effect=(
+            "A page larger than this is cut there and its text after the cut is lost; at least "
+            "256 KiB, so that ordinary pages are kept whole."
+        ),
+    ),
+    Setting(
+        "fetch.max_redirects",
+        10,
+        "Redirects followed per URL.",
+        minimum=1,
+        maximum=30,
+        effect="Below 1, every moved page (http to https, a trailing slash) would be lost.",
+    ),
+    Setting(
+        "fetch.retries",
+        3,
+        "Retries of a transient failure.",
+        minimum=0,
+        maximum=10,
+        effect="0 loses the pages of a host that failed once in passing.",
+    ),
     Setting(
         "fetch.robots_retry",
         60.0,
         "Seconds before a robots.txt that could not be fetched (no answer, 5xx) is asked "
         "again; the wait doubles, three tries a run. Its pages stay queued meanwhile.",
         minimum=0.0,
-        maximum=HOUR,
+        maximum=3600,
+        effect="A host's pages wait for its robots.txt: they are fetched only once it answers.",
     ),
     Setting(
         "fetch.allow_private",
@@ -286,14 +453,20 @@ SETTINGS: tuple[Setting, ...] = (
         "warc.max_bytes",
         1_000_000_000,
         "A WARC file is closed, and the next one begun, once it holds this many bytes.",
-        minimum=1,
+        minimum=1024,
+        maximum=INT_MAX,
+        effect="Small values make many small files; nothing is lost.",
     ),
     Setting(
         "encoding.min_confidence",
         0.7,
         "Pages whose detected encoding is less certain are dropped.",
         minimum=0,
-        maximum=1,
+        maximum=0.99,
+        effect=(
+            "High values drop pages whose encoding is plain but not certain; near 1 almost every "
+            "page would be dropped."
+        ),
     ),
     Setting(
         "extract.main",
@@ -315,7 +488,10 @@ SETTINGS: tuple[Setting, ...] = (
         3,
         "A paragraph found in this many documents of one site is that site's boilerplate "
         "(menus, bylines, footers in the site's language) and is left out of exports; 0 keeps it.",
-        minimum=0,
+        minimum=2,
+        maximum=100000,
+        off=0,
+        effect="1 would take every paragraph for boilerplate and leave the corpus empty.",
     ),
     Setting(
         "extract.listings",
@@ -343,7 +519,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Texts whose best language probability is lower are undetermined (und); the "
         "members of a macrolanguage (hrv, bos, srp) count together.",
         minimum=0,
-        maximum=1,
+        maximum=0.99,
+        effect="High values leave most text undetermined, and pages with it are not documents.",
     ),
     Setting(
         "langid.min_chars",
@@ -351,6 +528,10 @@ SETTINGS: tuple[Setting, ...] = (
         "Texts with fewer letters are undetermined (und); a Han character counts as 3, "
         "a kana, Hangul or Ethiopic one as 2.",
         minimum=0,
+        maximum=1000,
+        effect=(
+            "High values leave short paragraphs undetermined, and short pages out of the corpus."
+        ),
     ),
     Setting(
         "langid.hide",
@@ -366,6 +547,10 @@ SETTINGS: tuple[Setting, ...] = (
         "in the target language (0.5: mainly target).",
         minimum=0,
         maximum=1,
+        effect=(
+            "0 takes pages with any target text at all (an ablation: the corpus fills with other "
+            "languages); 1 only pages with no other language."
+        ),
     ),
     Setting(
         "langid.min_target_words",
@@ -380,6 +565,8 @@ SETTINGS: tuple[Setting, ...] = (
         "shortest real page of the news world's corpus holds 4 such words, the pages this "
         "is for hold none.",
         minimum=0,
+        maximum=1000,
+        effect="High values leave short documents out of the corpus.",
     ),
     Setting(
         "langid.min_pass",
@@ -389,6 +576,10 @@ SETTINGS: tuple[Setting, ...] = (
         "document (0: no such check).",
         minimum=0,
         maximum=1,
+        effect=(
+            "0 turns the check off (a close relative's pages may enter the corpus); high "
+            "values leave target pages out as relative-suspected."
+        ),
     ),
     Setting(
         "langid.site_own_text",
@@ -397,14 +588,30 @@ SETTINGS: tuple[Setting, ...] = (
         "the pages linking to it) must still hold target-language text of its own; false "
         "lets the site decide alone (as collie 0.1 did).",
     ),
-    Setting("crawl.depth", 5, "Link depth crawled from a page search found.", minimum=0),
-    Setting("crawl.max_pages_per_site", 500, "Pages fetched per site at most.", minimum=1),
+    Setting(
+        "crawl.depth",
+        5,
+        "Link depth crawled from a page search found.",
+        minimum=0,
+        maximum=100,
+        effect="0 keeps only the pages search found (no crawling).",
+    ),
+    Setting(
+        "crawl.max_pages_per_site",
+        500,
+        "Pages fetched per site at most.",
+        minimum=1,
+        maximum=1000000,
+        effect="Low values leave the rest of a large target site out of the corpus.",
+    ),
     Setting(
         "crawl.max_new_sites",
         40,
         "Sites not met before that a loop enters through a target document's link to "
         "them (blogrolls, citations); 0 means crawling stays within sites.",
         minimum=0,
+        maximum=100000,
+        effect="0 finds no site that search does not return.",
     ),
     Setting(
         "crawl.sitemaps",
@@ -426,38 +633,51 @@ SETTINGS: tuple[Setting, ...] = (
         1000,
         "Captures asked of crawl.cdx_api for one site.",
         minimum=1,
+        maximum=1000000,
+        effect="Low values read fewer of a site's archived pages (with crawl.cdx_api).",
     ),
     Setting(
         "crawl.short_page_chars",
         200,
         "Pages with less text are decided by the pages linking to them.",
         minimum=0,
+        maximum=100000,
+        effect="High values leave most pages to the vote of the pages linking to them.",
     ),
     Setting(
         "crawl.min_votes",
         2,
         "Linking pages (of 400+ bytes of text) needed to decide a short page's language.",
         minimum=1,
+        maximum=100,
+        effect="High values leave short pages undecided, out of the corpus.",
     ),
     Setting(
         "crawl.site_min_pages",
         10,
         "Pages of a site fetched before its target-language yield is judged.",
         minimum=1,
+        maximum=100000,
+        effect="Low values judge a site on a few pages, and may stop crawling a good site early.",
     ),
     Setting(
         "crawl.site_min_yield",
         0.1,
         "Sites whose share of target-language pages stays lower stop being crawled.",
         minimum=0,
-        maximum=1,
+        maximum=0.9,
+        effect="High values stop crawling sites that mix languages, with their target pages.",
     ),
     Setting(
         "dedup.max_distance",
         3,
         "Simhash Hamming distance of near-duplicates.",
         minimum=0,
-        maximum=63,
+        maximum=10,
+        effect=(
+            "Higher values take different documents for copies of each other and leave them out "
+            "(at 63 a whole corpus is one document); 0 leaves only exact copies out."
+        ),
     ),
     Setting(
         "dedup.paragraphs",
@@ -470,16 +690,32 @@ SETTINGS: tuple[Setting, ...] = (
         2,
         "Loops `collie run` brings the workspace to, in all (not loops added per run).",
         minimum=1,
+        maximum=1000,
+        effect="More loops find more, each with new seed words.",
     ),
     Setting(
         "run.seed",
         0,
         "Seed of the random generator (query combinations...); `collie init` picks one.",
         minimum=0,
+        maximum=INT_MAX,
+        effect="Another seed draws other queries; how pages are judged does not change.",
     ),
-    Setting("run.max_pages", 0, "Pages fetched per loop at most; 0 means no limit.", minimum=0),
     Setting(
-        "run.max_time", 0.0, "Seconds per run at most; 0 means no limit.", minimum=0, maximum=YEAR
+        "run.max_pages",
+        0,
+        "Pages fetched per loop at most; 0 means no limit.",
+        minimum=0,
+        maximum=INT_MAX,
+        effect="A loop it stops is finished, its queued pages left for the next loop.",
+    ),
+    Setting(
+        "run.max_time",
+        0.0,
+        "Seconds per run at most; 0 means no limit.",
+        minimum=0,
+        maximum=YEAR,
+        effect="A run stopped by its time limit leaves its loop open: the next run goes on.",
     ),
     Setting(
         "run.executor",
@@ -501,7 +737,12 @@ SETTINGS: tuple[Setting, ...] = (
         '"walltime=02:00:00", "jobs=4"] for slurm.',
     ),
     Setting(
-        "dask.retries", 2, "Times Dask retries a batch whose worker failed.", minimum=0, maximum=100
+        "dask.retries",
+        2,
+        "Times Dask retries a batch whose worker failed.",
+        minimum=0,
+        maximum=10,
+        effect="No effect on the corpus but for a batch whose worker fails more often than this.",
     ),
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
+from collie.corpus.review.results import audit_data
 from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
@@ -40,6 +41,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             wrong["by_language"][row.lang or "any"] = {"count": row.documents, "words": row.words}
     return {
         "workspace": str(ws.root),
+        "read_only": ws.read_only,
+        "init_warnings": ws.records.init_warnings(),
         "language": lang.code,
         "language_name": lang.display_name,
         "settings": {
@@ -173,7 +176,8 @@ def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:
 
 def report_data(ws: Workspace) -> dict[str, Any]:
     """What `collie report` shows: status per loop, languages, best sites and queries,
-    and the seed words each loop's queries were made of (as stored when sent)."""
+    the seed words each loop's queries were made of (as stored when sent), and the
+    audit of a speaker's judgements (`collie review`), each share with its interval."""
     store = CorpusStore(ws.conn)
     status = status_data(ws)
     return {
@@ -189,6 +193,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "seed_yields": seed_yields(ws.queries.word_yields(before_loop=len(status["loops"]) + 1)),
         "lengths": store.document_lengths(),
         "seeds": {loop["number"]: loop["seed_words"] for loop in status["loops"]},
+        "audit": audit_data(ws),
     }
 
 

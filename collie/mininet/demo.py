@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from collie.errors import CollieError, WorkspaceError
+from collie.errors import CollieError, InputError, WorkspaceError
 from collie.mininet.build import build
 from collie.mininet.languages import RELATIVES
 from collie.mininet.records import BuildOptions
@@ -101,11 +101,22 @@ def ensure_world(options: BuildOptions, cache: Path | None = None) -> tuple[Path
     return path, True
 
 
-def write_seed_docs(world: WorldFile, folder: Path) -> int:
-    """Write the target text the world kept out of its pages; returns the word count."""
+def write_seed_docs(world: WorldFile, folder: Path, replace: bool = False) -> int:
+    """Write the target text the world kept out of its pages; returns the word count.
+    An existing file of the same name is replaced only with `replace`: without it,
+    nothing is written (issue 46)."""
+    docs = world.seed_docs()
+    taken = [folder / name for name, _text in docs if (folder / name).exists()]
+    if taken and not replace:
+        raise InputError(
+            f"{taken[0]} already exists"
+            + (f" (and {len(taken) - 1} more of the seed files)" if len(taken) > 1 else "")
+            + "; nothing was written.",
+            "Give a new or empty folder, or add --force to replace them.",
+        )
     folder.mkdir(parents=True, exist_ok=True)
     words = 0
-    for name, text in world.seed_docs():
+    for name, text in docs:
         (folder / name).write_text(text, encoding="utf-8")
         words += len(text.split())
     return words

@@ -9,9 +9,11 @@ the workspace: it passes paths and the connection.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,7 +21,7 @@ from typing import Any, Protocol
 from collie import __version__
 from collie.errors import WorkspaceError, disk_full_error, disk_is_full
 from collie.store.base import now_iso
-from collie.store.migrations import migrate
+from collie.store.migrations import MIGRATIONS, migrate, schema_version
 from collie.store.search import QueryCache
 
 
@@ -92,13 +94,73 @@ def is_io_error(exc: sqlite3.DatabaseError) -> bool:
     return code & 0xFF in (SQLITE_IOERR, SQLITE_FULL)
 
 
-def open_database(db: Path) -> tuple[sqlite3.Connection, list[str]]:
+READ_ONLY_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def writable(db: Path) -> bool:
+    """Whether this process may write the database and create its journal beside it
+    (False in a read-only folder or mount, or a colleague's copy it can only read)."""
+    effective = os.access in os.supports_effective_ids
+    paths = (db, db.parent) if db.exists() else (db.parent,)
+    return all(os.access(path, os.W_OK, effective_ids=effective) for path in paths)
+
+
+def read_only_error(root: Path, what: str = "this command") -> WorkspaceError:
+    """What a command that writes says in a workspace it can only read (issue 46)."""
+    return WorkspaceError(
+        f"the workspace is read-only ({root}): {what} writes to it, so it cannot run "
+        "here; nothing was changed.",
+        "status, export, report and review --results work in a read-only workspace. To "
+        f"go on mining, work in a copy you can write (cp -r {root} NEW-FOLDER), or "
+        "where the workspace's owner can write.",
+    )
+
+
+def connect_read_only(db: Path) -> sqlite3.Connection:
+    """A read-only connection to a database this process cannot write: `mode=ro`, else
+    (a WAL database whose -shm file cannot be made in a read-only folder) `immutable=1`,
+    which reads the database file as it is."""
+    uri = db.resolve().as_uri()
+    for query in ("mode=ro", "immutable=1"):
+        conn = sqlite3.connect(f"{uri}?{query}", uri=True, timeout=30.0)
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            conn.execute("PRAGMA query_only=ON")
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+            if query == "immutable=1":
+                raise
+            _check_no_wal(db)  # immutable=1 would not see what the -wal file holds
+        except BaseException:
+            conn.close()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check_no_wal(db: Path) -> None:
+    """Refuse to read a database as immutable while its -wal file holds changes that
+    reading it so would miss (the owner's run is going on, or ended without closing)."""
+    wal = db.with_name(db.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise WorkspaceError(
+            f"the workspace is read-only ({db.parent}), and its latest changes are still "
+            f"in {wal.name}, which cannot be read without writing beside it; nothing was "
+            "changed.",
+            "Wait for the run working in it to end, or ask its owner to run `collie "
+            "status` there once (which folds them into collie.db); then try again.",
+        )
+
+
+def open_database(db: Path, read_only: bool = False) -> tuple[sqlite3.Connection, list[str]]:
     """Connect to an existing workspace database and apply pending migrations; return
-    the connection and the migrations applied."""
+    the connection and the migrations applied. `read_only`: open it for reading only
+    (a workspace this process cannot write), migrating nothing."""
     conn: sqlite3.Connection | None = None
     try:
-        conn = connect(db)
-        applied = migrate(conn)
+        conn = connect_read_only(db) if read_only else connect(db)
+        applied = _check_schema(conn, db) if read_only else migrate(conn)
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
@@ -114,6 +176,26 @@ def open_database(db: Path) -> tuple[sqlite3.Connection, list[str]]:
             conn.close()
         raise
     return conn, applied
+
+
+def _check_schema(conn: sqlite3.Connection, db: Path) -> list[str]:
+    """A read-only database must be at this collie's schema: it cannot be migrated."""
+    current = schema_version(conn)
+    if current < len(MIGRATIONS):
+        raise WorkspaceError(
+            f"the workspace is read-only ({db.parent}), and its database is at schema "
+            f"version {current}, older than this collie's ({len(MIGRATIONS)}): it must be "
+            "upgraded, which writes to it; nothing was changed.",
+            "Run any collie command once where the workspace can be written (or in a "
+            "copy you can write), or use the collie version that made it.",
+        )
+    if current > len(MIGRATIONS):
+        raise WorkspaceError(
+            f"This workspace's database is at schema version {current}, newer than this "
+            f"collie ({__version__}) knows ({len(MIGRATIONS)}).",
+            "Upgrade collie to work with this workspace.",
+        )
+    return []
 
 
 def create_database(path: Path, chosen: Mapping[str, Any], docs: Iterable[SeedFile]) -> None:
@@ -153,6 +235,22 @@ def create_database(path: Path, chosen: Mapping[str, Any], docs: Iterable[SeedFi
                     )
                     for d in docs
                 ],
+            )
+    finally:
+        conn.close()
+
+
+INIT_WARNINGS = "init_warnings"  # workspace_info: what init warned of, for `collie status`
+
+
+def record_init_warnings(db: Path, warnings: Sequence[str]) -> None:
+    """Keep what `collie init` warned of in workspace_info (issue 46)."""
+    conn = connect(db)
+    try:
+        with conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO workspace_info (key, value) VALUES (?, ?)",
+                (INIT_WARNINGS, json.dumps(list(warnings), ensure_ascii=False)),
             )
     finally:
         conn.close()
@@ -215,3 +313,10 @@ class WorkspaceRecords:
     def info(self) -> dict[str, str]:
         rows = self.conn.execute("SELECT key, value FROM workspace_info ORDER BY key")
         return {r[0]: r[1] for r in rows}
+
+    def init_warnings(self) -> list[str]:
+        """What `collie init` warned of (none for a workspace made before issue 46)."""
+        row = self.conn.execute(
+            "SELECT value FROM workspace_info WHERE key = ?", (INIT_WARNINGS,)
+        ).fetchone()
+        return [str(line) for line in json.loads(row[0])] if row else []

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from collie.store.base import now_iso_precise
@@ -37,26 +37,52 @@ class ReviewStore:
     def review_sample_size(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
-    def draw_review_sample(self, size: int, seed: int) -> int:
-        """The review sample: `size` random original target documents, drawn once (an
-        existing sample is kept and continued); returns its size."""
-        existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
-        if existing:
-            return int(existing)
-        ids = [
-            r[0]
-            for r in self.conn.execute(
-                "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.kind = "
-                "'target' AND d.duplicate_of IS NULL AND p.status = 'kept' ORDER BY d.id"
-            )
-        ]
-        chosen = random.Random(seed).sample(ids, min(size, len(ids)))
+    def review_candidates(self) -> list[tuple[int, str, int, bool]]:
+        """The documents a review sample may draw, the original target documents of the
+        corpus: (document id, site, loop, found by a scan) each, by id."""
+        rows = self.conn.execute(
+            "SELECT d.id, p.site, d.loop, a.page_id IS NOT NULL FROM documents d "
+            "JOIN pages p ON p.id = d.page_id LEFT JOIN archive_pages a ON a.page_id = p.id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+            "ORDER BY d.id"
+        )
+        return [(int(r[0]), str(r[1]), int(r[2]), bool(r[3])) for r in rows]
+
+    def add_review_sample(self, doc_ids: Sequence[int]) -> int:
+        """Store a sample drawn (its order: the order the speaker sees) unless one is
+        stored already, in one transaction; returns the sample's size."""
         with self.conn:
+            existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
+            if existing:
+                return int(existing)
             self.conn.executemany(
                 "INSERT INTO reviews (position, doc_id) VALUES (?, ?)",
-                list(enumerate(chosen, start=1)),
+                list(enumerate(doc_ids, start=1)),
             )
-        return len(chosen)
+        return len(doc_ids)
+
+    def review_sample(self) -> list[dict[str, Any]]:
+        """The sample, in its order: each document's id, URL, site, loop, whether a scan
+        found it, title, text, and its judgement so far (label, reviewer, or None)."""
+        keys = ("position", "doc_id", "url", "final_url", "site", "loop", "scanned",
+                "title", "text", "label", "reviewer")  # fmt: skip
+        rows = self.conn.execute(
+            "SELECT r.position, d.id, p.url, p.final_url, p.site, d.loop, "
+            "a.page_id IS NOT NULL, p.title, d.text, r.label, r.reviewer FROM reviews r "
+            "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
+            "LEFT JOIN archive_pages a ON a.page_id = p.id ORDER BY r.position"
+        )
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def set_judgements(self, judgements: Sequence[tuple[int, str, str]]) -> None:
+        """(document id, label, reviewer) of sampled documents, in one transaction: all
+        recorded or none."""
+        at = now_iso_precise()
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?",
+                [(label, reviewer, at, doc_id) for doc_id, label, reviewer in judgements],
+            )
 
     def next_review(self) -> dict[str, Any] | None:
         """The next page to judge, with the progress: first the relative-suspected pages
@@ -123,9 +149,3 @@ class ReviewStore:
                     (row[0],),
                 )
         return int(row[0])
-
-    def review_labels(self) -> dict[str, int]:
-        rows = self.conn.execute(
-            "SELECT label, COUNT(*) FROM reviews WHERE label IS NOT NULL GROUP BY label"
-        )
-        return {r[0]: r[1] for r in rows}

@@ -44,8 +44,13 @@ class FileCheck:
         return min([self.end, *(offset for offset, _ in self.wrong)])
 
     def good(self, offset: int) -> bool:
-        """Is there a whole record with right digests at `offset`?"""
-        return offset in self.starts and offset < self.good_end
+        """Is there a whole record with right digests at `offset`, and after it its
+        companion (collie.store.warc: a page's record is followed by its request or
+        metadata record, and a reader copies the two together)?"""
+        if offset not in self.starts or offset >= self.good_end:
+            return False
+        after = [start for start in self.starts if start > offset]
+        return bool(after) and min(after) < self.good_end
 
     def words(self) -> str:
         """ "whole, N records", or what is wrong."""

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collie.config import check_value, lookup, render_toml
+from collie.config import Settings, check_value, lookup, render_toml
 from collie.errors import (
     ConfigError,
     InputError,
@@ -23,16 +23,21 @@ from collie.errors import (
 )
 from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
+    FOREIGN_SHARE,
+    MIN_DOCUMENT_CHARS,
     LearnedLanguage,
     base_model,
     foreign_documents,
     learning_problem,
     load_model_for,
     needs_own_model,
+    split_paragraphs,
     train_workspace_model,
 )
-from collie.languages import Language, resolve_language
+from collie.langid.model import OTHER, LangModel, summarise_languages
+from collie.languages import Language, get_language, resolve_language
 from collie.page.encoding import decode_text_file
+from collie.store.database import record_init_warnings
 from collie.workspace.folder import (
     CONFIG_FILE,
     DB_FILE,
@@ -46,7 +51,13 @@ from collie.workspace.folder import (
     settings_missing,
     write_settings_file,
 )
-from collie.workspace.seedfiles import SeedInput, SeedPlan, plan_seed_documents, wronglang_input
+from collie.workspace.seedfiles import (
+    SeedDocument,
+    SeedInput,
+    SeedPlan,
+    plan_seed_documents,
+    wronglang_input,
+)
 
 
 @dataclass(frozen=True)
@@ -70,10 +81,29 @@ class Created:
     language: Language
     plan: SeedPlan
     words: list[str]
+    warnings: list[str] = field(default_factory=list)  # also kept for `collie status`
 
 
 def create(request: InitRequest, note: Callable[[str], None]) -> Created:
-    """Create the workspace of `request` (nothing is created when it is refused)."""
+    """Create the workspace of `request` (nothing is created when it is refused). The
+    warnings `note` hears are kept in the workspace too, for `collie status` (issue 46)."""
+    warnings: list[str] = []
+
+    def tell(line: str) -> None:
+        if line.startswith(WARNING):
+            warnings.append(line.removeprefix(WARNING))
+        note(line)
+
+    made = _create(request, tell)
+    if warnings:
+        record_init_warnings(request.root / DB_FILE, warnings)
+    return Created(made.language, made.plan, made.words, warnings)
+
+
+WARNING = "warning: "
+
+
+def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     root, lang, docs = request.root, request.lang, request.docs
     wronglang, seed_words, encoding = request.wronglang, request.seed_words, request.encoding
     check_can_init(root)
@@ -91,6 +121,7 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if resolution.note:
         note(resolution.note)
     settings = read_settings(None, os.environ, request.flags)
+    _check_one_language(settings, language)
     inputs = [SeedInput(p, "target", language.code) for p in docs]
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)
@@ -125,9 +156,87 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if learned is not None:
         for line in learned_lines(learned):
             note(line)
+    for line in seed_language_warnings(base, language, plan.documents, learned):
+        note(f"{WARNING}{line}")
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def _check_one_language(settings: Settings, language: Language) -> None:
+    """--lang names the language; a language.code from --set or the environment that
+    names another is refused, not silently overridden (issue 46)."""
+    entry = settings.entry("language.code")
+    if entry.source == "default" or entry.value in ("", language.code):
+        return
+    raise UsageProblem(
+        f"--lang names {language.display_name} ({language.code}), and {entry.source} "
+        f"names {entry.value!r}: a workspace has one language; nothing was created.",
+        "Give the language with --lang only (language.code is set from it).",
+    )
+
+
+LOW_RECALL = 0.5  # init warns when the model finds less of the held-back text the target's
+
+
+def seed_language_warnings(
+    base: LangModel,
+    language: Language,
+    documents: Sequence[SeedDocument],
+    learned: LearnedLanguage | None,
+) -> list[str]:
+    """What is wrong with the seed text as a whole, and what to do (issue 46): too
+    little to learn an unknown target from (no model: a run finds nothing), text the
+    bundled model takes for another language, a model that finds little of it."""
+    code, name = language.code, f"{language.display_name} ({language.code})"
+    targets = [d.text for d in documents if d.role == "target"]
+    again = f"make the workspace again (in a new folder) with more {code} text in --docs"
+    if learned is None and needs_own_model(code, base):
+        chars = sum(len(t) for t in targets)
+        return [
+            f"no language model was trained: collie's model does not know {name}, and your "
+            f"seed documents hold {chars:,} characters, fewer than the "
+            f"{MIN_DOCUMENT_CHARS:,} needed to learn it; `collie run` would find no {code} "
+            f"documents. To mine {code}, {again}."
+        ]
+    lines = []
+    other = _mostly_other(base, code, targets)
+    if other is not None:
+        lines.append(
+            f"your seed documents are mostly {other[1]} ({other[0]}), not {name}: "
+            f"{other[2]:.0%} of their letters look like {other[0]}. If the text is "
+            f"{other[1]}, make the workspace with --lang {other[0]}; if it is "
+            f"{language.display_name}, check the files given to --docs."
+        )
+    if learned is not None and learned.tested and learned.recall < LOW_RECALL:
+        lines.append(
+            f"the model finds only {learned.recall:.0%} of your held-back {code} text "
+            f"to be {code}, so `collie run` would miss most {code} pages. If the text is "
+            f"{language.display_name}, {again}; if it is another language, give that "
+            "language's code to --lang."
+        )
+    return lines
+
+
+def _mostly_other(
+    base: LangModel, code: str, texts: Sequence[str]
+) -> tuple[str, str, float] | None:
+    """(code, name, share) of the language other than `code` that `base` finds in most
+    of the texts' letters (more than FOREIGN_SHARE), when `base` knows `code` (a model
+    that does not know the target takes its text for some other language anyway)."""
+    if needs_own_model(code, base) or not texts:
+        return None
+    paragraphs = [p for text in texts for p in split_paragraphs(text)]
+    shares = summarise_languages(base, paragraphs).shares
+    others = [(share, c) for c, share in shares.items() if c not in (code, "und", OTHER)]
+    if not others or max(others)[0] <= FOREIGN_SHARE:
+        return None
+    share, other = max(others)
+    try:
+        name = get_language(other).display_name
+    except KeyError:
+        name = other
+    return other, name, share
 
 
 def learned_lines(learned: LearnedLanguage) -> list[str]:

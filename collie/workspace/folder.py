@@ -24,12 +24,20 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
-from collie.errors import SettingsFileMissing, WorkspaceError
+from collie.errors import ConfigError, SettingsFileMissing, WorkspaceError
 from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.languages import Language, get_language
-from collie.store.database import WorkspaceRecords, create_database, open_database, read_init_facts
+from collie.store.database import (
+    READ_ONLY_ERRNOS,
+    WorkspaceRecords,
+    create_database,
+    open_database,
+    read_init_facts,
+    read_only_error,
+    writable,
+)
 from collie.store.search import QueryCache
 from collie.workspace.seedfiles import SeedDocument, SeedPlan
 
@@ -107,6 +115,7 @@ class Workspace:
     settings: Settings
     conn: sqlite3.Connection
     migrated: list[str] = field(default_factory=list)
+    read_only: bool = False  # this process can only read it (issue 46): no command writes
 
     @property
     def language(self) -> Language:
@@ -186,7 +195,14 @@ class RunLock:
         self._fd: int | None = None
 
     def __enter__(self) -> RunLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if not writable(self.path.parent / DB_FILE):
+            raise read_only_error(self.path.parent)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno in READ_ONLY_ERRNOS:
+                raise read_only_error(self.path.parent) from exc
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -221,7 +237,35 @@ def read_settings(
         except OSError as exc:
             raise WorkspaceError(f"Cannot read {path}: {exc.strerror}.") from exc
         toml_values = read_toml(text, str(path))
-    return load_settings(toml_values, environ, flags)
+    settings = load_settings(toml_values, environ, flags)
+    if root is not None and "language.code" in toml_values:
+        check_language_fixed(settings, toml_values["language.code"])
+    return settings
+
+
+def check_language_fixed(settings: Settings, fixed: str) -> None:
+    """Refuse a language.code other than the one the workspace was made for (`fixed`),
+    whether from --set, a COLLIE_ environment variable or an edited collie.toml: a
+    workspace's corpus, model and seed words are of one language (issue 46)."""
+    entry = settings.entry("language.code")
+    if entry.value == fixed:
+        return
+    try:
+        name = f"{get_language(fixed).display_name} ({fixed})"
+    except KeyError:
+        name = repr(fixed)
+    raise ConfigError(
+        f"language.code is fixed at init: this workspace was made for {name}, and "
+        f"{entry.source} asks for {entry.value!r}; nothing was changed.",
+        (
+            f'Put back code = "{fixed}" under [language] in {CONFIG_FILE}.'
+            if entry.source == CONFIG_FILE
+            else f"Leave out the {entry.source}."
+        )
+        + " To mine "
+        f"{entry.value or 'another language'}, make a new workspace in another folder: "
+        f"`collie init --lang {entry.value or 'CODE'} --docs PATH -w NEW-FOLDER`.",
+    )
 
 
 def open_workspace(
@@ -251,8 +295,16 @@ def open_workspace(
             "Restore collie.db from a backup; or move this folder aside and create a new "
             "workspace with `collie init` (the seed/ and cache/ folders can be reused).",
         )
-    conn, applied = open_database(db)
-    return Workspace(root, settings, conn, applied)
+    read_only = not writable(db)
+    conn, applied = open_database(db, read_only)
+    fixed = WorkspaceRecords(conn).info().get("language")
+    try:
+        if fixed:
+            check_language_fixed(settings, fixed)
+    except BaseException:
+        conn.close()
+        raise
+    return Workspace(root, settings, conn, applied, read_only)
 
 
 def check_can_init(root: Path) -> None:
@@ -268,6 +320,13 @@ def check_can_init(root: Path) -> None:
         raise WorkspaceError(
             f"{root / DB_FILE} exists but is not a file; nothing was changed.",
             "Initialise the workspace in another directory with -w DIR.",
+        )
+    existing = next((p for p in (root, *root.parents) if p.exists()), root)
+    if not writable(existing / DB_FILE):  # the folder (or the nearest one that exists)
+        raise WorkspaceError(
+            f"{existing} is read-only: `collie init` cannot create a workspace in "
+            f"{root}; nothing was written.",
+            "Initialise the workspace in a folder you can write, with -w DIR.",
         )
     seed = root / "seed"
     if seed.exists() and (not seed.is_dir() or any(seed.iterdir())):

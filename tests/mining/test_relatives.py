@@ -114,7 +114,7 @@ def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
         assert list(reads.export_rows()) == []
         rows = list(reads.suspect_rows())
         assert [r.level for r in rows] == ["site", "page", "page", "site"]
-        assert reviews.draw_review_sample(10, 1) == 0  # no corpus document left to sample
+        assert reviews.review_candidates() == []  # no corpus document left to sample
         first = reviews.next_review()
         assert first is not None and first["document"]["suspect"] is True
         assert first["total"] == 4 and first["judged"] == 0
