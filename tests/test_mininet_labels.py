@@ -156,6 +156,8 @@ def test_the_scorer_reads_a_site_list(tmp_path: Path) -> None:
     assert (religious.labelled, religious.correct, religious.truly) == (2, 1, 2)
     assert religious.precision == 0.5 and religious.recall == 0.5
     assert multilingual.precision == 1.0 and multilingual.recall == 1.0
+    assert scores.unlabelled["religious"] == ["ebible.org"]
+    assert scores.mislabelled["religious"] == ["news.co.za"]
     assert scores.target_relative == ["news.co.za"]  # not the shop: its locales are relatives
     assert scores.listed == 6 and scores.correct == 4 and scores.precision == 4 / 6
     assert scores.wrong == ["izwi.co.za"] and scores.unknown == ["nowhere.org"]

@@ -90,6 +90,8 @@ class SiteScores:
     wrong: list[str] = field(default_factory=list)  # listed sites without target text
     unknown: list[str] = field(default_factory=list)  # listed sites the world does not have
     missed: list[str] = field(default_factory=list)  # reached target sites not listed
+    unlabelled: dict[str, list[str]] = field(default_factory=dict)  # label -> sites it missed
+    mislabelled: dict[str, list[str]] = field(default_factory=dict)  # label -> given wrongly
 
     @property
     def precision(self) -> float | None:
@@ -168,6 +170,8 @@ def score_sites(
         said = {s for s, (row, _) in listed.items() if label in row.labels}
         truly = {s for s, (_, truth) in listed.items() if label in truth.labels}
         scores.labels[label] = LabelScore(label, len(said), len(said & truly), len(truly))
+        scores.unlabelled[label] = sorted(truly - said)
+        scores.mislabelled[label] = sorted(said - truly)
     reached = {domain_of(h) for h in reached_hosts}
     reached = {d for d in reached if d in truths and truths[d].target}
     scores.reached = len(reached)
@@ -204,7 +208,10 @@ def format_site_scores(scores: SiteScores) -> str:
         f"{scores.listed} listed sites have target text)  recall {_fmt(scores.recall)} "
         f"({scores.reached_listed} of {scores.reached} target sites reached)"
     )
+    named = [(f"{label}, not labelled", scores.unlabelled.get(label, [])) for label in LABELS]
+    named += [(f"{label}, wrongly", scores.mislabelled.get(label, [])) for label in LABELS]
     for name, found in (
+        *named,
         ("without target text", scores.wrong),
         ("not in the world", scores.unknown),
         ("reached, not listed", scores.missed),

@@ -18,9 +18,7 @@ def site_label_names(ws: Workspace) -> dict[str, list[str]]:
     """Each site's labels (collie.corpus.sites: religious, multilingual, relative) by
     site, as the sample's strata and the audit's groups take them: the one place they
     are read. A site without a label is left out."""
-    return {
-        site: [label.label for label in labels] for site, labels in site_labels(ws).items()
-    }
+    return {site: [label.label for label in labels] for site, labels in site_labels(ws).items()}
 
 
 def audit_data(ws: Workspace) -> dict[str, Any]:
