@@ -208,10 +208,10 @@ def format_site_scores(scores: SiteScores) -> str:
         f"{scores.listed} listed sites have target text)  recall {_fmt(scores.recall)} "
         f"({scores.reached_listed} of {scores.reached} target sites reached)"
     )
-    named = [(f"{label}, not labelled", scores.unlabelled.get(label, [])) for label in LABELS]
-    named += [(f"{label}, wrongly", scores.mislabelled.get(label, [])) for label in LABELS]
+    listed = [(f"{label}, not labelled", scores.unlabelled.get(label, [])) for label in LABELS]
+    listed += [(f"{label}, wrongly", scores.mislabelled.get(label, [])) for label in LABELS]
     for name, found in (
-        *named,
+        *listed,
         ("without target text", scores.wrong),
         ("not in the world", scores.unknown),
         ("reached, not listed", scores.missed),
