@@ -28,6 +28,7 @@ import random
 import re
 from collections.abc import Sequence
 
+from collie.mininet.languages import PART1
 from collie.mininet.records import SiteTruth, World
 from collie.mininet.sites import Block, SiteBuilder, Style, WorldPage, slug
 from collie.mininet.texts import LanguageText, ParagraphPool
@@ -151,8 +152,10 @@ def shop_hosts(number: int, word: str, rng: random.Random, tags: Sequence[str]) 
 
 
 def locale_tag(text: LanguageText) -> str:
-    """The path or subdomain code of a language (the first part of its BCP 47 tag)."""
-    return text.tag.split("-")[0].lower()
+    """The path or subdomain code of a language, as locale sites write it: its ISO 639-1
+    code when it has one (`zu`, also for text from --docs), else the first part of its
+    BCP 47 tag (`nso`)."""
+    return PART1.get(text.code) or text.tag.split("-")[0].lower()
 
 
 class ReligiousSite(SiteBuilder):
