@@ -96,12 +96,20 @@ def test_a_read_only_workspace_can_be_read(read_only, tmp_path: Path) -> None:
     assert report.code == 0 and "collie report" in report.out, report.err
     results = run("review", "--results")
     assert results.code == 0 and "0 documents judged" in results.out, results.err
+    checked = run("check")
+    assert checked.code == 0 and "Every WARC file is whole" in checked.err, checked.err
     assert snapshot(root) == before
 
 
 @pytest.mark.parametrize(
     "args",
-    [("run", "--loops", "3"), ("reprocess",), ("review", "--sample", "5")],
+    [
+        ("run", "--loops", "3"),
+        ("reprocess",),
+        ("review", "--sample", "5"),
+        ("check", "--repair"),
+        ("run", "--refetch-lost"),
+    ],
 )
 def test_commands_that_write_say_the_workspace_is_read_only(read_only, args) -> None:
     root, run = read_only

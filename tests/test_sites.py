@@ -37,3 +37,42 @@ def test_the_site_list_and_the_labels(tmp_path: Path, capsys, web, world, monkey
     assert bad.code == 2 and "sacred: not a site label" in bad.err
     kept = run_collie(capsys, "export", "-", "--exclude", "religious,multilingual")
     assert kept.code == 0 and kept.out == run_collie(capsys, "export", "-").out
+
+
+def test_the_review_page_shows_a_documents_site_labels(tmp_path: Path) -> None:
+    """The review page's next document carries its site's labels (shown beside its URL)."""
+    import sqlite3
+    import threading
+
+    import requests
+
+    from collie.corpus.review.server import ReviewServer
+    from collie.store import ReviewStore
+
+    conn = sqlite3.connect(tmp_path / "r.db", check_same_thread=False)
+    conn.executescript(
+        "CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT, title TEXT, site TEXT, "
+        "warc_file TEXT, final_url TEXT, fetched_at REAL);"
+        "CREATE TABLE documents (id INTEGER PRIMARY KEY, page_id INTEGER, text TEXT, "
+        "paragraphs TEXT);"
+        "CREATE TABLE reviews (id INTEGER PRIMARY KEY, position INTEGER, doc_id INTEGER, "
+        "label TEXT, reviewer TEXT, judged_at TEXT);"
+        "CREATE TABLE suspects (page_id INTEGER PRIMARY KEY, text TEXT, paragraphs TEXT, "
+        "label TEXT);"
+        "INSERT INTO pages VALUES (1, 'https://www.jw.org/luo/1', 't', 'jw.org', NULL, NULL, 0);"
+        "INSERT INTO documents VALUES (1, 1, 'Yesu', '[[\"Yesu\", \"luo\", 1.0]]');"
+        "INSERT INTO reviews VALUES (1, 1, 1, NULL, NULL, NULL);"
+    )
+    server = ReviewServer(ReviewStore(conn), "Dholuo", "me", target="luo",
+                          site_labels={"jw.org": ["religious"]})  # fmt: skip
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        document = requests.get(server.url + "api/next", timeout=10).json()["document"]
+        page = requests.get(server.url, timeout=10).text
+    finally:
+        server.shutdown()
+        server.server_close()
+        conn.close()
+    assert document["site"] == "jw.org" and document["site_labels"] == ["religious"]
+    assert "site_labels" in page  # the page shows them beside the URL

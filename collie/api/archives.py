@@ -5,7 +5,9 @@ repairing the workspace's own WARC files, what `collie check` does
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from collie.api.executors import open_executor
@@ -17,7 +19,7 @@ from collie.page.maintext import check_installed
 from collie.store.archived import ArchiveStore
 from collie.store.warc import WARC_FOLDER
 from collie.store.warccheck import FileCheck, check_file
-from collie.workspace.folder import RunLock
+from collie.workspace.folder import RunLock, Workspace
 
 
 def scan_archives(
@@ -61,8 +63,9 @@ class Checked:
 def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
     """Check the workspace's WARC files against its page rows (collie.corpus.check);
     with `repair`, cut or move aside what is damaged and mark the lost pages, which
-    `collie run` (or `run(refetch_lost=True)`) fetches again. Refused beside a run."""
-    with open_workspace() as ws, RunLock(ws.root):
+    `collie run` (or `run(refetch_lost=True)`) fetches again. Refused beside a run; in
+    a read-only workspace, the check only (the repair writes)."""
+    with open_workspace() as ws, _lock(ws, repair):
         store = ArchiveStore(ws)
         found = check_archive(ws.root, store)
         if not repair or not (found.damaged or found.lost):
@@ -71,3 +74,8 @@ def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
         folder = ws.root / WARC_FOLDER
         after = [check_file(folder / f.name) for f in found.damaged if (folder / f.name).exists()]
         return Checked(replace(found, marked=store.lost_counts()), done, after)
+
+
+def _lock(ws: Workspace, repair: bool) -> AbstractContextManager[object]:
+    """The run lock, but a read-only workspace's check reads only (nothing to lock)."""
+    return contextlib.nullcontext() if ws.read_only and not repair else RunLock(ws.root)

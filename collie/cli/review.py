@@ -22,6 +22,7 @@ from collie.corpus.replay import (
     warc_files,
 )
 from collie.corpus.review.audit import ESTIMATOR, audit_lines
+from collie.corpus.review.results import site_label_names
 from collie.corpus.review.server import ReviewServer
 from collie.errors import CollieError, UsageProblem
 from collie.store import ReviewStore
@@ -175,6 +176,7 @@ def _serve(
                 reviewer or getpass.getuser(),
                 port=port,
                 target=ws.language.code,
+                site_labels=site_label_names(ws),
             )
         except OSError as exc:
             raise listen_problem(port, exc) from None

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from collie.corpus.review.audit import audit_lines
+from collie.corpus.sites import label_share_lines
 from collie.errors import CollieError
 from collie.langid.model import OTHER, UNDETERMINED
 from collie.languages import get_language
@@ -108,6 +109,9 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         lines += [f"  {w:<30} {h:>4} / {n}" for w, h, n in words.get(side, [])] or ["  -"]
     for loop, words in data["seeds"].items():
         lines += ["", f"seed words of loop {loop} {seed_words_text(words, 30)}"]
+    if data.get("site_labels"):
+        lines += ["", "what the corpus is made of (site labels; `collie export --format sites`):"]
+        lines += label_share_lines(data["site_labels"])
     if data.get("audit") is not None:
         lines += ["", "audit by a speaker (`collie review`; 95% Wilson intervals):"]
         lines += [f"  {line}" for line in audit_lines(data["audit"], data["language_name"])]

@@ -185,3 +185,18 @@ def _write_web_languages(out: IO[str], entries: list[SiteEntry], code: str, name
 def _note(e: SiteEntry) -> str:
     audit = f", {e.audit[0]} of {e.audit[1]} judged mainly in the language" if e.audit else ""
     return f"{e.documents} documents, {e.words:,} words; found by {', '.join(e.found)}{audit}"
+
+
+def label_share_lines(shares: dict[str, dict[str, Any]]) -> list[str]:
+    """The report's lines on what the corpus is made of: each label's sites, documents
+    and words, and their shares (a label no site has: none)."""
+    lines = []
+    for label, share in shares.items():
+        if label == "relative" and not share["documents"]:
+            lines.append(f"  relative      {share['sites']} sites set aside (not in the corpus)")
+            continue
+        lines.append(
+            f"  {label:<13} {share['sites']} sites, {share['documents']:,} documents "
+            f"({share['document_share']:.1%}), {share['words']:,} words ({share['word_share']:.1%})"
+        )
+    return lines

@@ -186,6 +186,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "loops": status["loops"],
         "archive": status["archive"],
         "scan": status["scan"],
+        "site_labels": status["site_labels"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),

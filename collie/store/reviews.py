@@ -92,9 +92,10 @@ class ReviewStore:
             "SELECT (SELECT COUNT(*) FROM reviews) + (SELECT COUNT(*) FROM suspects), "
             "(SELECT COUNT(label) FROM reviews) + (SELECT COUNT(label) FROM suspects)"
         ).fetchone()
-        keys = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at")
+        keys = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at",
+                "site")  # fmt: skip
         row = self.conn.execute(
-            f"SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs, {ARCHIVED} "
+            f"SELECT 0, -s.page_id, p.url, p.title, s.text, s.paragraphs, {ARCHIVED}, p.site "
             "FROM suspects s "
             "JOIN pages p ON p.id = s.page_id WHERE s.label IS NULL ORDER BY s.page_id LIMIT 1"
         ).fetchone()
@@ -102,7 +103,7 @@ class ReviewStore:
             aside = {**_document(keys, row), "suspect": True}
             return {"total": total, "judged": judged, "document": aside}
         row = self.conn.execute(
-            f"SELECT r.position, d.id, p.url, p.title, d.text, d.paragraphs, {ARCHIVED} "
+            f"SELECT r.position, d.id, p.url, p.title, d.text, d.paragraphs, {ARCHIVED}, p.site "
             "FROM reviews r "
             "JOIN documents d ON d.id = r.doc_id JOIN pages p ON p.id = d.page_id "
             "WHERE r.label IS NULL ORDER BY r.position LIMIT 1"

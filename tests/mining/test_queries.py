@@ -29,7 +29,7 @@ def test_a_loops_queries_are_combinations_never_repeated(template_ws: Path, tmp_
 
 
 def test_too_few_seed_words_for_a_query_is_a_clear_error(template_ws: Path, tmp_path) -> None:
-    with open_copy(template_ws, tmp_path, queries__words=500) as ws:
+    with open_copy(template_ws, tmp_path, queries__words=8, seeds__count=4) as ws:
         with pytest.raises(InputError, match="fewer than a query needs"):
             LoopQueries(ws, Backend(), 1, RunConfig.of(ws), [], 3)
         recorded = [("a b", ["a", "b"])]  # an interrupted loop's queries need no new words

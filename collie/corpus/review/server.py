@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any, Protocol
 
@@ -82,7 +83,9 @@ function show(state) {{
   const aside = current && current.suspect ? "[set aside: a relative of {language}?] " : "";
   const title = current ? aside + (current.title || "(no title)") : "";
   document.getElementById("title").textContent = title;
-  document.getElementById("url").textContent = current ? current.url : "";
+  document.getElementById("url").textContent = current ? current.url + (
+    current.site_labels && current.site_labels.length
+      ? " (site: " + current.site_labels.join(", ") + ")" : "") : "";
   const archived = document.getElementById("archived");
   archived.hidden = !(current && current.replay);
   archived.href = current && current.replay ? current.replay : "#";
@@ -148,12 +151,15 @@ class ReviewServer(HTTPServer):
         port: int = 0,
         target: str = "",
         replay: str | None = None,
+        site_labels: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         """`language`: its name, shown; `target`: its code (paragraphs collie gave
         another code are highlighted); `replay`: the base URL of a replay server of the
-        workspace's WARC files (collie.corpus.replay), which each document links to."""
+        workspace's WARC files (collie.corpus.replay), which each document links to;
+        `site_labels`: site -> its labels (collie.corpus.sites), shown beside the URL."""
         self.backend = backend
         self.replay = replay
+        self.site_labels = dict(site_labels or {})
         self.page = PAGE.format(language=html.escape(language), target=html.escape(target)).encode(
             "utf-8"
         )
@@ -207,7 +213,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(self._next())
 
     def _next(self) -> dict[str, Any] | None:
-        return with_language_names(self.server.backend.next_review(), self.server.replay)
+        review = with_language_names(self.server.backend.next_review(), self.server.replay)
+        document = (review or {}).get("document")
+        if review is None or not document:
+            return review
+        labels = list(self.server.site_labels.get(document.get("site") or "", ()))
+        return {**review, "document": {**document, "site_labels": labels}}
 
     def _json(self, data: Any, status: int = 200) -> None:
         body = json.dumps(data, ensure_ascii=False).encode("utf-8")
