@@ -95,6 +95,12 @@ def _docs(values: tuple[str, ...]) -> dict[str, Path]:
     metavar="LANG=DIR",
     help="Text of a language from a folder of UTF-8 .txt files instead of the UDHR (repeatable).",
 )
+@click.option(
+    "--site-labels",
+    is_flag=True,
+    help="Add religious sites and multilingual shops, each host's kind and labels in the "
+    "ground truth (for a site labeller).",
+)
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 def build_command(
     out: Path,
@@ -103,6 +109,7 @@ def build_command(
     sites: int,
     seed: int,
     docs: tuple[str, ...],
+    site_labels: bool,
     force: bool,
 ) -> None:
     """Build a closed-world web into the file OUT (deterministic: same options, same bytes).
@@ -115,6 +122,7 @@ def build_command(
     Example:
       collie mininet build world.db
       collie mininet build luo-world.db --target luo --docs luo=my-luo-texts/ --langs eng,swh,lug
+      collie mininet build labels-world.db --site-labels
     """
     refuse_own_files(out, example="world.db outside the workspace")
     if out.exists() and not force:
@@ -122,7 +130,12 @@ def build_command(
     started = time.monotonic()
     note(f"Building {out} ({sites} sites; the UDHR is fetched once, then cached)...")
     options = BuildOptions(
-        resolve_language(target).language.code, _codes(langs or ""), sites, seed, _docs(docs)
+        resolve_language(target).language.code,
+        _codes(langs or ""),
+        sites,
+        seed,
+        _docs(docs),
+        site_labels=site_labels,
     )
     world = build(options, out)
     target_pages = sum(

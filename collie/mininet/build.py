@@ -21,6 +21,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from collie.errors import UsageProblem
+from collie.mininet.labelled import (
+    MULTILINGUAL,
+    RELIGIOUS,
+    add_religious_site,
+    add_shop,
+    labelled_plan,
+)
 from collie.mininet.languages import LEGACY, RELATIVES, TLDS
 from collie.mininet.layouts import TEMPLATES
 from collie.mininet.newsroom import (
@@ -31,7 +38,7 @@ from collie.mininet.newsroom import (
     regional_language,
 )
 from collie.mininet.reach import mark_reachable
-from collie.mininet.records import BuildOptions, Trap, World
+from collie.mininet.records import BuildOptions, SiteTruth, Trap, World
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
 from collie.mininet.texts import LanguageText, ParagraphPool, load_texts, split_seed
 from collie.mininet.worldfile import write_world
@@ -43,7 +50,8 @@ JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xf
 
 
 def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]]:
-    """(kind, language) of every site: target, mixed, bilingual, mirror, relative, other."""
+    """(kind, language) of every site: target, mixed, bilingual, mirror, relative,
+    religious and multilingual (with `site_labels`), other."""
     n, target = options.sites, options.target
     relatives = [c for c in RELATIVES.get(target, ()) if c in others]
     counts = {
@@ -62,6 +70,8 @@ def plan_sites(options: BuildOptions, others: list[str]) -> list[tuple[str, str]
         if relatives
         else []
     )
+    if options.site_labels:
+        plan += labelled_plan(n, target, relatives, "eng" if "eng" in others else others[0])
     rest = [c for c in others if c not in relatives] or others
     plan += [("other", rest[i % len(rest)]) for i in range(max(0, n - len(plan)))]
     return plan[: max(n, len(counts) + 2)]
@@ -106,6 +116,13 @@ def build_world(options: BuildOptions) -> World:
         kind, lang = plan[index]
         number = numbers[index]
         rng = random.Random(f"{options.seed}-site-{index}")
+        if kind == RELIGIOUS:
+            style = _style(rng, kind, texts[lang], number, texts[options.target].tag)
+            add_religious_site(world, lang, number, rng, hosts, pools[lang], style)
+            continue
+        if kind == MULTILINGUAL:
+            add_shop(world, number, rng, hosts, TEMPLATES[number % len(TEMPLATES)])
+            continue
         host = _host_name(rng, lang, texts[lang], hosts)
         news, legal, about = news_plan(kind, number, options.target)
         name = _site_name(rng, pools[lang])
@@ -122,6 +139,7 @@ def build_world(options: BuildOptions) -> World:
             add_legal_pages(site, about)
         _sprinkle(world, site, kind, index, number)
         world.pages.update(site.pages)
+        world.sites[site.host] = SiteTruth(site.host, kind, lang)
         if kind in ("hidden", "other"):
             world.homes.setdefault(kind, {})[number] = (site.url("/"), site.name)
     mark_reachable(world.pages, world.robots)

@@ -41,6 +41,7 @@ GENERATOR = (
     "languages.py",
     "sites.py",
     "newsroom.py",
+    "labelled.py",
     "texts.py",
     "pages.py",
     "layouts.py",

@@ -1,6 +1,6 @@
 """The closed world's languages: the big languages a world holds by default, each target's
-relatives and neighbours, the country domains their sites are named under and the
-legacy encodings their pages may be written in."""
+relatives and neighbours, the country domains their sites are named under, the
+legacy encodings their pages may be written in and the ISO 639-1 codes of some."""
 
 from __future__ import annotations
 
@@ -104,6 +104,13 @@ TLDS = {
     "lug": ("ug", "co.ug"),
     "lin": ("cd",),
     "wol": ("sn",),
+}
+PART1 = {  # the ISO 639-1 code a locale site gives a language (its macrolanguage's for swh, arb)
+    **{c: c[:2] for c in ("zul", "xho", "ssw", "tso", "ven", "afr", "eng", "fra", "deu")},
+    **{"nbl": "nr", "sot": "st", "tsn": "tn", "swh": "sw", "swa": "sw", "kin": "rw"},
+    **{"run": "rn", "lug": "lg", "nya": "ny", "sna": "sn", "som": "so", "amh": "am"},
+    **{"hau": "ha", "yor": "yo", "ibo": "ig", "lin": "ln", "wol": "wo", "kik": "ki"},
+    **{"por": "pt", "spa": "es", "nld": "nl", "ita": "it", "arb": "ar", "ara": "ar"},
 }
 LEGACY = {  # a language's pre-Unicode encoding: (Python codec, the label pages declare)
     "fra": ("cp1252", "windows-1252"),

@@ -1,7 +1,7 @@
 """The closed world's records: what a build takes (BuildOptions), the world it makes in
 memory (World), an endless URL space in it (Trap) and what the world file knows of one
-URL (Truth). collie/mininet/build.py makes them, collie/mininet/worldfile.py stores and
-reads them."""
+URL (Truth) and of one host (SiteTruth). collie/mininet/build.py makes them,
+collie/mininet/worldfile.py stores and reads them."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class BuildOptions:
     relative_share: float = 0.12  # of the sites, in the target's close relatives
     seed_every: int = 4  # every n-th paragraph of the target's text is a seed document
     seed_head: int = 0  # > 0: the seed documents are the target text's first words instead
+    site_labels: bool = False  # religious sites and multilingual shops too (labelled.py)
 
     def key(self) -> str:
         """The options as a file-name part (the docs folders by name)."""
@@ -34,6 +35,7 @@ class BuildOptions:
         return (
             f"{self.target}-{self.sites}-{self.seed}-r{self.relative_share:g}-"
             f"s{self.seed_head or self.seed_every}{langs}{docs}"
+            + ("-labels" if self.site_labels else "")
         )
 
     def other_languages(self) -> list[str]:
@@ -55,6 +57,7 @@ class World:
     robots: dict[str, str] = field(default_factory=dict)  # host -> robots.txt ("" = 500)
     homes: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)  # kind -> n -> url
     hidden_count: int = 0
+    sites: dict[str, SiteTruth] = field(default_factory=dict)  # host -> its kind and labels
 
     @property
     def relatives(self) -> list[str]:
@@ -78,6 +81,20 @@ class Trap:
         n, nxt = str(number).encode(), str(number + 1).encode()
         text = self.main_text.replace("@@N@@", str(number)).replace("@@NEXT@@", str(number + 1))
         return self.body.replace(b"@@N@@", n).replace(b"@@NEXT@@", nxt), text
+
+
+@dataclass(frozen=True)
+class SiteTruth:
+    """What the world knows of one host: the kind of site it serves (target, hidden,
+    mixed, bilingual, mirror, relative, other, religious, multilingual), its language
+    ("mul" for a host serving many), the labels a site labeller should give it, and how
+    many of its pages hold target text (>= 5% of their letters; set when written)."""
+
+    host: str
+    kind: str
+    lang: str
+    labels: tuple[str, ...] = ()
+    target_pages: int = 0
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ Tables: `meta` (format, options, sources), `pages` (every URL: status, headers, 
 delay; and its truth: kind, language shares, main text and each line's language,
 duplicate group, indexed, disallowed, reachable, listing page or not), `traps`
 (endless URL spaces served from a template with `@@N@@` and `@@NEXT@@`), `seed_docs`
-(target text kept out of the world's pages, for `collie init`), `search` (FTS5 over the
+(target text kept out of the world's pages, for `collie init`), `sites` (every host's
+kind, language and the labels a site labeller should give it), `search` (FTS5 over the
 title and main text of the pages a search engine has indexed).
 """
 
@@ -23,10 +24,10 @@ from collie.errors import InputError
 from collie.files import atomic_path
 from collie.mininet.messages import Behaviour, Response, normalise_host
 from collie.mininet.reach import REACH
-from collie.mininet.records import Trap, Truth, World
+from collie.mininet.records import SiteTruth, Trap, Truth, World
 from collie.mininet.search import RESULTS_PER_PAGE, SearchHit, SearchPage, tokenise
 
-FORMAT = "collie-mininet-world/3"  # 2: reachable says how; 3: listing, line_langs
+FORMAT = "collie-mininet-world/4"  # 2: reachable says how; 3: listing, line_langs; 4: sites
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE pages (
@@ -40,11 +41,15 @@ CREATE TABLE pages (
     line_langs TEXT NOT NULL);  -- JSON: the language of each line of main_text
 CREATE TABLE traps (site TEXT NOT NULL, prefix TEXT NOT NULL, headers TEXT NOT NULL,
     body BLOB NOT NULL, lang TEXT NOT NULL, main_text TEXT NOT NULL, PRIMARY KEY (site, prefix));
+CREATE TABLE sites (host TEXT PRIMARY KEY, kind TEXT NOT NULL, lang TEXT NOT NULL,
+    labels TEXT NOT NULL,  -- JSON: the labels a site labeller should give it
+    target_pages INTEGER NOT NULL);  -- pages with >= 5% target text
 CREATE TABLE seed_docs (name TEXT PRIMARY KEY, lang TEXT NOT NULL, text TEXT NOT NULL);
 CREATE VIRTUAL TABLE search USING fts5(url UNINDEXED, title, body,
     tokenize = 'unicode61 remove_diacritics 0');
 """
 _ROW = ",".join("?" * 18)
+TARGET_SHARE = 0.05  # a page with target text (score.SOME)
 _SITE = re.compile(r"\bsite:(\S+?)\)?(?=\s|$)", re.I)
 
 
@@ -116,7 +121,20 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
             for i, text in enumerate(_seed_files(world.seed_docs))
         ],
     )
+    db.executemany("INSERT INTO sites VALUES (?, ?, ?, ?, ?)", _site_rows(world))
     db.execute("INSERT INTO search(search) VALUES ('optimize')")
+
+
+def _site_rows(world: World) -> list[tuple[Any, ...]]:
+    target = world.options.target
+    counts: dict[str, int] = {}
+    for p in world.pages.values():
+        if p.kind == "page" and p.status == 200 and p.share(target) >= TARGET_SHARE:
+            counts[p.site] = counts.get(p.site, 0) + 1
+    return [
+        (host, s.kind, s.lang, _json(list(s.labels)), counts.get(host, 0))
+        for host, s in sorted(world.sites.items())
+    ]
 
 
 def _robots_row(host: str, text: str) -> tuple[Any, ...]:
@@ -246,6 +264,11 @@ class WorldFile:
         """host -> robots.txt text ("" where it answers 500); hosts without one are absent."""
         rows = self._query("SELECT site, status, body FROM pages WHERE kind = 'robots'")
         return {host: body.decode() if status == 200 else "" for host, status, body in rows}
+
+    def sites(self) -> dict[str, SiteTruth]:
+        """The truth of every host the world built a site on (its kind and labels)."""
+        rows = self._query("SELECT host, kind, lang, labels, target_pages FROM sites ORDER BY host")
+        return {r[0]: SiteTruth(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4]) for r in rows}
 
     def seed_docs(self) -> list[tuple[str, str]]:
         """(file name, text) of the target text kept out of the world's pages."""
