@@ -20,6 +20,7 @@ Pure functions over what the store holds; collie.corpus.sites gathers the eviden
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -27,48 +28,61 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 RELIGIOUS, MULTILINGUAL, RELATIVE = "religious", "multilingual", "relative"
 LABELS = (RELIGIOUS, MULTILINGUAL, RELATIVE)
 
 # Registered domains of scripture, mission and church publishers that carry small
 # languages (Common Crawl's own Dholuo list has jw.org and bibleforchildren.org).
-RELIGIOUS_DOMAINS = frozenset(
-    {
-        "jw.org", "bible.com", "bible.is", "biblegateway.com", "bible.org", "bibles.org",
-        "ebible.org", "bibleforchildren.org", "churchofjesuschrist.org", "lds.org",
-        "wordproject.org", "globalrecordings.net", "scriptureearth.org", "jesusfilm.org",
-        "vatican.va", "biblica.com", "youversion.com", "bibleinmylanguage.com",
-        "gladtidings-bs.com", "5fish.mobi", "faithcomesbyhearing.com", "stepbible.org",
-        "unitedbiblesocieties.org", "bibleserver.com", "sermon-online.com", "gospelgo.com",
-        "christianitytoday.com", "biblesociety.org", "bibliaonline.com.br", "wycliffe.org",
-    }
-)  # fmt: skip
+RELIGIOUS_DOMAINS = _words(
+    """
+    jw.org bible.com bible.is biblegateway.com bible.org bibles.org ebible.org
+    bibleforchildren.org churchofjesuschrist.org lds.org wordproject.org
+    globalrecordings.net scriptureearth.org jesusfilm.org vatican.va biblica.com
+    youversion.com bibleinmylanguage.com gladtidings-bs.com 5fish.mobi
+    faithcomesbyhearing.com stepbible.org unitedbiblesocieties.org bibleserver.com
+    sermon-online.com gospelgo.com christianitytoday.com biblesociety.org
+    bibliaonline.com.br wycliffe.org
+    """
+)
 
 # Church words: English, and the forms of Jesus, Christ, Jehovah, Bible, gospel, church,
 # amen and hallelujah in the languages of the regions collie is used for (folded).
-CHURCH_WORDS = frozenset(
-    {
-        "jesus", "christ", "lord", "church", "churches", "bible", "gospel", "gospels",
-        "scripture", "scriptures", "sermon", "pastor", "apostle", "apostles", "disciples",
-        "psalm", "psalms", "prophet", "prophets", "amen", "hallelujah", "alleluia",
-        "jehovah", "yahweh", "holy", "worship", "salvation", "baptism", "congregation",
-        "parish", "bishop", "verse", "verses", "chapter",
-        "yesu", "yezu", "yeesu", "jesu", "yesuk", "kristo", "kristu", "kristus", "kristi",
-        "krisito", "klisto", "christo", "yehova", "jehova", "yehowa", "yawe", "yahwe",
-        "bibilia", "biblia", "baibul", "baibuli", "bibeli", "bibele", "bhayibheli",
-        "ibhayibheli", "bayibulo", "bayibuli", "injili", "evangeli", "evanjeli", "ivanjeli",
-        "amina", "aleluya", "haleluya", "aleluia", "kanisa", "kanisani", "ekanisa",
-        "kereke", "ikereke", "ekleziya", "eklezia", "eklesia",
-    }
-)  # fmt: skip
+CHURCH_WORDS = _words(
+    """
+    jesus christ lord church churches bible gospel gospels scripture scriptures sermon
+    pastor apostle apostles disciples psalm psalms prophet prophets amen hallelujah
+    alleluia jehovah yahweh holy worship salvation baptism congregation parish bishop
+    verse verses chapter yesu yezu yeesu jesu yesuk kristo kristu kristus kristi krisito
+    klisto christo yehova jehova yehowa yawe yahwe bibilia biblia baibul baibuli bibeli
+    bibele bhayibheli ibhayibheli bayibulo bayibuli injili evangeli evanjeli ivanjeli
+    amina aleluya haleluya aleluia kanisa kanisani ekanisa kereke ikereke ekleziya
+    eklezia eklesia
+    """
+)
 
+# Stems of church words found inside a word, whatever its prefix or suffix (Zulu
+# uJesu, likaJesu, eBhayibhelini; Swahili Yesu, Kristo): names no other word holds.
+CHURCH_STEMS = _words(
+    """
+    jesu yesu yezu kristu kristo christ bhayibhel bayibul baibul bibili haleluy aleluy
+    hallelu jehov yehov injili evangel ivanjel nkulunkulu
+    """
+)
+STEM = re.compile("|".join(sorted(CHURCH_STEMS)))
 SCRIPTURE = re.compile(  # "Johana 3:16", "1 Yohana 2:3-5", "Mat. 5:3"
     r"(?<![\w:])(?:[1-3]\s?)?[^\W\d_][^\W\d_'’-]{1,20}\.?\s(\d{1,3}):(\d{1,3})"
     r"(?:\s?[-–]\s?\d{1,3})?(?![\d:])"
 )
+INLINE_VERSE = re.compile(r"(?:^|(?<=[\s.,;:!?\"”’)]))(\d{1,3})[\s\u00a0]?(?=[^\W\d_])")
 VERSE = re.compile(r"^\s*(\d{1,3})[\s.)]\s*\S")  # a paragraph that starts with its number
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
+HOST_WORDS = _words("www api app cdn dev web ftp img static media mail shop blog www2 m")
 MIN_SCRIPTURE = 2  # references a document needs to count as citing scripture
 MIN_VERSES = 5  # paragraphs in a row numbered 1, 2, 3... to count as verse numbering
 CHURCH_RATE = 0.012  # church words a word of the document, to count as church vocabulary
@@ -79,14 +93,12 @@ SHARED_CODES = 3  # codes the same page must be under
 MIN_MAJOR = 2  # of them the codes of big web languages: a locale site serves them first
 # Big web languages, as ISO 639-1, -2/B and -3 codes: a site's /all/, /new/, /tag/ and
 # /top/ are ISO 639-3 codes too, but no locale site leaves English and French out.
-MAJOR_CODES = frozenset(
-    {
-        "en", "fr", "de", "es", "pt", "it", "ru", "zh", "ja", "ar", "nl", "pl", "tr",
-        "ko", "vi", "id", "hi", "sw", "fa", "uk", "eng", "fra", "fre", "deu", "ger",
-        "spa", "por", "ita", "rus", "zho", "chi", "jpn", "ara", "nld", "dut", "pol",
-        "tur", "kor", "vie", "ind", "hin", "swa", "swh", "fas", "per", "ukr",
-    }
-)  # fmt: skip
+MAJOR_CODES = _words(
+    """
+    en fr de es pt it ru zh ja ar nl pl tr ko vi id hi sw fa uk eng fra fre deu ger spa
+    por ita rus zho chi jpn ara nld dut pol tur kor vie ind hin swa swh fas per ukr
+    """
+)
 
 
 @dataclass(frozen=True)
@@ -158,10 +170,11 @@ def _count_cues(text: str, cues: _Cues) -> None:
     if len(references) >= MIN_SCRIPTURE:
         cues.scripture += 1
         cues.examples[references[0].group(0).strip()] += 1
-    if _numbered_run(text.split("\n")) >= MIN_VERSES:
+    paragraphs = [p for p in text.split("\n") if p.strip()]
+    if max(_numbered_run(paragraphs), _inline_run(paragraphs)) >= MIN_VERSES:
         cues.verses += 1
     words = [w.casefold() for w in WORD.findall(text)]
-    church = [w for w in words if w in CHURCH_WORDS]
+    church = [w for w in words if w in CHURCH_WORDS or STEM.search(w)]
     if words and len(church) >= max(3, CHURCH_RATE * len(words)):
         cues.church += 1
         cues.words.update(church)
@@ -187,6 +200,20 @@ def _numbered_run(paragraphs: Sequence[str]) -> int:
             else (1 if number is not None else 0)
         )
         last = number
+        best = max(best, run)
+    return best
+
+
+def _inline_run(paragraphs: Sequence[str]) -> int:
+    """The longest run of verse numbers 1, 2, 3... inside one paragraph (a chapter whose
+    verses were superscript numbers in one block of text)."""
+    best = 0
+    for paragraph in paragraphs:
+        numbers = [int(n) for n in INLINE_VERSE.findall(paragraph)]
+        run = 1 if numbers else 0
+        for before, number in itertools.pairwise(numbers):
+            run = run + 1 if number == before + 1 else 1
+            best = max(best, run)
         best = max(best, run)
     return best
 
@@ -226,14 +253,14 @@ def _locales(url: str) -> Iterable[tuple[str, str]]:
 
 
 def _language_code(text: str, subdomain: bool = False) -> str | None:
-    """The language a locale names ("en", "en-US", "pt_br", "luo"), as its base code;
-    a subdomain must be a two-letter code (a three-letter one is too often a word)."""
+    """The language a locale names ("en", "en-US", "pt_br", "luo", "nso"), as its base
+    code; a subdomain that names a machine (www, api, cdn...) is none."""
     base = re.split(r"[-_]", text.lower(), maxsplit=1)[0]
     if not base.isascii() or not base.isalpha():
         return None
     if len(base) == 2 and base in _two_letter():
         return base
-    if len(base) == 3 and not subdomain and base in _three_letter():
+    if len(base) == 3 and base in _three_letter() and not (subdomain and base in HOST_WORDS):
         return base
     return None
 

@@ -16,8 +16,8 @@ ARCHIVED = (
 )
 
 # What the review page is given of a document (`next_review`), in the queries' order.
-REVIEW_KEYS = ("position", "doc_id", "url", "title", "text", "paragraphs", "archived", "at")
-REVIEW_KEYS += ("site",)
+REVIEW_KEYS: tuple[str, ...] = ("position", "doc_id", "url", "title", "text", "paragraphs")
+REVIEW_KEYS += ("archived", "at", "site")
 
 
 def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
