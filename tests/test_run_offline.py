@@ -58,6 +58,7 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("ALTER TABLE loops DROP COLUMN warc_bytes")  # loop-warc-bytes
         conn.execute("DROP TABLE scanned_files")  # archive-scan
         conn.execute("DROP TABLE archive_pages")
+        conn.execute("DROP TABLE lost_bodies")  # lost-bodies
     conn.close()
 
 
