@@ -7,6 +7,7 @@ collie.corpus.check's.
 
 from __future__ import annotations
 
+import bisect
 import errno
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ class FileCheck:
     # offset -> (WARC-Record-ID, WARC-Type) of each whole record that parsed
     starts: dict[int, tuple[str, str]] = field(default_factory=dict)
     wrong: list[tuple[int, str]] = field(default_factory=list)  # (offset, digest problem)
+    _sorted: list[int] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def whole(self) -> bool:
@@ -49,8 +51,15 @@ class FileCheck:
         metadata record, and a reader copies the two together)?"""
         if offset not in self.starts or offset >= self.good_end:
             return False
-        after = [start for start in self.starts if start > offset]
-        return bool(after) and min(after) < self.good_end
+        order = self._order()
+        at = bisect.bisect_right(order, offset)
+        return at < len(order) and order[at] < self.good_end
+
+    def _order(self) -> list[int]:
+        """The record offsets in order (kept once `starts` is complete)."""
+        if len(self._sorted) != len(self.starts):
+            self._sorted[:] = sorted(self.starts)
+        return self._sorted
 
     def words(self) -> str:
         """ "whole, N records", or what is wrong."""
