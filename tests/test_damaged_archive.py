@@ -287,3 +287,22 @@ def test_a_run_never_cuts_a_garbled_newest_file(copy: Path, capsys) -> None:  # 
     said = f"Fetched again {lost} of {plural(int(str(lost)), 'page', 'pages')} whose body"
     assert again.code == 0 and said in again.err, again.err
     assert run_collie(capsys, "check").code == 0
+
+
+def test_the_python_api_checks_repairs_and_fetches_again(copy: Path) -> None:
+    """`Workspace.check`, `check(repair=True)` and `refetch_lost` do what the commands do."""
+    import collie
+
+    ws = collie.Workspace(copy)
+    assert ws.check().healthy and ws.refetch_lost() is None
+    victim = _victim(copy)
+    _truncate(victim)
+    found = ws.check()
+    assert not found.healthy and found.found.lost
+    assert any(f.name == victim.name and not f.whole for f in found.found.files)
+    fixed = ws.check(repair=True)
+    assert fixed.healthy and fixed.repaired is not None
+    assert fixed.repaired.marked == len(found.found.lost)
+    done = ws.refetch_lost()
+    assert done is not None and done.same == done.asked == len(found.found.lost)
+    assert ws.check().healthy

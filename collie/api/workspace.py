@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from collie.api.archives import scan_archives
+from collie.api.archives import Checked, check_workspace, scan_archives
 from collie.api.corpus import export_choice, export_to, iter_documents, workspace_status
 from collie.api.create import create_workspace
 from collie.api.langid import Identification, identify_with, language_model
@@ -21,6 +21,7 @@ from collie.api.mine import mine
 from collie.api.options import Notes, Opener, PathLike, as_flags, log_note, workspace_root
 from collie.corpus.export import ExportCount
 from collie.mining.records import RunEvents, RunReport
+from collie.mining.refetch import RefetchReport
 from collie.mining.scan import ScanReport
 from collie.workspace.folder import open_workspace
 
@@ -79,6 +80,17 @@ class Workspace:
             "max_time": ("run.max_time", max_time),
         }
         return mine(self._opener(settings, named), events, notes).report
+
+    def check(self, repair: bool = False) -> Checked:
+        """What `collie check` does: the WARC files checked against the page rows
+        (`.healthy`, each file's damage, the pages that lost their body); with `repair`,
+        the damage cut or moved aside and the lost pages marked for `refetch_lost`."""
+        return check_workspace(self._opener(), repair)
+
+    def refetch_lost(self, events: RunEvents | None = None) -> RefetchReport | None:
+        """What `collie run --refetch-lost` does: the pages a repair marked as lost
+        fetched again, politely (None when there are none)."""
+        return mine(self._opener(), events, log_note, refetch_lost=True).refetched
 
     def scan(
         self,
