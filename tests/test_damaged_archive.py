@@ -306,3 +306,35 @@ def test_the_python_api_checks_repairs_and_fetches_again(copy: Path) -> None:
     done = ws.refetch_lost()
     assert done is not None and done.same == done.asked == len(found.found.lost)
     assert ws.check().healthy
+
+
+def test_lost_pages_the_network_cannot_give_again_stay_lost_and_are_tried_again(  # type: ignore[no-untyped-def]
+    copy: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`run --refetch-lost` with the sites unreachable: exit 1 naming the pages still
+    lost, nothing else changed; a later plain run reports its loops first and does not
+    try them again; `--refetch-lost` with the network back fetches them."""
+    import socket
+
+    _delete(_victim(copy))
+    assert run_collie(capsys, "check", "--repair").code == 0
+    lost = rows(copy, "SELECT COUNT(*) FROM lost_bodies")[0][0]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    with monkeypatch.context() as offline:
+        for name in ("HTTP_PROXY", "http_proxy"):
+            offline.setenv(name, dead)
+        offline.setenv("COLLIE_FETCH_RETRIES", "0")
+        failed = run_collie(capsys, "run", "--refetch-lost")
+    assert failed.code == 1, failed.err
+    assert f"{plural(int(str(lost)), 'lost page', 'lost pages')} could not be fetched again (" in (
+        failed.err
+    )
+    assert "unexpected" not in failed.err and "--refetch-lost` later" in failed.err
+    assert rows(copy, "SELECT COUNT(*) FROM lost_bodies WHERE outcome LIKE 'failed%'") == [(lost,)]
+    plain = run_collie(capsys, "run", "--loops", "2")  # failed ones wait for --refetch-lost
+    assert plain.code == 0 and "nothing to do" in plain.err and "Fetched again" not in plain.err
+    again = run_collie(capsys, "run", "--refetch-lost")
+    assert again.code == 0, again.err
+    assert run_collie(capsys, "check").code == 0

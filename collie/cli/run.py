@@ -105,35 +105,37 @@ def run(app: App, as_json: bool, refetch_lost: bool, **_options: Any) -> None:
         )
     finally:
         events.close()
-    _print_refetched(app, mined.refetched, refetch_lost)
-    if refetch_lost:
-        return
-    if mined.backend is None:
+    still_lost = _print_refetched(app, mined.refetched, refetch_lost)
+    if not refetch_lost and mined.backend is None:
         _print_report(app, mined.report, mined.loops, as_json)
         note(_nothing_to_do(mined.done_before, mined.loops, mined.loops_source))
-        return
-    _print_report(app, mined.report, mined.loops, as_json, mined.backend)
+    elif not refetch_lost:
+        _print_report(app, mined.report, mined.loops, as_json, mined.backend or "")
+    if still_lost is not None:  # after the loops' report: the run's work is said first
+        raise still_lost
 
 
-def _print_refetched(app: App, done: RefetchReport | None, asked: bool) -> None:
-    """What fetching the lost pages again gave (exit 1 when some are still lost)."""
+def _print_refetched(app: App, done: RefetchReport | None, asked: bool) -> CollieError | None:
+    """What fetching the lost pages again gave; the error (exit 1) when some are still
+    lost, for the caller to raise once the rest is said."""
     if done is None:
         if asked:
             note("No page has lost its body: nothing to fetch again (`collie check` checks).")
-        return
+        return None
     if not app.quiet:
         changed = f"; {done.changed} changed since (`collie reprocess` decides them again)"
         note(
             f"Fetched again {done.fetched} of {plural(done.asked, 'page', 'pages')} whose body "
             f"was lost{changed if done.changed else ''}."
         )
-    if done.failed:
-        reasons = ", ".join(f"{n} {why}" for why, n in done.failed.most_common())
-        raise CollieError(
-            f"{plural(sum(done.failed.values()), 'lost page', 'lost pages')} could not be "
-            f"fetched again ({reasons}).",
-            "Run `collie run --refetch-lost` later to try again.",
-        )
+    if not done.failed:
+        return None
+    reasons = ", ".join(f"{n} {why}" for why, n in done.failed.most_common())
+    return CollieError(
+        f"{plural(sum(done.failed.values()), 'lost page', 'lost pages')} could not be "
+        f"fetched again ({reasons}).",
+        "Run `collie run --refetch-lost` later to try again.",
+    )
 
 
 def report_json(report: RunReport) -> dict[str, Any]:
