@@ -240,15 +240,17 @@ def _cut_torn_tail(path: Path) -> None:
     """Before appending to `path`: cut off a torn last record (a process killed while
     writing it); refuse to append after a garbled one, which only `collie check
     --repair` may set aside (cutting there would lose the whole records after it)."""
-    what, _, _ = whole_records(path)
-    if what is not None and not what.startswith("truncated"):
+    what, _, end = whole_records(path)
+    if what is None:
+        return
+    if not what.startswith("truncated"):
         raise WorkspaceError(
             f"warc/{path.name}, the newest WARC file, is damaged ({what}); nothing was "
             "written after it.",
             "Run `collie check --repair` (it moves the file to warc/damaged/ and keeps its "
             "whole records), then run the same command again.",
         )
-    repair(path)
+    _truncate(path, end)  # whole_records found where the torn record starts: no second pass
 
 
 def repair(path: Path) -> int:
@@ -267,11 +269,16 @@ def repair(path: Path) -> int:
             finally:
                 view.release()
     if size > good:
-        with path.open("r+b") as torn:
-            torn.truncate(good)
-            torn.flush()
-            os.fsync(torn.fileno())
+        _truncate(path, good)
     return size - good
+
+
+def _truncate(path: Path, size: int) -> None:
+    """Cut `path` to `size` bytes, on disk before this returns."""
+    with path.open("r+b") as torn:
+        torn.truncate(size)
+        torn.flush()
+        os.fsync(torn.fileno())
 
 
 def copy_members(path: Path, offset: int, out: IO[bytes], count: int = 1) -> int:
