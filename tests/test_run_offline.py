@@ -59,6 +59,7 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("DROP TABLE scanned_files")  # archive-scan
         conn.execute("DROP TABLE archive_pages")
         conn.execute("DROP TABLE lost_bodies")  # lost-bodies
+        conn.execute("DROP TABLE site_labels_kept")  # site-labels-kept
     conn.close()
 
 

@@ -37,6 +37,13 @@ def test_the_site_list_and_the_labels(tmp_path: Path, capsys, web, world, monkey
     assert bad.code == 2 and "sacred: not a site label" in bad.err
     kept = run_collie(capsys, "export", "-", "--exclude", "religious,multilingual")
     assert kept.code == 0 and kept.out == run_collie(capsys, "export", "-").out
+    assert run_collie(capsys, "status").code == 0  # the labels are kept for the next status
+    (first,) = rows(root, "SELECT fingerprint FROM site_labels_kept")
+    assert run_collie(capsys, "status").code == 0
+    assert rows(root, "SELECT fingerprint FROM site_labels_kept") == [first]
+    assert run_collie(capsys, "run", "--loops", "2").code == 0  # new pages: decided again
+    assert run_collie(capsys, "status").code == 0
+    assert rows(root, "SELECT fingerprint FROM site_labels_kept") != [first]
 
 
 def test_the_review_page_shows_a_documents_site_labels(tmp_path: Path) -> None:

@@ -9,16 +9,19 @@ of Common Crawl's Web Languages Project, so that a user can give a checked list 
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from collie import __version__
 from collie.decide.sitelabels import LABELS, SiteEvidence, SiteLabel, label_site
 from collie.files import atomic_write
 from collie.models import ExportRow
 from collie.store.sitefacts import SiteFactsStore
+from collie.store.tallies import TallyStore
 from collie.workspace.folder import Workspace
 
 SITE_FORMATS = ("sites", "web-languages")
@@ -44,8 +47,23 @@ class SiteEntry:
 
 def site_labels(ws: Workspace) -> dict[str, tuple[SiteLabel, ...]]:
     """Every site with a label: the corpus's sites and those the relatives pass set
-    aside -> its labels (sites without one left out)."""
+    aside -> its labels (sites without one left out). Decided again only when the
+    workspace changed since they were kept (a read-only one keeps nothing)."""
     store = SiteFactsStore(ws.conn)
+    tallies = TallyStore(ws.conn)
+    fingerprint = json.dumps([__version__, tallies.corpus_version(), *store.change_marks()])
+    kept = tallies.kept_labels(fingerprint)
+    if kept is not None:
+        return {site: tuple(SiteLabel(*pair) for pair in pairs) for site, pairs in kept.items()}
+    found = decide_site_labels(store)
+    if not ws.read_only:
+        plain = {site: [[x.label, x.reason] for x in labels] for site, labels in found.items()}
+        tallies.keep_labels(fingerprint, plain)
+    return found
+
+
+def decide_site_labels(store: SiteFactsStore) -> dict[str, tuple[SiteLabel, ...]]:
+    """The site labels decided from the store (collie.decide.sitelabels)."""
     relatives = store.relative_sites()
     judged = store.judged_target_sites()
     sites = {s.site for s in store.corpus_sites()} | set(relatives)

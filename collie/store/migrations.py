@@ -419,6 +419,19 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "site-labels-kept",
+        [
+            # The site labels (collie.corpus.sites) as last decided, under the state of
+            # the workspace they were decided in: what `collie status` and `collie
+            # report` show without reading every site's documents again.
+            """CREATE TABLE site_labels_kept (
+                fingerprint TEXT PRIMARY KEY,
+                labels TEXT NOT NULL,
+                computed_at TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 

@@ -31,6 +31,19 @@ class SiteFactsStore:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
+    def change_marks(self) -> list[int]:
+        """What moves when a site's labels may change beyond its corpus documents (which
+        `corpus_version` follows): the newest page and link, the reviewers' verdicts on
+        set-aside pages."""
+        return [
+            int(self.conn.execute(sql).fetchone()[0] or 0)
+            for sql in (
+                "SELECT MAX(id) FROM pages",
+                "SELECT MAX(rowid) FROM links",
+                "SELECT COUNT(label) FROM suspects",
+            )
+        ]
+
     def corpus_sites(self) -> list[CorpusSite]:
         """The sites with corpus documents, most words first."""
         rows = self.conn.execute(

@@ -1,6 +1,7 @@
-"""The export's per-loop counts, kept for `collie status` and `collie report`
-(`export_tallies`), and the counter of changes to what an export reads
-(`corpus_version`, moved by the triggers of migrations.py's "export-tallies")."""
+"""The export's per-loop counts and the site labels, kept for `collie status` and
+`collie report` (`export_tallies`, `site_labels_kept`), and the counter of changes to
+what an export reads (`corpus_version`, moved by the triggers of migrations.py's
+"export-tallies")."""
 
 from __future__ import annotations
 
@@ -40,14 +41,31 @@ class TallyStore:
         """Keep the per-loop counts under `fingerprint` in place of any before; False
         when the database cannot be written now (a read-only workspace, another writer
         holding it): the counts are then only not kept."""
+        return self._keep("export_tallies", "tally", fingerprint, tally)
+
+    def kept_labels(self, fingerprint: str) -> dict[str, list[list[str]]] | None:
+        """The site labels kept under `fingerprint` (site -> [[label, reason], ...]),
+        or None."""
+        row = self.conn.execute(
+            "SELECT labels FROM site_labels_kept WHERE fingerprint = ?", (fingerprint,)
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def keep_labels(self, fingerprint: str, labels: dict[str, list[list[str]]]) -> bool:
+        """Keep the site labels under `fingerprint`, as `keep_tally` keeps the counts."""
+        return self._keep("site_labels_kept", "labels", fingerprint, labels)
+
+    def _keep(self, table: str, column: str, fingerprint: str, value: Any) -> bool:
+        """`value` as the one row of `table` (JSON in `column`); False when the database
+        cannot be written now."""
         wait = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
         self.conn.execute(f"PRAGMA busy_timeout = {KEEP_WAIT_MS}")
         try:
             with self.conn:
-                self.conn.execute("DELETE FROM export_tallies")
+                self.conn.execute(f"DELETE FROM {table}")
                 self.conn.execute(
-                    "INSERT INTO export_tallies (fingerprint, tally, computed_at) VALUES (?, ?, ?)",
-                    (fingerprint, json.dumps(tally, sort_keys=True), now_iso()),
+                    f"INSERT INTO {table} (fingerprint, {column}, computed_at) VALUES (?, ?, ?)",
+                    (fingerprint, json.dumps(value, sort_keys=True), now_iso()),
                 )
         except sqlite3.OperationalError:
             if self.conn.in_transaction:  # a commit refused leaves its transaction open
