@@ -39,12 +39,25 @@ from collie.langid.corpus import (  # noqa: E402
 from collie.langid.modelfile import save_model  # noqa: E402
 from collie.langid.train import train_model, train_stacked  # noqa: E402
 from collie.languages import all_languages, resolve_language  # noqa: E402
+from langmodel.ntrex import NTREX  # noqa: E402
 
 OUTPUT = ROOT / "collie" / "data" / "langid" / "model.npz"
 LANGUAGES = OUTPUT.parent / "languages.tsv"
 NEWS = "news"  # the label of a class's NTREX-128 column (`cmn/news`)
 WIKI = "wiki"  # the label of a class's OLDI Seed column (`bho/wiki`)
-SOURCE_NAMES = {NEWS: "NTREX-128", WIKI: "OLDI-Seed"}  # in languages.tsv
+REAL = "real"  # the label of a class's pooled real-text column (`zul/real`)
+SOURCE_NAMES = {NEWS: "NTREX-128", WIKI: "OLDI-Seed", REAL: "real-text"}  # in languages.tsv
+# The real-text sources of the pooled column, each with its register and the first
+# "article" number of its documents (the maxent layer's folds: collie.langid.maxent).
+POOLED = {"ntrex": 100, "oldi": 1000, "conv": 10_000, "story": 20_000, "tree": 30_000,
+          "news2": 40_000}  # fmt: skip
+# Characters of real text a language at most in its pooled column, shared evenly by the
+# registers it has (a register with less gives the rest to the others): no language wins
+# because it has more text, no register because a language has more of it.
+REAL_CHARS = 60_000
+# A language the UDHR part lacks gets a class of its own from real text when it has at
+# least this many characters of it (less makes a class that takes its neighbours' text).
+NEW_CLASS_CHARS = 12_000
 # Characters of OLDI Seed's training articles a language at most (as NTREX_CHARS).
 OLDI_CHARS = 20_000
 # Characters of NTREX-128 a language at most (langmodel/README.md, "Real sentences": 10k,
@@ -87,7 +100,7 @@ def add_ntrex(articles: dict[str, list[tuple[int, str]]], cap: int, column: bool
     """NTREX-128's training sentences added to the classes they belong to (at most `cap`
     characters a class), with `column` as a column of their own (`code/news`); says what
     it used. Returns how many classes got some."""
-    from langmodel.ntrex import NTREX, training_articles
+    from langmodel.ntrex import training_articles
 
     if not (NTREX / "DOCUMENT_IDS.tsv").exists():
         print(f"NTREX-128 not used: {NTREX} is not there", file=sys.stderr)
@@ -132,6 +145,80 @@ def add_oldi(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
     return len(extra)
 
 
+def pooled_real(
+    articles: dict[str, list[tuple[int, str]]], budget: int, leave_out: set[str]
+) -> dict[str, str]:
+    """Every real-text source there is (NTREX-128, OLDI Seed, lid-registers' train
+    files, news-text's training blocks) pooled into one column a class (`code/real`), at
+    most `budget` characters, shared evenly by its sources (`share_evenly`); a language
+    the UDHR part lacks gets a class when it has NEW_CLASS_CHARS. Classes in `leave_out`
+    get nothing (the open-set measure: languages the model must not know). Returns
+    source -> what it gave, for the model's header."""
+    from langmodel import registers
+    from langmodel.ntrex import class_for_code
+    from langmodel.ntrex import training_articles as ntrex_articles
+    from langmodel.realtext import oldi_present, oldi_training_articles
+
+    macro_of = {c: lang.macrolanguage for c, lang in all_languages().items() if lang.macrolanguage}
+    known = {key.split("/", 1)[0] for key in articles}
+    sources: dict[str, dict[str, list[tuple[int, str]]]] = {}
+    if (NTREX / "DOCUMENT_IDS.tsv").exists():
+        sources["ntrex"] = ntrex_articles(known, macro_of, 0)
+    if oldi_present():
+        sources["oldi"] = oldi_training_articles(known, macro_of, 0)
+    for (register, code), numbered in registers.training_articles(POOLED["conv"]).items():
+        target = class_for_code(code, known, macro_of)
+        if target is not None:
+            offset = POOLED[register] - POOLED["conv"]
+            by_class = sources.setdefault(register, {})
+            by_class[target] = [*by_class.get(target, []), *((n + offset, s) for n, s in numbered)]
+    pooled: dict[str, dict[str, list[tuple[int, str]]]] = {}
+    for source, by_class in sources.items():
+        for code, numbered in by_class.items():
+            if code not in leave_out and numbered:
+                pooled.setdefault(code, {})[source] = numbered
+    given: dict[str, int] = {}
+    for code, by_source in sorted(pooled.items()):
+        total = sum(len(s) for numbered in by_source.values() for _, s in numbered)
+        if code not in known and total < NEW_CLASS_CHARS:
+            continue
+        taken = share_evenly(by_source, budget)
+        articles[f"{code}/{REAL}"] = [pair for source in sorted(taken) for pair in taken[source]]
+        for source, pairs in taken.items():
+            given[source] = given.get(source, 0) + sum(len(s) for _, s in pairs)
+    new = sorted({k.split("/")[0] for k in articles} - known)
+    print(f"real text pooled: {len([k for k in articles if k.endswith('/' + REAL)])} classes, "
+          f"{len(new)} new ({', '.join(new)}); characters by source: "
+          + ", ".join(f"{s} {n:,}" for s, n in sorted(given.items())), file=sys.stderr)  # fmt: skip
+    missing = sorted(set(POOLED) - set(sources))
+    if missing:
+        print(f"real-text sources not there: {', '.join(missing)}", file=sys.stderr)
+    return {source: f"{n:,} characters" for source, n in sorted(given.items())}
+
+
+def share_evenly(
+    by_source: dict[str, list[tuple[int, str]]], budget: int
+) -> dict[str, list[tuple[int, str]]]:
+    """At most `budget` characters of a class's sources, each source an even share (a
+    source with less than its share gives the rest to the others: water-filling), each
+    taken evenly over its documents (langmodel.registers.spread)."""
+    from langmodel.registers import spread
+
+    sizes = {s: sum(len(t) for _, t in numbered) for s, numbered in by_source.items()}
+    shares: dict[str, int] = {}
+    left, remaining = budget, sorted(sizes, key=lambda s: (sizes[s], s))
+    while remaining:
+        fair = left // len(remaining)
+        source = remaining.pop(0)
+        shares[source] = min(sizes[source], fair)
+        left -= shares[source]
+    out = {}
+    for source, numbered in by_source.items():
+        texts = [t for _, t in numbered]
+        out[source] = [numbered[i] for i, _ in spread(texts, shares[source])]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", action="store_true", help="CorpusCollie's top-400 trigrams")
@@ -155,6 +242,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="NTREX text in the UDHR column of its class, not in a column of its own",
     )
+    parser.add_argument(
+        "--real-chars",
+        type=int,
+        default=REAL_CHARS,
+        help="pool every real-text source there is into one column a language, at most "
+        "this many characters shared evenly by its sources (0: NTREX and OLDI Seed in "
+        "columns of their own, capped by --ntrex-chars and --oldi-chars, as before)",
+    )
+    parser.add_argument(
+        "--leave-out",
+        default="",
+        help="comma-separated codes the model must not know (their UDHR and real text "
+        "left out): the open-set measure (benchmarks/bench_openset.py)",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     plan = class_plan()
@@ -169,8 +270,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.paper:
         model = train_model(udhr_training_texts(), variant="paper", meta=meta)
     else:
-        articles = udhr_training_articles()
-        if args.ntrex_chars:
+        leave_out = {c for c in args.leave_out.split(",") if c}
+        articles = {
+            k: v for k, v in udhr_training_articles().items() if k.split("/")[0] not in leave_out
+        }
+        if leave_out:
+            meta["left_out"] = sorted(leave_out)
+        if args.real_chars:
+            meta["real"] = (
+                "real text of every register pooled, at most "
+                f"{args.real_chars} characters a language shared evenly by its sources: "
+                + "; ".join(f"{k} {v}" for k, v in pooled_real(articles, args.real_chars, leave_out).items())
+            )
+        elif args.ntrex_chars:
             added = add_ntrex(articles, args.ntrex_chars, not args.merge_news)
             if added:
                 meta["ntrex"] = (
@@ -178,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"langmodel/ntrex.py), at most {args.ntrex_chars} characters a language: "
                     f"{added} languages"
                 )
-        if args.oldi_chars:
+        if args.oldi_chars and not args.real_chars:
             added = add_oldi(articles, args.oldi_chars)
             if added:
                 meta["oldi"] = (
@@ -194,13 +306,15 @@ def main(argv: list[str] | None = None) -> int:
             for code in model.codes
         }
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
+    if out == OUTPUT and (args.leave_out or args.paper):
+        parser.error("--leave-out and --paper write a model for comparisons only: give --out")
     save_model(model, out)
     if out == OUTPUT:
         LANGUAGES.write_text(
             languages_table(
                 dict(zip(model.codes, model.code_sizes, strict=True)),
                 plan.members,
-                " and ".join(str(meta[k]) for k in ("ntrex", "oldi") if k in meta),
+                " and ".join(str(meta[k]) for k in ("ntrex", "oldi", "real") if k in meta),
                 model.columns,
             )
         )

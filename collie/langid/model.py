@@ -54,9 +54,12 @@ ALPHA = 0.003
 BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
-# there is of the UDHR): news (NTREX-128), wiki (OLDI Seed), user (the user's documents).
-REAL_TEXT = ("news", "wiki", "user")
-LENDING = ("news", "wiki")  # the registers that lend (a user's column is the target's own)
+# there is of the UDHR): real (every real source pooled and balanced by the build:
+# news, Wikipedia, conversation, stories, treebanks), news (NTREX-128) and wiki (OLDI
+# Seed) in models built before, user (the user's documents).
+REAL_TEXT = ("real", "news", "wiki", "user")
+# The registers that lend (a user's column is the target's own).
+LENDING = ("real", "news", "wiki")
 # How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
 # n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
 LEND_MARGIN = 2.0

@@ -1,0 +1,349 @@
+"""Language identification on real text of every register the model never trained on,
+collie beside py3langid, pycld2, CLD3, lingua and heliport in one run (issue 53).
+
+Test sets (development data of ../shared/data, read when present and never committed;
+the benchmark says which are missing and goes on with the others): lid-registers' test
+files (Tatoeba conversation, African Storybook story pages, Universal Dependencies
+treebank sentences; split by document by their maker), NTREX-128's held-out documents
+(langmodel/ntrex.py), OLDI Seed's held-out articles (langmodel/realtext.py) and
+news-text's held-out blocks (langmodel/registers.py). The build trains on none of them.
+
+Items are sentences (a story page for African Storybook) of at least MIN_LETTERS
+letters (collie's count), at most CAP a language and set taken evenly over the file;
+paragraphs are PARAGRAPH consecutive items of one file (one document for NTREX and OLDI).
+A confusion within one ISO 639-3 macrolanguage counts as right; `und` and no answer as
+wrong. For each outside tool, on the languages it and collie both cover: the macro
+accuracy (the mean of the languages' accuracies) of each, and the languages where collie
+is more than MARGIN points below it. Then collie's own floors: its languages under 92% of
+sentences or 97% of paragraphs. Last, speed on one core: collie in one batch call, the
+others one item per call (their APIs).
+
+    python benchmarks/bench_registers.py                   # everything (~10 min)
+    python benchmarks/bench_registers.py --baseline F      # a second collie model beside
+    python benchmarks/bench_registers.py --tools collie,heliport --sets tatoeba,asp
+
+`pip install '.[bench]'` installs the outside tools (heliport is GPL-3.0: a benchmark
+peer, never a dependency); a tool that is not installed is skipped and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench_langid import HELIPORT_CODES, SERBO_CROATIAN, macrolanguage, pin_one_core
+from bench_ntrex import is_right, truth_of
+
+from collie.langid import load_model
+from collie.langid.features import letter_counts
+from collie.languages import all_languages
+from langmodel.realtext import ntrex_heldout, ntrex_present, oldi_heldout, oldi_present
+from langmodel.registers import code_of, heldout_sets
+
+MIN_LETTERS = 20
+CAP = 200  # items a language and set
+PARAGRAPH = 5
+MARGIN = 2.0  # points below the best peer that a language may be
+SENTENCE_FLOOR, PARAGRAPH_FLOOR = 92.0, 97.0
+SPEED_ITEMS = 3000
+
+Identify = Callable[[Sequence[str]], list[str]]
+
+
+@dataclass
+class Tool:
+    name: str
+    identify: Identify
+    covers: Callable[[str], bool]
+    batch: bool
+
+
+def part1_map() -> dict[str, str]:
+    return {lang.part1: code for code, lang in all_languages().items() if lang.part1}
+
+
+def with_macros(codes: set[str]) -> set[str]:
+    return codes | {macrolanguage(c) for c in codes}
+
+
+def collie_tool(path: Path | None, name: str) -> Tool:
+    model = load_model(path)
+    known = with_macros(set(model.codes))
+
+    def identify(texts: Sequence[str]) -> list[str]:
+        return [code for code, _ in model.identify_batch(texts)]
+
+    return Tool(name, identify, lambda c: c in known, True)
+
+
+def heliport_tool() -> Tool | str:
+    try:
+        import heliport
+    except ImportError:
+        return "heliport: not installed (pip install '.[bench]')"
+    identifier = heliport.Identifier()
+    path = Path(str(heliport.__file__)).parent / "confidenceThresholds"
+    labels = {line.split()[0] for line in path.read_text().splitlines() if line.strip()}
+    known = {HELIPORT_CODES.get(label, label) for label in labels}
+    known = with_macros(known | (SERBO_CROATIAN if "hbs" in labels else set()))
+
+    def identify(texts: Sequence[str]) -> list[str]:
+        return [HELIPORT_CODES.get(c, c) for c in map(identifier.identify, texts)]
+
+    return Tool("heliport 1.0.1", identify, lambda c: c in known, False)
+
+
+def py3langid_tool() -> Tool | str:
+    try:
+        import py3langid.langid as langid
+    except ImportError:
+        return "py3langid: not installed (pip install '.[bench]')"
+    langid.classify("warm up")
+    by_part1 = part1_map()
+    known = with_macros({by_part1.get(label, label) for label in langid.IDENTIFIER.nb_classes})
+
+    def identify(texts: Sequence[str]) -> list[str]:
+        return [by_part1.get(label, label) for label, _ in map(langid.classify, texts)]
+
+    return Tool("py3langid 0.4.0", identify, lambda c: c in known, False)
+
+
+# CLD2 and CLD3 labels that are not ISO 639-1 codes of the language meant.
+CLD_CODES = {"iw": "heb", "jw": "jav", "in": "ind", "fil": "tgl", "mo": "ron", "tl": "tgl"}
+
+
+def cld_code(label: str, by_part1: dict[str, str]) -> str:
+    base = label.split("-")[0]
+    if base in CLD_CODES:
+        return CLD_CODES[base]
+    return by_part1.get(base, base if len(base) == 3 else "und")
+
+
+def pycld2_tool() -> Tool | str:
+    try:
+        import pycld2
+    except ImportError:
+        return "pycld2: not installed (pip install '.[bench]')"
+    by_part1 = part1_map()
+    names = dict(pycld2.LANGUAGES)
+    known = with_macros({cld_code(names[n], by_part1) for n in pycld2.DETECTED_LANGUAGES if n in names})
+    known.discard("und")
+
+    def one(text: str) -> str:
+        try:
+            return cld_code(pycld2.detect(text)[2][0][1], by_part1)
+        except pycld2.error:
+            return "und"
+
+    return Tool("pycld2 0.42", lambda texts: [one(t) for t in texts], lambda c: c in known, False)
+
+
+CLD3_LABELS = (
+    "af am ar bg bn bs ca ceb co cs cy da de el en eo es et eu fa fi fil fr fy ga gd gl gu ha "
+    "haw hi hmn hr ht hu hy id ig is it iw ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk "
+    "ml mn mr ms mt my ne nl no ny pa pl ps pt ro ru sd si sk sl sm sn so sq sr st su sv sw ta "
+    "te tg th tr uk ur uz vi xh yi yo zh zu"
+).split()
+
+
+def cld3_tool() -> Tool | str:
+    try:
+        import gcld3
+    except ImportError:
+        return "CLD3: not installed (pip install '.[bench]': cld3-py)"
+    by_part1 = part1_map()
+    finder = gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=1000)
+    known = with_macros({cld_code(label, by_part1) for label in CLD3_LABELS})
+
+    def one(text: str) -> str:
+        found = finder.FindLanguage(text)
+        return cld_code(found.language, by_part1)
+
+    return Tool("CLD3 (cld3-py 3.1)", lambda texts: [one(t) for t in texts],
+                lambda c: c in known, False)  # fmt: skip
+
+
+def lingua_tool() -> Tool | str:
+    try:
+        from lingua import Language, LanguageDetectorBuilder
+    except ImportError:
+        return "lingua: not installed (pip install '.[bench]')"
+    detector = LanguageDetectorBuilder.from_all_languages().with_preloaded_language_models().build()
+    known = with_macros({lang.iso_code_639_3.name.lower() for lang in Language.all()})
+
+    def one(text: str) -> str:
+        found = detector.detect_language_of(text)
+        return found.iso_code_639_3.name.lower() if found else "und"
+
+    return Tool("lingua 2.1", lambda texts: [one(t) for t in texts], lambda c: c in known, False)
+
+
+MAKERS: dict[str, Callable[[], Tool | str]] = {
+    "heliport": heliport_tool,
+    "py3langid": py3langid_tool,
+    "pycld2": pycld2_tool,
+    "cld3": cld3_tool,
+    "lingua": lingua_tool,
+}
+
+
+def evenly(items: list[str], cap: int) -> list[str]:
+    if len(items) <= cap:
+        return items
+    step = len(items) / cap
+    return [items[int(i * step)] for i in range(cap)]
+
+
+def test_sets(names: set[str] | None) -> tuple[dict[str, dict[str, list[list[str]]]], list[str]]:
+    """set -> truth code -> documents (lists of items), and what is missing."""
+    raw: dict[str, dict[str, list[list[str]]]] = {}
+    missing = []
+    for name, by_label in heldout_sets().items():
+        raw[name] = {}
+        for label, items in by_label.items():
+            raw[name].setdefault(code_of(label), []).append(items)
+    if not raw:
+        missing.append("lid-registers and news-text (../shared/data)")
+    if ntrex_present():
+        raw["ntrex"] = {}
+        for variant, docs in ntrex_heldout().items():
+            if variant.startswith("spa-") and variant != "spa":
+                continue
+            raw["ntrex"].setdefault(truth_of(variant), []).extend(docs.values())
+    else:
+        missing.append("ntrex")
+    if oldi_present():
+        raw["oldi"] = {}
+        for variant, docs in oldi_heldout().items():
+            raw["oldi"].setdefault(variant.split("_")[0], []).extend(docs.values())
+    else:
+        missing.append("oldi-seed")
+    if names:
+        raw = {k: v for k, v in raw.items() if k in names}
+    return raw, missing
+
+
+def sentences_of(docs: list[list[str]]) -> list[str]:
+    items = [s for doc in docs for s in doc]
+    counts = letter_counts(items) if items else []
+    return evenly([s for s, n in zip(items, counts, strict=True) if n >= MIN_LETTERS], CAP)
+
+
+def paragraphs_of(docs: list[list[str]]) -> list[str]:
+    out = []
+    for doc in docs:
+        for start in range(0, len(doc) - PARAGRAPH + 1, PARAGRAPH):
+            out.append(" ".join(doc[start : start + PARAGRAPH]))
+    return evenly(out, CAP)
+
+
+def accuracy(tool: Tool, items: dict[str, list[str]]) -> dict[str, float]:
+    """truth -> percent right, over the languages the tool covers."""
+    out = {}
+    for truth, texts in items.items():
+        if texts and tool.covers(truth):
+            guesses = tool.identify(texts)
+            out[truth] = 100 * sum(is_right(truth, g)[0] for g in guesses) / len(texts)
+    return out
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", type=Path, help="a collie model file instead of the bundled one")
+    parser.add_argument("--baseline", type=Path, help="a second collie model, printed beside")
+    parser.add_argument("--tools", default="collie," + ",".join(MAKERS))
+    parser.add_argument("--sets", help="comma-separated test sets (default: all there)")
+    parser.add_argument("--no-paragraphs", action="store_true")
+    args = parser.parse_args()
+    print(pin_one_core())
+    sets, missing = test_sets(set(args.sets.split(",")) if args.sets else None)
+    for name in missing:
+        print(f"not there, skipped: {name}")
+    if not sets:
+        print("no test set is there: nothing to measure (development data, never needed by make test)")
+        return
+    wanted = args.tools.split(",")
+    collie = collie_tool(args.model, "collie" if not args.baseline else f"collie ({args.model or 'bundled'})")
+    tools: list[Tool] = [collie]
+    if args.baseline:
+        tools.append(collie_tool(args.baseline, f"collie ({args.baseline.name})"))
+    for key in wanted:
+        if key in MAKERS:
+            made = MAKERS[key]()
+            if isinstance(made, str):
+                print(f"skipped: {made}")
+            else:
+                tools.append(made)
+    summary: list[str] = []
+    for name, by_truth in sets.items():
+        sentences = {t: sentences_of(docs) for t, docs in by_truth.items()}
+        sentences = {t: s for t, s in sentences.items() if s}
+        n = sum(map(len, sentences.values()))
+        print(f"\n== {name}: {n:,} sentences of {MIN_LETTERS}+ letters in {len(sentences)} languages"
+              f" (at most {CAP} a language)", flush=True)  # fmt: skip
+        results = {}
+        for tool in tools:
+            began = time.process_time()
+            results[tool.name] = accuracy(tool, sentences)
+            spent = time.process_time() - began
+            own = results[tool.name]
+            print(f"  {tool.name:22s} {len(own):3d} languages, macro {mean(list(own.values())):5.1f}"
+                  f"  ({spent:.1f} s CPU)", flush=True)  # fmt: skip
+        mine = results[collie.name]
+        for tool in tools[1:]:
+            theirs = results[tool.name]
+            shared = sorted(set(mine) & set(theirs))
+            if not shared:
+                continue
+            a, b = mean([mine[c] for c in shared]), mean([theirs[c] for c in shared])
+            behind = [c for c in shared if mine[c] < theirs[c] - MARGIN]
+            line = (f"  vs {tool.name:19s} on {len(shared):3d} shared: collie {a:5.1f} / {b:5.1f}"
+                    f" ({a - b:+.1f}); collie > {MARGIN:.0f} points behind on {len(behind)}")  # fmt: skip
+            print(line)
+            summary.append(f"{name:9s} {line.strip()}")
+            if behind:
+                print("     " + ", ".join(f"{c} {mine[c]:.0f}/{theirs[c]:.0f}" for c in behind))
+        low = sorted((v, c) for c, v in mine.items() if v < SENTENCE_FLOOR)
+        print(f"  collie under {SENTENCE_FLOOR:.0f}% of sentences: {len(low)} of {len(mine)}: "
+              + ", ".join(f"{c} {v:.0f}" for v, c in low))  # fmt: skip
+        if not args.no_paragraphs:
+            paragraphs = {t: paragraphs_of(docs) for t, docs in by_truth.items()}
+            paragraphs = {t: p for t, p in paragraphs.items() if p}
+            own = accuracy(collie, paragraphs)
+            low = sorted((v, c) for c, v in own.items() if v < PARAGRAPH_FLOOR)
+            print(f"  collie paragraphs of {PARAGRAPH}: macro {mean(list(own.values())):.1f} over "
+                  f"{len(own)}; under {PARAGRAPH_FLOOR:.0f}%: {len(low)}: "
+                  + ", ".join(f"{c} {v:.0f}" for v, c in low))  # fmt: skip
+    print("\nsummary (macro accuracy on shared languages, collie / peer):")
+    for line in summary:
+        print("  " + line)
+    pool = [s for by_truth in sets.values() for docs in by_truth.values() for s in sentences_of(docs)]
+    sample = evenly(pool, SPEED_ITEMS)
+    print(f"\nspeed on one core, {len(sample)} items:")
+    for tool in tools:
+        began = time.perf_counter()
+        if tool.batch:
+            tool.identify(sample)
+        else:
+            for text in sample:
+                tool.identify([text])
+        rate = len(sample) / (time.perf_counter() - began)
+        print(f"  {tool.name:22s} {rate:9,.0f} items/s ({'batch' if tool.batch else 'one per call'})")
+
+
+if __name__ == "__main__":
+    main()
