@@ -136,7 +136,9 @@ def pycld2_tool() -> Tool | str:
         return "pycld2: not installed (pip install '.[bench]')"
     by_part1 = part1_map()
     names = dict(pycld2.LANGUAGES)
-    known = with_macros({cld_code(names[n], by_part1) for n in pycld2.DETECTED_LANGUAGES if n in names})
+    known = with_macros(
+        {cld_code(names[n], by_part1) for n in pycld2.DETECTED_LANGUAGES if n in names}
+    )
     known.discard("und")
 
     def one(text: str) -> str:
@@ -148,12 +150,109 @@ def pycld2_tool() -> Tool | str:
     return Tool("pycld2 0.42", lambda texts: [one(t) for t in texts], lambda c: c in known, False)
 
 
-CLD3_LABELS = (
-    "af am ar bg bn bs ca ceb co cs cy da de el en eo es et eu fa fi fil fr fy ga gd gl gu ha "
-    "haw hi hmn hr ht hu hy id ig is it iw ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk "
-    "ml mn mr ms mt my ne nl no ny pa pl ps pt ro ru sd si sk sl sm sn so sq sr st su sv sw ta "
-    "te tg th tr uk ur uz vi xh yi yo zh zu"
-).split()
+CLD3_LABELS = [
+    "af",
+    "am",
+    "ar",
+    "bg",
+    "bn",
+    "bs",
+    "ca",
+    "ceb",
+    "co",
+    "cs",
+    "cy",
+    "da",
+    "de",
+    "el",
+    "en",
+    "eo",
+    "es",
+    "et",
+    "eu",
+    "fa",
+    "fi",
+    "fil",
+    "fr",
+    "fy",
+    "ga",
+    "gd",
+    "gl",
+    "gu",
+    "ha",
+    "haw",
+    "hi",
+    "hmn",
+    "hr",
+    "ht",
+    "hu",
+    "hy",
+    "id",
+    "ig",
+    "is",
+    "it",
+    "iw",
+    "ja",
+    "jv",
+    "ka",
+    "kk",
+    "km",
+    "kn",
+    "ko",
+    "ku",
+    "ky",
+    "la",
+    "lb",
+    "lo",
+    "lt",
+    "lv",
+    "mg",
+    "mi",
+    "mk",
+    "ml",
+    "mn",
+    "mr",
+    "ms",
+    "mt",
+    "my",
+    "ne",
+    "nl",
+    "no",
+    "ny",
+    "pa",
+    "pl",
+    "ps",
+    "pt",
+    "ro",
+    "ru",
+    "sd",
+    "si",
+    "sk",
+    "sl",
+    "sm",
+    "sn",
+    "so",
+    "sq",
+    "sr",
+    "st",
+    "su",
+    "sv",
+    "sw",
+    "ta",
+    "te",
+    "tg",
+    "th",
+    "tr",
+    "uk",
+    "ur",
+    "uz",
+    "vi",
+    "xh",
+    "yi",
+    "yo",
+    "zh",
+    "zu",
+]
 
 
 def cld3_tool() -> Tool | str:
@@ -169,8 +268,9 @@ def cld3_tool() -> Tool | str:
         found = finder.FindLanguage(text)
         return cld_code(found.language, by_part1)
 
-    return Tool("CLD3 (cld3-py 3.1)", lambda texts: [one(t) for t in texts],
-                lambda c: c in known, False)  # fmt: skip
+    return Tool(
+        "CLD3 (cld3-py 3.1)", lambda texts: [one(t) for t in texts], lambda c: c in known, False
+    )
 
 
 def lingua_tool() -> Tool | str:
@@ -274,10 +374,14 @@ def main() -> None:
     for name in missing:
         print(f"not there, skipped: {name}")
     if not sets:
-        print("no test set is there: nothing to measure (development data, never needed by make test)")
+        print(
+            "no test set is there: nothing to measure (development data, never needed by make test)"
+        )
         return
     wanted = args.tools.split(",")
-    collie = collie_tool(args.model, "collie" if not args.baseline else f"collie ({args.model or 'bundled'})")
+    collie = collie_tool(
+        args.model, "collie" if not args.baseline else f"collie ({args.model or 'bundled'})"
+    )
     tools: list[Tool] = [collie]
     if args.baseline:
         tools.append(collie_tool(args.baseline, f"collie ({args.baseline.name})"))
@@ -293,16 +397,22 @@ def main() -> None:
         sentences = {t: sentences_of(docs) for t, docs in by_truth.items()}
         sentences = {t: s for t, s in sentences.items() if s}
         n = sum(map(len, sentences.values()))
-        print(f"\n== {name}: {n:,} sentences of {MIN_LETTERS}+ letters in {len(sentences)} languages"
-              f" (at most {CAP} a language)", flush=True)  # fmt: skip
+        print(
+            f"\n== {name}: {n:,} sentences of {MIN_LETTERS}+ letters in {len(sentences)} languages"
+            f" (at most {CAP} a language)",
+            flush=True,
+        )
         results = {}
         for tool in tools:
             began = time.process_time()
             results[tool.name] = accuracy(tool, sentences)
             spent = time.process_time() - began
             own = results[tool.name]
-            print(f"  {tool.name:22s} {len(own):3d} languages, macro {mean(list(own.values())):5.1f}"
-                  f"  ({spent:.1f} s CPU)", flush=True)  # fmt: skip
+            print(
+                f"  {tool.name:22s} {len(own):3d} languages, macro {mean(list(own.values())):5.1f}"
+                f"  ({spent:.1f} s CPU)",
+                flush=True,
+            )
         mine = results[collie.name]
         for tool in tools[1:]:
             theirs = results[tool.name]
@@ -311,27 +421,35 @@ def main() -> None:
                 continue
             a, b = mean([mine[c] for c in shared]), mean([theirs[c] for c in shared])
             behind = [c for c in shared if mine[c] < theirs[c] - MARGIN]
-            line = (f"  vs {tool.name:19s} on {len(shared):3d} shared: collie {a:5.1f} / {b:5.1f}"
-                    f" ({a - b:+.1f}); collie > {MARGIN:.0f} points behind on {len(behind)}")  # fmt: skip
+            line = (
+                f"  vs {tool.name:19s} on {len(shared):3d} shared: collie {a:5.1f} / {b:5.1f}"
+                f" ({a - b:+.1f}); collie > {MARGIN:.0f} points behind on {len(behind)}"
+            )
             print(line)
             summary.append(f"{name:9s} {line.strip()}")
             if behind:
                 print("     " + ", ".join(f"{c} {mine[c]:.0f}/{theirs[c]:.0f}" for c in behind))
         low = sorted((v, c) for c, v in mine.items() if v < SENTENCE_FLOOR)
-        print(f"  collie under {SENTENCE_FLOOR:.0f}% of sentences: {len(low)} of {len(mine)}: "
-              + ", ".join(f"{c} {v:.0f}" for v, c in low))  # fmt: skip
+        print(
+            f"  collie under {SENTENCE_FLOOR:.0f}% of sentences: {len(low)} of {len(mine)}: "
+            + ", ".join(f"{c} {v:.0f}" for v, c in low)
+        )
         if not args.no_paragraphs:
             paragraphs = {t: paragraphs_of(docs) for t, docs in by_truth.items()}
             paragraphs = {t: p for t, p in paragraphs.items() if p}
             own = accuracy(collie, paragraphs)
             low = sorted((v, c) for c, v in own.items() if v < PARAGRAPH_FLOOR)
-            print(f"  collie paragraphs of {PARAGRAPH}: macro {mean(list(own.values())):.1f} over "
-                  f"{len(own)}; under {PARAGRAPH_FLOOR:.0f}%: {len(low)}: "
-                  + ", ".join(f"{c} {v:.0f}" for v, c in low))  # fmt: skip
+            print(
+                f"  collie paragraphs of {PARAGRAPH}: macro {mean(list(own.values())):.1f} over "
+                f"{len(own)}; under {PARAGRAPH_FLOOR:.0f}%: {len(low)}: "
+                + ", ".join(f"{c} {v:.0f}" for v, c in low)
+            )
     print("\nsummary (macro accuracy on shared languages, collie / peer):")
     for line in summary:
         print("  " + line)
-    pool = [s for by_truth in sets.values() for docs in by_truth.values() for s in sentences_of(docs)]
+    pool = [
+        s for by_truth in sets.values() for docs in by_truth.values() for s in sentences_of(docs)
+    ]
     sample = evenly(pool, SPEED_ITEMS)
     print(f"\nspeed on one core, {len(sample)} items:")
     for tool in tools:
@@ -342,7 +460,9 @@ def main() -> None:
             for text in sample:
                 tool.identify([text])
         rate = len(sample) / (time.perf_counter() - began)
-        print(f"  {tool.name:22s} {rate:9,.0f} items/s ({'batch' if tool.batch else 'one per call'})")
+        print(
+            f"  {tool.name:22s} {rate:9,.0f} items/s ({'batch' if tool.batch else 'one per call'})"
+        )
 
 
 if __name__ == "__main__":

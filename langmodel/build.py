@@ -58,6 +58,10 @@ REAL_CHARS = 60_000
 # A language the UDHR part lacks gets a class of its own from real text when it has at
 # least this many characters of it (less makes a class that takes its neighbours' text).
 NEW_CLASS_CHARS = 12_000
+# lid-registers labels that name a class of the model by another code: Tatoeba's Standard
+# Malay is the UDHR's Malay (zlm), its Kurdish (a macrolanguage code) is Kurmanji in the
+# Latin script (kmr: "Deriyê min herdem vekir ye").
+REGISTER_ALIASES = {"zsm": "zlm", "kur": "kmr"}
 # Characters of OLDI Seed's training articles a language at most (as NTREX_CHARS).
 OLDI_CHARS = 20_000
 # Characters of NTREX-128 a language at most (langmodel/README.md, "Real sentences": 10k,
@@ -167,7 +171,7 @@ def pooled_real(
     if oldi_present():
         sources["oldi"] = oldi_training_articles(known, macro_of, 0)
     for (register, code), numbered in registers.training_articles(POOLED["conv"]).items():
-        target = class_for_code(code, known, macro_of)
+        target = class_for_code(REGISTER_ALIASES.get(code, code), known, macro_of)
         if target is not None:
             offset = POOLED[register] - POOLED["conv"]
             by_class = sources.setdefault(register, {})
@@ -277,10 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         if leave_out:
             meta["left_out"] = sorted(leave_out)
         if args.real_chars:
+            given = pooled_real(articles, args.real_chars, leave_out)
             meta["real"] = (
                 "real text of every register pooled, at most "
                 f"{args.real_chars} characters a language shared evenly by its sources: "
-                + "; ".join(f"{k} {v}" for k, v in pooled_real(articles, args.real_chars, leave_out).items())
+                + "; ".join(f"{k} {v}" for k, v in given.items())
             )
         elif args.ntrex_chars:
             added = add_ntrex(articles, args.ntrex_chars, not args.merge_news)

@@ -24,6 +24,7 @@ from documents that fails its novelty test (collie.langid.novelty).
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,10 @@ from collie.langid.features import (
 )
 from collie.langid.maxent import Stacker, closeness
 from collie.langid.novelty import column_keys, is_novel
+from collie.langid.unknown import UnknownRule
 
 UNDETERMINED = "und"
+NO_LANGUAGE = "zxx"  # ISO 639-3 "no linguistic content": numbers, addresses, code
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MIN_CHARS = 20
@@ -52,6 +55,11 @@ DEFAULT_MIN_CHARS = 20
 # language's text speaks against it, which separates near-identical written standards.
 ALPHA = 0.003
 BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
+# Texts longer than CHUNK characters are scored in pieces whose evidence is summed, at
+# most CHUNK_BATCH characters at a time: memory stays bounded for any length of text.
+CHUNK = 20_000
+CHUNK_BATCH = 400_000
+DISTINCT_FIRST = 4096  # a single text's common n-grams beyond this: summed by distinct row
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
 # there is of the UDHR): real (every real source pooled and balanced by the build:
@@ -291,7 +299,12 @@ class LangModel:
             sparse.indices[offsets], weights=sparse.data[offsets], minlength=sparse.shape[1]
         ).astype(np.float64)  # an empty text's bincount is integer
         scores += hits * weights.base
-        scores += weights.dense[features[features < weights.split]].sum(axis=0)
+        common = features[features < weights.split]
+        if common.size > DISTINCT_FIRST:  # a long text: each distinct row read once
+            rows, times = np.unique(common, return_counts=True)
+            scores += times.astype(np.float32) @ weights.dense[rows]
+        else:
+            scores += weights.dense[common].sum(axis=0)
         return scores
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
@@ -305,8 +318,44 @@ class LangModel:
 
     def _proba_margins(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(probabilities, letters, score margin per n-gram between the best two codes)."""
-        matrix, hits, letters = self.count(texts)
-        scores = self._scores(matrix, hits)
+        judged = self._judge(texts)
+        return judged.proba, judged.letters, judged.margins
+
+    def _raw_scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(column scores, known n-grams, letters) per text; a text longer than CHUNK
+        characters is scored in pieces of at most CHUNK (cut at a space) whose scores,
+        n-grams and letters are summed (naive Bayes evidence adds up): memory stays
+        bounded for any length, and nothing is left out."""
+        if all(len(text) <= CHUNK for text in texts):
+            matrix, hits, letters = self.count(texts)
+            return self._scores(matrix, hits), hits, letters
+        pieces: list[str] = []
+        owner: list[int] = []
+        for number, text in enumerate(texts):
+            for piece in cut_text(text, CHUNK):
+                pieces.append(piece)
+                owner.append(number)
+        scores = np.zeros((len(texts), len(self.columns)), np.float64)
+        hits = np.zeros(len(texts), np.int64)
+        letters = np.zeros(len(texts), np.int64)
+        start = 0
+        while start < len(pieces):
+            end, size = start, 0
+            while end < len(pieces) and (end == start or size + len(pieces[end]) <= CHUNK_BATCH):
+                size += len(pieces[end])
+                end += 1
+            matrix, part_hits, part_letters = self.count(pieces[start:end])
+            part = self._scores(matrix, part_hits)
+            rows = np.asarray(owner[start:end])
+            np.add.at(scores, rows, part)
+            np.add.at(hits, rows, part_hits)
+            np.add.at(letters, rows, part_letters)
+            start = end
+        return scores, hits, letters
+
+    def _judge(self, texts: Sequence[str]) -> Judged:
+        """Probabilities and what the `und` rules read, for one batch of texts."""
+        scores, hits, letters = self._raw_scores(texts)
         if self.masked:
             scores[:, list(self.masked)] = -np.inf
         code_scores = self.code_scores(scores, hits)
@@ -316,11 +365,30 @@ class LangModel:
         else:
             margins = np.full(len(texts), np.inf)
         if self.stacker is not None:
-            logits = self.stacker.logits(closeness(code_scores, hits))
-            return _softmax(logits), letters, margins
-        root = np.maximum(hits, 1).astype(np.float64) ** self.power
-        proba = self.merge_columns(_softmax(scores / (self.temperature * root[:, None])))
-        return proba, letters, margins
+            proba = _softmax(self.stacker.logits(closeness(code_scores, hits)))
+        else:
+            root = np.maximum(hits, 1).astype(np.float64) ** self.power
+            proba = self.merge_columns(_softmax(scores / (self.temperature * root[:, None])))
+        return Judged(proba, letters, margins, hits, scores)
+
+    def fit_of(self, scores: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """Each code's fit to each text (collie.langid.unknown): the mean over the known
+        n-grams of log1p(count / alpha) in the code's best column, (n, codes)."""
+        base = self.weights.base.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            fit = (scores - hits[:, None] * base[None, :]) / np.maximum(hits, 1)[:, None]
+        fit[~np.isfinite(fit)] = -np.inf
+        first, extra = self._script_columns
+        best = fit[:, first]
+        for codes, columns in extra:
+            best[:, codes] = np.maximum(best[:, codes], fit[:, columns])
+        return best
+
+    @cached_property
+    def unknown_rule(self) -> UnknownRule | None:
+        """The open-set rule of the known languages (collie.langid.unknown), if built."""
+        rule = self.meta.get("unknown")
+        return UnknownRule.from_meta(rule, self.codes) if rule else None
 
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
         """(code, probability) per text; `und` when unsure, too short or letterless.
@@ -340,10 +408,16 @@ class LangModel:
         novelty: dict[str, dict[str, float]] = self.meta.get("novelty", {})
         for start in range(0, len(texts), BATCH):
             batch = list(texts[start : start + BATCH])
-            proba, letters, margins = self._proba_margins(batch)
+            judged = self._judge(batch)
+            proba, letters, margins = judged.proba, judged.letters, judged.margins
             best = proba.argmax(axis=1)
             probs = self._answer_probability(proba, best)
             unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
+            rule = self.unknown_rule
+            if rule is not None:
+                rows = np.arange(len(batch))
+                fit = self.fit_of(judged.scores, judged.hits)[rows, best]
+                unsure |= rule.unknown(best, fit, judged.hits)
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
                     unsure |= (best == self.codes.index(code)) & (margins < margin)
@@ -358,6 +432,7 @@ class LangModel:
                 unsure |= best == self.codes.index(OTHER)
             nearest = self._code_array[best]
             labels = np.where(unsure, UNDETERMINED, nearest)
+            labels[no_language(batch)] = NO_LANGUAGE
             result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
 
@@ -434,6 +509,49 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     np.exp(logits, out=logits)
     logits /= logits.sum(axis=1, keepdims=True)
     return logits
+
+
+@dataclass
+class Judged:
+    """A batch's probabilities and what the `und` rules read."""
+
+    proba: np.ndarray  # (n, codes)
+    letters: np.ndarray  # (n,)
+    margins: np.ndarray  # (n,) score margin per known n-gram between the best two codes
+    hits: np.ndarray  # (n,) known n-grams
+    scores: np.ndarray  # (n, columns) naive Bayes column scores
+
+
+# A token that is not a word: an address, a number or a code symbol (with its letters).
+_NOT_WORDS = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\S+@\S+\.\S+|\S*[0-9_<>{}\[\]=#$%&*/\\|~^]\S*",
+    re.IGNORECASE,
+)
+
+
+def no_language(texts: Sequence[str]) -> np.ndarray:
+    """True for the texts with no word once addresses, numbers and code tokens (any token
+    holding a digit or a code symbol) are set aside: `zxx`, not `und` (an empty text is
+    `und`: there is nothing to judge)."""
+    out = np.zeros(len(texts), bool)
+    for number, text in enumerate(texts):
+        rest = _NOT_WORDS.sub(" ", text)
+        out[number] = bool(text.strip()) and not any(ch.isalpha() for ch in rest)
+    return out
+
+
+def cut_text(text: str, size: int) -> list[str]:
+    """`text` in pieces of at most `size` characters, each cut at its last space (or at
+    `size` in a text without one)."""
+    pieces = []
+    start = 0
+    while len(text) - start > size:
+        end = text.rfind(" ", start + 1, start + size + 1)
+        end = end if end > start else start + size
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return pieces
 
 
 @dataclass

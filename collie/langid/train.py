@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 
 from collie.errors import InputError
+from collie.langid import unknown
 from collie.langid.features import ORDERS, hash_ngrams, prepare_texts
 from collie.langid.maxent import (
     MARGIN,
     REGULARISATION,
+    SNIPPET_SEEDS,
+    article_folds,
     closeness,
     fold_evidence,
     train_stacker,
@@ -215,7 +218,36 @@ def train_stacked(
     model.stacker = train_stacker(
         found, gold, len(model.codes), margin=margin, regularisation=regularisation
     )
+    rule = calibrate_unknown(articles, count)
+    if rule:
+        model.meta["unknown"] = rule
     return model
+
+
+def calibrate_unknown(
+    articles: Mapping[str, Sequence[tuple[int, str]]], count: Callable[..., LangModel]
+) -> dict[str, object]:
+    """The open-set rule (collie.langid.unknown): a model counted from the articles of
+    every fold but the first scores snippets of the first; each snippet's fit to its own
+    language calibrates that language."""
+    from collie.langid.evaluate import heldout_snippets
+
+    fit_texts, held = article_folds(articles)[0]
+    fold = count({c: t for c, t in fit_texts.items() if t}, calibrate=False)
+    snippets = [s for seed in SNIPPET_SEEDS for s in heldout_snippets(held, seed=seed)]
+    position = {code: i for i, code in enumerate(fold.codes)}
+    snippets = [s for s in snippets if column_code(s.code) in position]
+    if not snippets:
+        return {}
+    gold = np.array([position[column_code(s.code)] for s in snippets])
+    fits, hits = [], []
+    for start in range(0, len(snippets), 256):
+        batch = [s.text for s in snippets[start : start + 256]]
+        scores, batch_hits, _ = fold._raw_scores(batch)
+        rows = np.arange(len(batch))
+        fits.append(fold.fit_of(scores, batch_hits)[rows, gold[start : start + 256]])
+        hits.append(batch_hits)
+    return unknown.calibrate(fold.codes, gold, np.concatenate(fits), np.concatenate(hits))
 
 
 def cut_snippets(paragraphs: Sequence[str], size: int) -> list[str]:
