@@ -72,7 +72,13 @@ NTREX_CHARS = 20_000
 # news text, 8 keeps 313,733 of 797,833 n-grams, 8.1 MB instead of 14.1, at the same
 # accuracy (langmodel/README.md, "Real sentences").
 BUNDLED_MIN_COUNT = 8
-PAPER_OUTPUT = ROOT / "build" / "langid-paper.npz"  # not shipped: for comparisons only
+PAPER_OUTPUT = ROOT / "build" / "langid-paper.npz"
+DATA_LICENCE = (
+    "CC BY-SA 4.0: n-gram counts of the UDHR translations (OHCHR), NTREX-128 (CC BY-SA "
+    "4.0), OLDI Seed (CC BY-SA 4.0), Universal Dependencies (CC BY-SA), Tatoeba (CC BY 2.0 "
+    "FR), African Storybook (CC BY) and MasakhaNER 2.0 (AFL-3.0); attributions in "
+    "docs/data.md"
+)  # not shipped: for comparisons only
 
 
 def language_name(code: str) -> str:
@@ -270,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "scipy": version("scipy"),
         "scikit-learn": version("scikit-learn"),
         "dropped": {name: reason for name, reason in sorted(plan.dropped.items())},
+        "data_licence": DATA_LICENCE,
     }
     if args.paper:
         model = train_model(udhr_training_texts(), variant="paper", meta=meta)

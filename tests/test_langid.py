@@ -111,9 +111,35 @@ def test_bundled_model_identifies_heldout_paragraphs(bundled: LangModel) -> None
     assert np.allclose(proba.sum(axis=1), 1.0, atol=1e-4)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "1234 5678 90", "!!! ???", "Abantu"])
-def test_empty_numeric_and_short_texts_are_undetermined(bundled: LangModel, text: str) -> None:
+@pytest.mark.parametrize("text", ["", "   ", "Abantu", "ok"])
+def test_empty_and_short_texts_are_undetermined(bundled: LangModel, text: str) -> None:
     assert bundled.identify(text)[0] == "und"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1234 5678 90",
+        "!!! ???",
+        "https://example.org/a/b?id=12 www.example.com info@example.org",
+        "x=1; y[2] = {3: 4}; 2024-11-28 12:30",
+        "€ 12,50 — 3/4 — +254 700 123 456",
+    ],
+)
+def test_text_without_a_word_is_no_language(bundled: LangModel, text: str) -> None:
+    """Numbers, addresses and code: `zxx` (no linguistic content), not `und`."""
+    assert bundled.identify(text)[0] == "zxx"
+    assert bundled.identify_batch([text, "Abantu bonke bazalwa bekhululekile futhi"])[0][0] == "zxx"
+
+
+def test_a_long_text_is_scored_in_pieces_with_bounded_memory(bundled: LangModel) -> None:
+    """A 4 MB text (bigger than any batch) is identified whole, its evidence summed over
+    pieces: the same answer as a short part of it, and the same as a batch of it."""
+    sentence = "Kila mtu ana haki ya kupumzika na kupata burudani, pamoja na kazi. "
+    long = sentence * 60_000
+    code, _ = bundled.identify(long)
+    assert code == bundled.identify(sentence * 3)[0] == "swh"
+    assert bundled.identify_batch(["Bonjour tout le monde, comment allez-vous ?", long])[1][0] == "swh"
 
 
 def test_threshold_makes_unsure_texts_undetermined(bundled: LangModel) -> None:

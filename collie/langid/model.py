@@ -69,8 +69,9 @@ REAL_TEXT = ("real", "news", "wiki", "user")
 # The registers that lend (a user's column is the target's own).
 LENDING = ("real", "news", "wiki")
 # How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
-# n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md).
-LEND_MARGIN = 2.0
+# n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md:
+# 2.0 with news and Wikipedia columns, 4.0 since every register's text is pooled).
+LEND_MARGIN = 4.0
 LEND_FIXED = 20.0  # and this much in all: a short text's UDHR columns say little
 
 
@@ -321,14 +322,16 @@ class LangModel:
         judged = self._judge(texts)
         return judged.proba, judged.letters, judged.margins
 
-    def _raw_scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(column scores, known n-grams, letters) per text; a text longer than CHUNK
-        characters is scored in pieces of at most CHUNK (cut at a space) whose scores,
-        n-grams and letters are summed (naive Bayes evidence adds up): memory stays
-        bounded for any length, and nothing is left out."""
+    def _raw_scores(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(column scores, known n-grams, letters, background score) per text; a text
+        longer than CHUNK characters is scored in pieces of at most CHUNK (cut at a space)
+        whose scores, n-grams and letters are summed (naive Bayes evidence adds up):
+        memory stays bounded for any length, and nothing is left out."""
         if all(len(text) <= CHUNK for text in texts):
             matrix, hits, letters = self.count(texts)
-            return self._scores(matrix, hits), hits, letters
+            return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
         pieces: list[str] = []
         owner: list[int] = []
         for number, text in enumerate(texts):
@@ -338,6 +341,7 @@ class LangModel:
         scores = np.zeros((len(texts), len(self.columns)), np.float64)
         hits = np.zeros(len(texts), np.int64)
         letters = np.zeros(len(texts), np.int64)
+        background = np.zeros(len(texts), np.float64)
         start = 0
         while start < len(pieces):
             end, size = start, 0
@@ -350,12 +354,31 @@ class LangModel:
             np.add.at(scores, rows, part)
             np.add.at(hits, rows, part_hits)
             np.add.at(letters, rows, part_letters)
+            np.add.at(background, rows, self._background(matrix, part_hits))
             start = end
-        return scores, hits, letters
+        return scores, hits, letters, background
+
+    @cached_property
+    def _background_weights(self) -> tuple[np.ndarray, float]:
+        """(log1p(count / alpha') per n-gram in scoring order, base) of the background
+        column: every column's counts summed, smoothed as one column of the model."""
+        counts = self.counts.tocsr()
+        totals = np.asarray(counts.sum(axis=1), np.float64).ravel()[self._scoring_order]
+        alpha = self.alpha * len(self.columns)
+        base = float(np.log(alpha / (totals.sum() + alpha * len(self.keys))))
+        return np.log1p(totals / alpha).astype(np.float32), base
+
+    def _background(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
+        """The background column's score of each text (collie.langid.unknown)."""
+        weights, base = self._background_weights
+        if isinstance(matrix, _OneText):
+            found = float(weights[matrix.indices].sum(dtype=np.float64))
+            return np.array([found + float(hits[0]) * base])
+        return np.asarray(matrix @ weights, np.float64).ravel() + hits * base
 
     def _judge(self, texts: Sequence[str]) -> Judged:
         """Probabilities and what the `und` rules read, for one batch of texts."""
-        scores, hits, letters = self._raw_scores(texts)
+        scores, hits, letters, background = self._raw_scores(texts)
         if self.masked:
             scores[:, list(self.masked)] = -np.inf
         code_scores = self.code_scores(scores, hits)
@@ -369,20 +392,23 @@ class LangModel:
         else:
             root = np.maximum(hits, 1).astype(np.float64) ** self.power
             proba = self.merge_columns(_softmax(scores / (self.temperature * root[:, None])))
-        return Judged(proba, letters, margins, hits, scores)
+        return Judged(proba, letters, margins, hits, scores, background)
 
-    def fit_of(self, scores: np.ndarray, hits: np.ndarray) -> np.ndarray:
-        """Each code's fit to each text (collie.langid.unknown): the mean over the known
-        n-grams of log1p(count / alpha) in the code's best column, (n, codes)."""
-        base = self.weights.base.astype(np.float64)
-        with np.errstate(invalid="ignore"):
-            fit = (scores - hits[:, None] * base[None, :]) / np.maximum(hits, 1)[:, None]
-        fit[~np.isfinite(fit)] = -np.inf
+    def lift_of(
+        self, scores: np.ndarray, hits: np.ndarray, background: np.ndarray, codes: np.ndarray
+    ) -> np.ndarray:
+        """Each text's lift for one code each (collie.langid.unknown): the log-likelihood
+        ratio per known n-gram of the code's best column over the background column."""
         first, extra = self._script_columns
-        best = fit[:, first]
-        for codes, columns in extra:
-            best[:, codes] = np.maximum(best[:, codes], fit[:, columns])
-        return best
+        rows = np.arange(len(codes))
+        best = scores[rows, first[codes]]
+        for with_script, columns in extra:
+            where = np.searchsorted(with_script, codes)
+            has = (where < with_script.size) & (
+                with_script[np.minimum(where, with_script.size - 1)] == codes
+            )
+            best[has] = np.maximum(best[has], scores[rows[has], columns[where[has]]])
+        return (best - background) / np.maximum(hits, 1)
 
     @cached_property
     def unknown_rule(self) -> UnknownRule | None:
@@ -413,11 +439,10 @@ class LangModel:
             best = proba.argmax(axis=1)
             probs = self._answer_probability(proba, best)
             unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
-            rule = self.unknown_rule
-            if rule is not None:
-                rows = np.arange(len(batch))
-                fit = self.fit_of(judged.scores, judged.hits)[rows, best]
-                unsure |= rule.unknown(best, fit, judged.hits)
+            far = self.unknown_rule
+            if far is not None:
+                lift = self.lift_of(judged.scores, judged.hits, judged.background, best)
+                unsure |= far.unknown(best, lift, judged.hits)
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
                     unsure |= (best == self.codes.index(code)) & (margins < margin)
@@ -432,7 +457,10 @@ class LangModel:
                 unsure |= best == self.codes.index(OTHER)
             nearest = self._code_array[best]
             labels = np.where(unsure, UNDETERMINED, nearest)
-            labels[no_language(batch)] = NO_LANGUAGE
+            undecided = np.flatnonzero(unsure)  # a text with words is never `zxx`
+            if undecided.size:
+                wordless = no_language([batch[i] for i in undecided])
+                labels[undecided[wordless]] = NO_LANGUAGE
             result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
 
@@ -520,6 +548,7 @@ class Judged:
     margins: np.ndarray  # (n,) score margin per known n-gram between the best two codes
     hits: np.ndarray  # (n,) known n-grams
     scores: np.ndarray  # (n, columns) naive Bayes column scores
+    background: np.ndarray  # (n,) the background column's score (collie.langid.unknown)
 
 
 # A token that is not a word: an address, a number or a code symbol (with its letters).

@@ -228,9 +228,9 @@ def calibrate_unknown(
     articles: Mapping[str, Sequence[tuple[int, str]]], count: Callable[..., LangModel]
 ) -> dict[str, object]:
     """The open-set rule (collie.langid.unknown): a model counted from the articles of
-    every fold but the first scores snippets of the first; each snippet's fit to its own
-    language calibrates that language."""
-    from collie.langid.evaluate import heldout_snippets
+    every fold but the first scores snippets of the first; each snippet's lift for its
+    own language calibrates that language at the snippet's length."""
+    from collie.langid.evaluate import BANDS, heldout_snippets
 
     fit_texts, held = article_folds(articles)[0]
     fold = count({c: t for c, t in fit_texts.items() if t}, calibrate=False)
@@ -240,14 +240,17 @@ def calibrate_unknown(
     if not snippets:
         return {}
     gold = np.array([position[column_code(s.code)] for s in snippets])
-    fits, hits = [], []
+    bands = [b.name for b in BANDS]
+    band = np.array([bands.index(s.band) for s in snippets])
+    lifts, hits = [], []
     for start in range(0, len(snippets), 256):
         batch = [s.text for s in snippets[start : start + 256]]
-        scores, batch_hits, _ = fold._raw_scores(batch)
-        rows = np.arange(len(batch))
-        fits.append(fold.fit_of(scores, batch_hits)[rows, gold[start : start + 256]])
+        scores, batch_hits, _, background = fold._raw_scores(batch)
+        lifts.append(fold.lift_of(scores, batch_hits, background, gold[start : start + 256]))
         hits.append(batch_hits)
-    return unknown.calibrate(fold.codes, gold, np.concatenate(fits), np.concatenate(hits))
+    return unknown.calibrate(
+        fold.codes, gold, bands, band, np.concatenate(lifts), np.concatenate(hits)
+    )
 
 
 def cut_snippets(paragraphs: Sequence[str], size: int) -> list[str]:

@@ -2,22 +2,23 @@
 
 The maxent layer's probabilities are shared among the known languages only: a language
 the model has never seen (Dholuo, say) still gets a confident answer, the known language
-nearest to it. What tells such a text apart is how little of it the winning language
-has seen: its *fit*, the mean over the text's known n-grams of `log1p(count / alpha)` in
-the best column of that language (0 for an n-gram the column has never seen; every
-language's scores already hold it: `score - hits * base`, collie.langid.model).
+nearest to it. What tells such a text apart is how little better the winning language
+explains it than all the languages together do: its *lift*, the log-likelihood ratio per
+known n-gram between the winner's best column and a background column (every column's
+counts summed, scored with the same naive Bayes formula: collie.langid.model). Text of a
+known language is explained far better by its own column than by the mixture of all;
+text of an unknown language only a little better by the nearest one. Being a ratio, the
+lift leaves out what makes a text hard for every column alike (names, numbers, rare
+words).
 
-The build calibrates the fit per language on text it did not count (`calibrate`): a
-model counted from four fifths of the training articles scores snippets (50, 150
-characters, 400 bytes) of the fifth, and each language keeps the median fit `mu` of its
-snippets and the spread `sigma` of `(fit - mu) * sqrt(known n-grams)` (a robust standard
-deviation: the median absolute deviation times 1.4826). At run time a text taken for a
-calibrated language whose deviation `(fit - mu) * sqrt(hits) / sigma` is below `-z` is
-`und`; `z` is the quantile of the calibration snippets' deviations that leaves
-FALSE_UNKNOWN of them `und`. A longer text's fit varies less, so the same rule is
-stricter with a long text of an unknown language and as lenient with a long text of a
-known one. Languages learnt later from documents (collie.langid.learn) have their own
-open-set tests and no calibration here.
+The build calibrates the lift per language on text it did not count (`calibrate`): a
+model counted from four fifths of the training articles scores snippets of the fifth in
+three lengths (50, 150 characters, 400 bytes), and each language keeps, per length, its
+median lift times a factor common to all languages, the one that all but QUANTILE of
+the snippets reach (`calibrate`). At run time a text taken for a
+calibrated language whose lift is under that language's threshold (interpolated between
+the lengths by the text's known n-grams) is `und`. Languages learnt later from documents
+(collie.langid.learn) have their own open-set tests and no calibration here.
 """
 
 from __future__ import annotations
@@ -27,56 +28,76 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FALSE_UNKNOWN = 0.005  # share of the calibration snippets the rule may call `und`
-MIN_SNIPPETS = 10  # a language with fewer calibration snippets gets the median rule
-MAD_SCALE = 1.4826
+QUANTILE = 0.005  # of the calibration snippets the thresholds may call `und`
+MIN_SNIPPETS = 10  # a language with fewer calibration snippets in a length: no rule
 
 
 @dataclass
 class UnknownRule:
-    """Per code: the median fit and the spread of its deviations; z for all."""
+    """Per code, the lift threshold at each calibration length (NaN: no rule)."""
 
-    mu: np.ndarray  # (codes,), NaN for a code without calibration
-    sigma: np.ndarray  # (codes,)
-    z: float
+    lengths: np.ndarray  # (bands,) known n-grams of each calibration length
+    thresholds: np.ndarray  # (codes, bands)
 
     @classmethod
     def from_meta(cls, rule: Mapping[str, object], codes: Sequence[str]) -> UnknownRule:
         per_code: Mapping[str, Sequence[float]] = rule["codes"]  # type: ignore[assignment]
-        mu = np.array([per_code[c][0] if c in per_code else np.nan for c in codes])
-        sigma = np.array([per_code[c][1] if c in per_code else np.nan for c in codes])
-        return cls(mu, sigma, float(rule["z"]))  # type: ignore[arg-type]
+        lengths = np.asarray(rule["lengths"], np.float64)
+        table = np.full((len(codes), lengths.size), np.nan)
+        for number, code in enumerate(codes):
+            if code in per_code:
+                table[number] = per_code[code]
+        return cls(lengths, table)
 
-    def deviation(self, best: np.ndarray, fit: np.ndarray, hits: np.ndarray) -> np.ndarray:
-        """The deviation of each text's fit from its best code's calibration (NaN for
-        an uncalibrated code)."""
-        mu, sigma = self.mu[best], self.sigma[best]
-        return (fit - mu) * np.sqrt(np.maximum(hits, 1)) / sigma
+    def threshold(self, best: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """Each text's threshold: its best code's, at its length (NaN: no rule)."""
+        rows = self.thresholds[best]
+        out = np.empty(len(best))
+        for i, (row, n) in enumerate(zip(rows, hits, strict=True)):
+            out[i] = np.interp(n, self.lengths, row)
+        return out
 
-    def unknown(self, best: np.ndarray, fit: np.ndarray, hits: np.ndarray) -> np.ndarray:
-        """True for the texts too far from their best code (never for an uncalibrated one)."""
-        deviation = self.deviation(best, fit, hits)
-        return np.nan_to_num(deviation, nan=0.0) < -self.z
+    def unknown(self, best: np.ndarray, lift: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """True for the texts whose lift is under their best code's threshold."""
+        with np.errstate(invalid="ignore"):
+            return lift < self.threshold(best, hits)
 
 
 def calibrate(
-    codes: Sequence[str], gold: np.ndarray, fit: np.ndarray, hits: np.ndarray
+    codes: Sequence[str],
+    gold: np.ndarray,
+    bands: Sequence[str],
+    band: np.ndarray,
+    lift: np.ndarray,
+    hits: np.ndarray,
 ) -> dict[str, object]:
-    """The rule (as model metadata) from held-out snippets: their gold code numbers, the
-    fit of that code and their known n-grams."""
-    per_code: dict[str, list[float]] = {}
-    deviations = []
-    for number, code in enumerate(codes):
-        mine = gold == number
-        if np.count_nonzero(mine) < MIN_SNIPPETS:
-            continue
-        mu = float(np.median(fit[mine]))
-        spread = (fit[mine] - mu) * np.sqrt(np.maximum(hits[mine], 1))
-        sigma = float(MAD_SCALE * np.median(np.abs(spread - np.median(spread)))) or 1.0
-        per_code[code] = [round(mu, 4), round(sigma, 4)]
-        deviations.append(spread / sigma)
+    """The rule (as model metadata) from held-out snippets: their gold code numbers, their
+    length band (an index into `bands`), their lift for the gold code and known n-grams.
+
+    A language's threshold at a length is its median lift there times a factor common to
+    all languages: the QUANTILE of every snippet's lift over its language's median at that
+    length. A quantile per language would read the spread of one language's few
+    calibration articles (four of the UDHR's), far less than its text varies."""
+    lengths = [float(np.median(hits[band == b])) for b in range(len(bands))]
+    medians = np.full((len(codes), len(bands)), np.nan)
+    for number in np.unique(gold):
+        for b in range(len(bands)):
+            mine = lift[(gold == number) & (band == b)]
+            if mine.size >= MIN_SNIPPETS and np.median(mine) > 0:
+                medians[number, b] = np.median(mine)
+    ratio = lift / medians[gold, band]
+    factors = [float(np.nanquantile(ratio[band == b], QUANTILE)) for b in range(len(bands))]
+    per_code = {
+        code: [round(float(m * f), 4) for m, f in zip(medians[number], factors, strict=True)]
+        for number, code in enumerate(codes)
+        if not np.isnan(medians[number]).any()
+    }
     if not per_code:
         return {}
-    pooled = np.concatenate(deviations)
-    z = float(-np.quantile(pooled, FALSE_UNKNOWN))
-    return {"codes": per_code, "z": round(z, 4), "false_unknown": FALSE_UNKNOWN}
+    return {
+        "codes": per_code,
+        "lengths": lengths,
+        "bands": list(bands),
+        "factors": [round(f, 4) for f in factors],
+        "quantile": QUANTILE,
+    }
