@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-QUANTILE = 0.005  # of the calibration snippets the thresholds may call `und`
+QUANTILE = 0.01  # of the calibration snippets the thresholds may call `und`
 MIN_SNIPPETS = 10  # a language with fewer calibration snippets in a length: no rule
 
 
@@ -52,10 +52,13 @@ class UnknownRule:
     def threshold(self, best: np.ndarray, hits: np.ndarray) -> np.ndarray:
         """Each text's threshold: its best code's, at its length (NaN: no rule)."""
         rows = self.thresholds[best]
-        out = np.empty(len(best))
-        for i, (row, n) in enumerate(zip(rows, hits, strict=True)):
-            out[i] = np.interp(n, self.lengths, row)
-        return out
+        if self.lengths.size == 1:
+            return rows[:, 0]
+        upper = np.clip(np.searchsorted(self.lengths, hits), 1, self.lengths.size - 1)
+        low, high = self.lengths[upper - 1], self.lengths[upper]
+        share = np.clip((hits - low) / (high - low), 0.0, 1.0)  # np.interp, clamped
+        at = np.arange(len(best))
+        return rows[at, upper - 1] * (1 - share) + rows[at, upper] * share
 
     def unknown(self, best: np.ndarray, lift: np.ndarray, hits: np.ndarray) -> np.ndarray:
         """True for the texts whose lift is under their best code's threshold."""
