@@ -205,13 +205,13 @@ def test_eval_command_prints_text_and_json(
     assert result.code == 0, result.err
     out = result.out.splitlines()
     assert out[0] == "method: maxent"
-    assert re.fullmatch(r"accuracy: \d+\.\d\d% \([0-3]/4, [1-4] und\)", out[1])  # "12": und
+    assert re.fullmatch(r"accuracy: \d+\.\d\d% \([0-3]/4, [1-4] und\)", out[1])  # "12": zxx
     assert re.fullmatch(r"speed: [\d,]+ texts/s in one batch; [\d.]+ ms per text .*", out[2])
     assert re.fullmatch(r"50        1 +\d+\.\d\d%", out[5]) and out[6].startswith("150       3 ")
     assert "language      n  accuracy   (3 of 3, worst first)" in out
     assert any(re.fullmatch(r"zul           1 +\d+\.\d\d%", line) for line in out)
     confusions = out[out.index("gold      predicted  count") + 1 :]
-    assert "eng       und            1" in confusions
+    assert "eng       zxx            1" in confusions
     result = run_collie(capsys, "langid", "eval", str(path), "--json", "--worst", "1")
     assert result.code == 0, result.err
     data = json.loads(result.out)

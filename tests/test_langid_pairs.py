@@ -69,9 +69,28 @@ def bundled() -> LangModel:
     return load_model()
 
 
+def udhr_only(model: LangModel, code: str) -> bool:
+    """Known from the UDHR alone: no real-text column (`meta["registers"]`)."""
+    registers = model.meta.get("registers", {})
+    return not any(c.split("/")[0] == code and c in registers for c in model.columns)
+
+
 def kept(model: LangModel, news: bool) -> dict[str, float]:
+    """The share of each UDHR-only side's held-out UDHR paragraphs kept. A side with real
+    text of its own is measured on real text (benchmarks/bench_registers.py and
+    bench_fairness.py): its UDHR paragraphs are another register than its real column's,
+    which is what the lending makes fair for the UDHR-only sides alone (South Ndebele,
+    known from stories since issue 53: 82% of its real story sentences, 10% before, and 5
+    of its 7 UDHR paragraphs, 7 before; langmodel/README.md)."""
     heldout = udhr_heldout_texts()
-    sides = sorted({side for pair in close_pairs() for side in pair if side in heldout})
+    sides = sorted(
+        {
+            side
+            for pair in close_pairs()
+            for side in pair
+            if side in heldout and udhr_only(model, side)
+        }
+    )
     shares = {}
     for side in sides:
         rng = random.Random(side)
@@ -90,7 +109,7 @@ def test_the_table_names_pairs_the_model_knows(bundled: LangModel) -> None:
 @pytest.mark.parametrize("news", [False, True], ids=["udhr", "udhr-with-news-tokens"])
 def test_each_side_of_a_close_pair_keeps_its_paragraphs(bundled: LangModel, news: bool) -> None:
     shares = kept(bundled, news)
-    assert len(shares) >= 40
+    assert {"run", "gag"} <= set(shares)  # Kirundi and Gagauz: the UDHR alone
     low = {side: round(share, 2) for side, share in shares.items() if share < KEPT}
     assert not low
 

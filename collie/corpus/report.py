@@ -19,7 +19,7 @@ from typing import Any
 from collie.corpus.review.audit import audit_lines
 from collie.corpus.sites import label_share_lines
 from collie.errors import CollieError
-from collie.langid.model import OTHER, UNDETERMINED
+from collie.langid.model import NO_LANGUAGE, OTHER, UNDETERMINED
 from collie.languages import get_language
 from collie.reasons import NEAR_DUPLICATE
 
@@ -42,6 +42,8 @@ def language_label(code: str) -> str:
     """ "zul (Zulu)": a language code with its English name."""
     if code == UNDETERMINED:
         return f"{code} (undetermined: too little text)"
+    if code == NO_LANGUAGE:
+        return f"{code} (no linguistic content: numbers, addresses, code)"
     if code == OTHER:
         return f"{code} (another language)"
     try:

@@ -35,7 +35,7 @@ from typing import Any
 
 from collie.decide.dedup import exact_key, paragraph_sketch, simhash_text
 from collie.decide.listing import is_listing
-from collie.langid.model import UNDETERMINED, LangModel
+from collie.langid.model import NO_ANSWER, UNDETERMINED, LangModel
 from collie.models import DocumentKind, DocumentRow, Examined, PageOutcome, SuspectRow
 from collie.reasons import (
     LANGUAGE_UNDETERMINED,
@@ -272,7 +272,7 @@ def decide(
     total = sum(letters.values()) or 1
     mine = letters[rules.target]
     share = mine / total
-    known = [(n, c) for c, n in letters.items() if c != "und"]
+    known = [(n, c) for c, n in letters.items() if c not in NO_ANSWER]
     best = max(known)[1] if known else "und"
     outcome.target_share = round(share, 4)
     outcome.target_letters, outcome.near_letters = mine, near_letters

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from collie.langid.model import UNDETERMINED
+from collie.langid.model import NO_ANSWER, UNDETERMINED
 from collie.models import Segment
 
 MAINLY = 0.5  # of a paragraph's identified letters in the target: a code-switched one kept
@@ -84,7 +84,7 @@ def target_shares(
         mine = known = 0
         for sentence in sentences:
             code, count = sentence_language(sentence, next(found), target), letters(sentence)
-            if code != UNDETERMINED:
+            if code not in NO_ANSWER:
                 known += count
                 mine += count if code == target else 0
         shares[i] = round(mine / known, 4) if known else 0.0

@@ -8,10 +8,20 @@ model.identify("Abantu bonke bazalwa bekhululekile")   # ("zul", 0.99...)
 
 from __future__ import annotations
 
-from collie.langid.model import OTHER, UNDETERMINED, LangModel, LanguageSummary, summarise_languages
+from collie.langid.model import (
+    NO_ANSWER,
+    NO_LANGUAGE,
+    OTHER,
+    UNDETERMINED,
+    LangModel,
+    LanguageSummary,
+    summarise_languages,
+)
 from collie.langid.modelfile import load_model, read_model, save_model
 
 __all__ = [
+    "NO_ANSWER",
+    "NO_LANGUAGE",
     "OTHER",
     "UNDETERMINED",
     "LangModel",

@@ -47,6 +47,7 @@ MIN_PARAGRAPH_CHARS = 20
 LONG_WORD = 30
 DEFAULT_SEED = 21
 UNDETERMINED = "und"
+NO_LANGUAGE = "zxx"
 
 
 @dataclass(frozen=True)
@@ -321,7 +322,7 @@ def evaluate(
         method=method,
         n=len(items),
         correct=sum(b.correct for b in bands.values()),
-        undetermined=predicted.count(UNDETERMINED),
+        undetermined=sum(p in (UNDETERMINED, NO_LANGUAGE) for p in predicted),  # no language named
         bands=bands,
         languages=languages,
         confusions=confusions,

@@ -31,7 +31,7 @@ import numpy as np
 
 from collie.errors import InputError
 from collie.langid.features import letter_counts
-from collie.langid.model import OTHER, LangModel, summarise_languages
+from collie.langid.model import NO_ANSWER, OTHER, LangModel, summarise_languages
 from collie.langid.modelfile import load_model, read_model, save_model
 from collie.langid.novelty import fit_novelty
 from collie.langid.train import add_language, remove_languages
@@ -68,7 +68,7 @@ class LearnedLanguage:
         return [
             (code, n)
             for code, n in self.confusions
-            if code != "und" and self.tested and n >= share * self.tested
+            if code not in NO_ANSWER and self.tested and n >= share * self.tested
         ]
 
 
@@ -293,7 +293,9 @@ def foreign_documents(model: LangModel, code: str, documents: Sequence[Any]) -> 
         if doc.role != "target":
             continue
         summary = summarise_languages(model, split_paragraphs(doc.text))
-        others = [(share, c) for c, share in summary.shares.items() if c not in (code, "und")]
+        others = [
+            (share, c) for c, share in summary.shares.items() if c != code and c not in NO_ANSWER
+        ]
         if others and max(others)[0] > FOREIGN_SHARE:
             share, other = max(others)
             found.append(f"{doc.path}: {share:.0%} of its letters look like {other}, not {code}")

@@ -47,6 +47,7 @@ from collie.langid.unknown import UnknownRule
 
 UNDETERMINED = "und"
 NO_LANGUAGE = "zxx"  # ISO 639-3 "no linguistic content": numbers, addresses, code
+NO_ANSWER = frozenset({UNDETERMINED, NO_LANGUAGE})  # the labels that name no language
 OTHER = "mis"  # ISO 639-3 "uncoded languages": the anonymous wronglang class
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MIN_CHARS = 20
@@ -457,10 +458,12 @@ class LangModel:
                 unsure |= best == self.codes.index(OTHER)
             nearest = self._code_array[best]
             labels = np.where(unsure, UNDETERMINED, nearest)
-            undecided = np.flatnonzero(unsure)  # a text with words is never `zxx`
-            if undecided.size:
-                wordless = no_language([batch[i] for i in undecided])
-                labels[undecided[wordless]] = NO_LANGUAGE
+            # `zxx`: a text left `und`, or one that may be all addresses, numbers and code
+            hinted = unsure | np.array([_CODE_HINT.search(t) is not None for t in batch], bool)
+            maybe = np.flatnonzero(hinted & (letters < NO_LANGUAGE_MAX_LETTERS))
+            if maybe.size:
+                wordless = no_language([batch[i] for i in maybe])
+                labels[maybe[wordless]] = NO_LANGUAGE
             result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
 
@@ -551,6 +554,9 @@ class Judged:
     background: np.ndarray  # (n,) the background column's score (collie.langid.unknown)
 
 
+# A character that may start a token of no language: a digit, an address or code symbol.
+_CODE_HINT = re.compile(r"[0-9@/\\{}<>=#$%&*|~^\[\]_]")
+NO_LANGUAGE_MAX_LETTERS = 2000  # a text with more letters is never all addresses and code
 # A token that is not a word: an address, a number or a code symbol (with its letters).
 _NOT_WORDS = re.compile(
     r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\S+@\S+\.\S+|\S*[0-9_<>{}\[\]=#$%&*/\\|~^]\S*",

@@ -45,7 +45,7 @@ class SiteStore(PageStore):
         self.stop_site(site, reason)
         with self.conn:
             for page_id, text, paragraphs, words in rows:
-                marked = [(*p[:3], p[1] == "und") for p in json.loads(paragraphs)]
+                marked = [(*p[:3], p[1] in ("und", "zxx")) for p in json.loads(paragraphs)]
                 self.insert_suspect(page_id, SuspectRow("site", pass_share, text, marked, words))
             self.conn.executemany(
                 "UPDATE pages SET status = 'dropped', reason = ? WHERE id = ?",
