@@ -281,6 +281,7 @@ class StoredWorld(WorldFile):
     search_host = "search.mininet"
     search_json_enabled = True
     engine_error = ""
+    search_block = ""
 
     def has_host(self, host: str) -> bool:
         return normalise_host(host) in self.hosts
