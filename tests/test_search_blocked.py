@@ -65,6 +65,17 @@ def test_a_blocked_backend_stops_the_run_and_leaves_the_estimate_alone(
     assert first.code == 0, first.err
     before = _status(root, capsys)
     answered = before["search"]["queries"]["done"]
+    runs = before["search"]["runs"]
+    assert [run["requests"] for run in runs] == [before["search"]["requests_sent"]]
+    priced = {"searxng": "(free)", "mojeek": "(the plan's price is not known",
+              "brave": "$0.00 (0 billed at $5 per 1,000; 1,000 a month free)",
+              "google": "$0.00 (0 billed at $5 per 1,000; 3,000 a month free)"}  # fmt: skip
+    shown = run_collie(capsys, "-w", str(root), "status")
+    line = f"search cost run {runs[0]['started_at'][:16].replace('T', ' ')} UTC, {backend}: "
+    assert line + f"{runs[0]['requests']} search requests" in shown.out
+    assert priced[backend] in shown.out, shown.out
+    report = run_collie(capsys, "-w", str(root), "report")
+    assert priced[backend] in report.out
     assert answered >= 1 and before["loops"][0]["coverage"]["observed"] >= 1
 
     for block, said in (("captcha", "a CAPTCHA page"), ("429", "HTTP 429")):

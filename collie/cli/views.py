@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.corpus.report import WIDTH, loop_lines
+from collie.corpus.report import WIDTH, cost_line, loop_lines
 from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.search.seeds import SeedList, safetynet_languages
 from collie.workspace.seedfiles import SeedPlan
 
+RUNS_SHOWN = 3  # the last runs' search cost lines `collie status` shows (the report: all)
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
 TYPES = {
     "L": "living",
@@ -89,6 +90,8 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"queries     {counts}; {search['requests_sent']:,} search requests, "
             f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
+    for run in (search.get("runs") or [])[-RUNS_SHOWN:]:
+        lines.append(f"search cost {cost_line(run)}")
     scanned = data.get("scan") or {}
     if scanned.get("files"):
         lines.append(

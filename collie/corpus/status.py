@@ -12,6 +12,7 @@ from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
+from collie.search import BACKENDS
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.store.archived import ArchiveStore
@@ -56,6 +57,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "queries": ws.queries.query_counts(),
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
+            "runs": search_cost(ws),
         },
         "scan": ScanStore(ws).scan_totals(),
         "site_labels": site_label_data(ws),
@@ -74,6 +76,45 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             for loop in ws.records.loops()
         ],
     }
+
+
+def search_cost(ws: Workspace) -> list[dict[str, Any]]:
+    """Each run's search bill: its start, backend and requests, and what they cost on the
+    backend's plan (the workspace's search.monthly_requests and search.price_per_1000 for
+    its own backend, else the backend's defaults): the requests beyond the month's free
+    allowance (counted from the month's earlier runs) times the price; `price_usd` None
+    when the plan's price is not known, 0 for a free backend."""
+    settings, runs = ws.settings, []
+    month_total: dict[tuple[str, str], int] = {}
+    for started, name, requests in ws.queries.search_runs():
+        cls = BACKENDS.get(name)
+        allowance = cls.monthly_requests if cls else 0
+        price = cls.price_per_1000 if cls else 0.0
+        known = cls.price_known if cls else False
+        if name == settings["search.backend"]:
+            if settings["search.monthly_requests"] >= 0:
+                allowance = settings["search.monthly_requests"]
+            if settings["search.price_per_1000"] >= 0:
+                price, known = settings["search.price_per_1000"], True
+        key = (name, started[:7])
+        before = month_total.get(key, 0)
+        month_total[key] = before + requests
+        billed = max(0, before + requests - allowance) - max(0, before - allowance)
+        if not allowance:
+            billed = requests
+        cost = round(billed * price / 1000, 2) if known else None
+        runs.append(
+            {
+                "started_at": started,
+                "backend": name,
+                "requests": requests,
+                "billed_requests": billed if known and price else 0,
+                "price_per_1000": price if known else None,
+                "monthly_allowance": allowance,
+                "price_usd": cost,
+            }
+        )
+    return runs
 
 
 def site_label_data(ws: Workspace) -> dict[str, dict[str, Any]]:
@@ -189,6 +230,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "archive": status["archive"],
         "scan": status["scan"],
         "site_labels": status["site_labels"],
+        "search": status["search"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),

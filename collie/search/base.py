@@ -142,6 +142,7 @@ class Backend:
     free_queries: ClassVar[bool] = False  # may a test query be spent on a preflight check?
     monthly_requests: ClassVar[int] = 0  # the plan's free requests a month (0: no limit)
     price_per_1000: ClassVar[float] = 0.0  # US dollars per 1,000 requests beyond them
+    price_known: ClassVar[bool] = True  # False: the plan's price is not public (mojeek)
 
     url: str = ""
     secrets: dict[str, str] = field(default_factory=dict)  # env var name -> value

@@ -432,6 +432,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "search-runs",
+        [
+            # Each `collie run` that searched: when, with which backend, and the search
+            # requests it sent (counted in the transaction that commits each one as
+            # pending, so a killed run's count is right): status and report price them.
+            """CREATE TABLE search_runs (
+                id INTEGER PRIMARY KEY,
+                started_at TEXT NOT NULL,
+                backend TEXT NOT NULL,
+                requests INTEGER NOT NULL DEFAULT 0
+            )""",
+        ],
+    ),
 ]
 
 
