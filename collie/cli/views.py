@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.corpus.report import WIDTH, cost_line, loop_lines
+from collie.corpus.report import WIDTH, cost_line, loop_lines, rights_lines
 from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.search.seeds import SeedList, safetynet_languages
@@ -100,6 +100,7 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{scanned['documents']:,} target documents in the corpus"
         )
     lines += label_lines(data.get("site_labels") or {})
+    lines += [f"rights      {line}" for line in rights_lines(data.get("rights") or {})]
     archive = data["archive"]
     if archive["files"]:
         per_doc = archive["bytes_per_document"]

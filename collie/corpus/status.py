@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
@@ -12,6 +13,7 @@ from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
+from collie.page.rights import is_open
 from collie.search import BACKENDS
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
@@ -61,6 +63,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         },
         "scan": ScanStore(ws).scan_totals(),
         "site_labels": site_label_data(ws),
+        "rights": rights_data(ws),
         "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
             {
@@ -75,6 +78,37 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             }
             for loop in ws.records.loops()
         ],
+    }
+
+
+def rights_data(ws: Workspace) -> dict[str, Any]:
+    """What the corpus's pages state of their rights (collie.page.rights): its original
+    documents, those under each licence, the openly licensed ones and those reserving
+    text and data mining (by where they say so), each with its share of the documents."""
+    licences: Counter[str] = Counter()
+    reserved: Counter[str] = Counter()
+    documents = opened = 0
+    for licence, tdm, n in CorpusStore(ws.conn).rights_counts():
+        documents += n
+        if licence:
+            licences[licence] += n
+            opened += n if is_open(licence) else 0
+        if tdm:
+            reserved[tdm] += n
+
+    def share(n: int) -> float:
+        return round(n / documents, 4) if documents else 0.0
+
+    return {
+        "documents": documents,
+        "licensed": sum(licences.values()),
+        "licensed_share": share(sum(licences.values())),
+        "open": opened,
+        "open_share": share(opened),
+        "tdm_reserved": sum(reserved.values()),
+        "tdm_reserved_share": share(sum(reserved.values())),
+        "licences": dict(sorted(licences.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "tdm_sources": dict(sorted(reserved.items())),
     }
 
 
@@ -230,6 +264,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "archive": status["archive"],
         "scan": status["scan"],
         "site_labels": status["site_labels"],
+        "rights": status["rights"],
         "search": status["search"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),

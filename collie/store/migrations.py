@@ -446,6 +446,18 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "page-rights",
+        [
+            # What a page states of its rights (collie.page.rights): the licence, as an
+            # SPDX identifier (CC-BY-SA-4.0), and where it reserves text and data mining
+            # (tdmrep-header, tdmrep-meta, robots-noai, x-robots-noai); NULL: none found,
+            # or a page fetched before this migration (`collie reprocess` does not fill
+            # them: the HTTP headers are not read back).
+            "ALTER TABLE pages ADD COLUMN licence TEXT",
+            "ALTER TABLE pages ADD COLUMN tdm TEXT",
+        ],
+    ),
 ]
 
 
