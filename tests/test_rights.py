@@ -39,7 +39,10 @@ CC = "https://creativecommons.org"
          f'<meta name="dcterms.license" content="{CC}/licenses/by/4.0/">', {}, "CC-BY-4.0",
          "meta", None),
         ('<meta name="dc.rights" content="CC0">', {}, "CC0-1.0", "meta", None),
-        (f'<a href="{CC}/publicdomain/mark/1.0/">PD</a>', {}, "CC-PDM-1.0", "link", None),
+        (f'<a rel="license" href="{CC}/publicdomain/mark/1.0/">PD</a>', {}, "CC-PDM-1.0",
+         "rel-license", None),
+        # a plain link is often an image's credit, not the page's licence
+        (f'<a href="{CC}/licenses/by-sa/2.0/">CC BY-SA</a>', {}, None, None, None),
         (f'<a href="{CC}/licenses/by/4.0/">x</a><link rel="license" href="{CC}/licenses/by-sa/'
          '3.0/">', {}, "CC-BY-SA-3.0", "rel-license", None),
         ("<p>", {"TDM-Reservation": "1"}, None, None, "tdmrep-header"),

@@ -50,7 +50,10 @@ def parse_labels(value: str | None) -> tuple[str, ...]:
     "request records copied from the workspace's WARC files), to publish with the corpus; "
     "sites: the site list, a TSV line a site of the corpus (URL, documents, words, labels, "
     "how it was found, the audit's verdict, why each label); web-languages: the same "
-    "list as Common Crawl's Web Languages Project file of the language.",
+    "list as Common Crawl's Web Languages Project file of the language; dataset: a folder "
+    "to publish, data/ (gzip'd JSON-lines shards) and README.md, a dataset card (YAML header: "
+    "language, licence as the rights allow, size; then the collection, site labels, rights, "
+    "audit, language model, near-duplicates, robots.txt, known limits).",
 )
 @click.option(
     "--exclude",
@@ -146,9 +149,15 @@ def export(
       collie export corpus.txt --exclude religious,multilingual
       collie export open.jsonl --format jsonl --rights open --exclude tdm-reserved
       collie export sites.tsv --format sites
+      collie export zulu-dataset --format dataset --rights open
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
+    if fmt == "dataset" and (out == "-" or suspects):
+        raise click.UsageError(
+            "--format dataset writes a folder of the corpus: give OUT a folder name (no -, "
+            "no --suspects)."
+        )
     choice = ExportChoice(
         fmt, min_share, segments, loop, source, suspects, unique_paragraphs, exclude, rights
     )

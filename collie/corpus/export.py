@@ -44,7 +44,7 @@ from collie.store.warc import WARC_FOLDER
 from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
 
-FORMATS = ("txt", "jsonl", "dir", "warc", "sites", "web-languages")
+FORMATS = ("txt", "jsonl", "dir", "warc", "dataset", "sites", "web-languages")
 SEGMENTS = ("target", "all")
 RIGHTS = ("any", "open")  # --rights: every document, or only the openly licensed ones
 TDM_RESERVED = "tdm-reserved"  # --exclude's name for documents reserving text and data mining
@@ -470,7 +470,7 @@ def write_export(
         try:
             _write_dir(tmp_dir, items)
             tmp_dir.chmod(umask_mode())
-            _swap_folder(tmp_dir, path)
+            swap_folder(tmp_dir, path)
         except BaseException:
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise
@@ -500,7 +500,7 @@ def _write_file(path: Path, fmt: str, replace: bool, write: Callable[[IO[bytes]]
         write(handle)
 
 
-def _swap_folder(new: Path, path: Path) -> None:
+def swap_folder(new: Path, path: Path) -> None:
     """Put the finished folder `new` in the place of `path` (absent, empty, or an
     earlier export, removed only once the new one is in place)."""
     if not path.exists():

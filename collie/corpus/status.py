@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
@@ -12,6 +15,8 @@ from collie.corpus.review.results import audit_data
 from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
+from collie.langid.learn import workspace_model_path
+from collie.langid.modelfile import BUNDLED
 from collie.mining.coverage import coverage_by_loop
 from collie.page.rights import is_open
 from collie.search import BACKENDS
@@ -274,6 +279,58 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "lengths": store.document_lengths(),
         "seeds": {loop["number"]: loop["seed_words"] for loop in status["loops"]},
         "audit": audit_data(ws),
+        "collection": collection_data(ws, status),
+        "language_model": model_data(ws),
+        "near_duplicates": {
+            key: ws.settings[key] for key in ("dedup.max_distance", "dedup.paragraphs")
+        },
+    }
+
+
+def collection_data(ws: Workspace, status: dict[str, Any]) -> dict[str, Any]:
+    """How the corpus was collected, in figures: the loops, when they ran, the search
+    (backend, queries, requests), the corpus's sites, documents and words (a default
+    export's) by source, and the pages robots.txt kept collie from fetching."""
+    loops = status["loops"]
+    by_source = {
+        source: sum(loop.get("documents", {}).get(source, 0) for loop in loops)
+        for source in ("search", "crawl", "archive")
+    }
+    finished = [loop["finished_at"] for loop in loops if loop["finished_at"]]
+    return {
+        "loops": len(loops),
+        "loops_finished": len(finished),
+        "first_started": loops[0]["started_at"] if loops else None,
+        "last_finished": max(finished) if finished else None,
+        "backend": status["search"]["backend"],
+        "queries": sum(status["search"]["queries"].values()),
+        "queries_answered": status["search"]["queries"].get("done", 0),
+        "search_requests": status["search"]["requests_sent"],
+        "result_urls": status["search"]["result_urls"],
+        "sites": CorpusStore(ws.conn).corpus_sites(),
+        "documents": sum(by_source.values()),
+        "documents_by_source": by_source,
+        "words": sum(loop.get("words", 0) for loop in loops),
+        "pages_fetched": sum(loop.get("fetched", 0) for loop in loops),
+        "robots_refused": sum(loop.get("dropped", {}).get("robots", 0) for loop in loops),
+    }
+
+
+def model_data(ws: Workspace) -> dict[str, Any]:
+    """The language model the corpus was identified with: its file and SHA-256 (the
+    workspace's own, else the bundled one), its languages and the settings it ran with."""
+    own = workspace_model_path(ws.root)
+    path = own if own.is_file() else Path(str(resources.files("collie").joinpath(BUNDLED)))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    model = ws.model()
+    return {
+        "file": "workspace" if own.is_file() else "bundled",
+        "sha256": digest,
+        "languages": len(model.codes),
+        "knows_target": ws.language.code in model.codes,
+        "threshold": ws.settings["langid.threshold"],
+        "min_chars": ws.settings["langid.min_chars"],
+        "min_target_words": ws.settings["langid.min_target_words"],
     }
 
 

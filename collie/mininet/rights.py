@@ -57,6 +57,7 @@ SIGNALS: tuple[tuple[str, tuple[tuple[str, str], ...], tuple[str | None, str | N
         (None, None),
     ),
     ('<meta name="tdm-reservation" content="0">', (), (None, None)),
+    (f'<link rel="alternate" href="{CC}/licenses/by/2.0/">', (), (None, None)),
 )
 
 

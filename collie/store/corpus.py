@@ -61,6 +61,14 @@ class CorpusStore:
             data["teasers"] = len(teasers)
             yield ExportRow(**data)
 
+    def corpus_sites(self) -> int:
+        """The sites (registered domains) of the corpus's original documents."""
+        row = self.conn.execute(
+            "SELECT COUNT(DISTINCT p.site) FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept'"
+        ).fetchone()
+        return int(row[0])
+
     def rights_counts(self) -> list[tuple[str | None, str | None, int]]:
         """(licence, TDM reservation, documents) over the corpus's original documents."""
         rows = self.conn.execute(
