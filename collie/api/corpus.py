@@ -101,7 +101,8 @@ def export_to(
             if choice.fmt in SITE_FORMATS:
                 return export_site_list(ws, out, choice.fmt, replace)
             if choice.fmt == "dataset":
-                return export_dataset(ws, out, choice, replace)
+                data = corpus_status.report_data(ws)  # the card's figures, read first
+                return export_dataset(ws, out, choice, replace, data)
             return export_corpus(ws, out, choice, replace)
         except FileExistsError:
             raise InputError(

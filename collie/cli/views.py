@@ -91,7 +91,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
     for run in (search.get("runs") or [])[-RUNS_SHOWN:]:
-        lines.append(f"search cost {cost_line(run)}")
+        lines += textwrap.wrap(
+            f"search cost {cost_line(run)}", WIDTH, subsequent_indent=" " * 12,
+            break_on_hyphens=False,
+        )  # fmt: skip
     scanned = data.get("scan") or {}
     if scanned.get("files"):
         lines.append(
@@ -100,7 +103,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{scanned['documents']:,} target documents in the corpus"
         )
     lines += label_lines(data.get("site_labels") or {})
-    lines += [f"rights      {line}" for line in rights_lines(data.get("rights") or {})]
+    for line in rights_lines(data.get("rights") or {}):
+        lines += textwrap.wrap(
+            f"rights      {line}", WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False
+        )
     archive = data["archive"]
     if archive["files"]:
         per_doc = archive["bytes_per_document"]

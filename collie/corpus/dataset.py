@@ -6,7 +6,8 @@
                                         line the JSON-lines export's object
 
 The card is written from the workspace, never by hand: every figure in it is one of
-`collie report --json`'s (corpus.status.report_data), read before the shards are written:
+`collie report --json`'s (corpus.status.report_data, which the API hands in, read before
+the shards are written):
 the collection (dates, backend, queries, sites, loops), the site labels' shares, the rights
 the pages state, the audit with its Wilson intervals, the language model, the
 near-duplicate settings, robots.txt, and the known limits. The YAML header's `license` is
@@ -38,7 +39,6 @@ from collie.corpus.export import (
     swap_folder,
     umask_mode,
 )
-from collie.corpus.status import report_data
 from collie.models import ExportRow
 from collie.page.rights import is_open
 from collie.workspace.folder import Workspace
@@ -59,12 +59,15 @@ class Written:
     reserved: int = 0
 
 
-def export_dataset(ws: Workspace, out: str, choice: ExportChoice, force: bool) -> ExportCount:
-    """Write the dataset folder `out` (an existing one replaced only with `force`)."""
+def export_dataset(
+    ws: Workspace, out: str, choice: ExportChoice, force: bool, data: dict[str, Any]
+) -> ExportCount:
+    """Write the dataset folder `out` (an existing one replaced only with `force`); `data`
+    is the workspace's report (corpus.status.report_data, read before anything is
+    written): the card's figures."""
     path = Path(out)
     if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not force)):
         raise FileExistsError(f"{path} exists and is not an empty directory")
-    data = report_data(ws)  # the card's figures, before anything is written
     rights = RightsFilter.of(choice)
     rows, selection, repeats = export_sources(ws, replace(choice, fmt="jsonl"), rights)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
@@ -343,8 +346,6 @@ def _model(data: dict[str, Any]) -> list[str]:
     rows = [
         ("model", m["file"]),
         ("SHA-256", m["sha256"]),
-        ("languages", m["languages"]),
-        ("knows the target", m["knows_target"]),
         ("langid.threshold", m["threshold"]),
         ("langid.min_chars", m["min_chars"]),
         ("langid.min_target_words", m["min_target_words"]),

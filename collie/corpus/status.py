@@ -318,16 +318,14 @@ def collection_data(ws: Workspace, status: dict[str, Any]) -> dict[str, Any]:
 
 def model_data(ws: Workspace) -> dict[str, Any]:
     """The language model the corpus was identified with: its file and SHA-256 (the
-    workspace's own, else the bundled one), its languages and the settings it ran with."""
+    workspace's own, else the bundled one) and the settings it ran with; the model is
+    not loaded (status and report never load it)."""
     own = workspace_model_path(ws.root)
     path = own if own.is_file() else Path(str(resources.files("collie").joinpath(BUNDLED)))
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
-    model = ws.model()
     return {
         "file": "workspace" if own.is_file() else "bundled",
         "sha256": digest,
-        "languages": len(model.codes),
-        "knows_target": ws.language.code in model.codes,
         "threshold": ws.settings["langid.threshold"],
         "min_chars": ws.settings["langid.min_chars"],
         "min_target_words": ws.settings["langid.min_target_words"],
