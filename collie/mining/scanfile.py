@@ -6,9 +6,9 @@ workspace's model. Nothing here touches the workspace: a file's result is plain 
 driver (scan.py) records, one file at a time.
 
 The first filter (`Prefilter`) looks at the start of a record's text for the target's
-needles: the words most frequent in the workspace's target text but for the frequent
-words of the web's big languages (scan.needle_words), `min_needles` of them distinct (one
-on a host of a target country's domain). The text is the page's from its <body> on,
+needles: the words only the target uses (scan.needle_words: its text against every
+other language collie knows words of, by odds ratio), `min_needles` of them distinct
+(one on a host of a target country's domain). The text is the page's from its <body> on,
 tags, scripts and styles taken out. It rejects the bulk of
 other-language records before any extraction; what it costs in recall is measured by
 benchmarks/bench_scan.py against the full decision on every record.
@@ -392,7 +392,7 @@ def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
         )
         return examined, hit
 
-    return _PageRecord(host, lambda: _html_text(body), full)
+    return _PageRecord(host, lambda: html_sample(body), full)
 
 
 def _hit(record: Any, start: int, task: ScanTask, kind: str) -> ArchiveHit:
@@ -408,7 +408,7 @@ def _hit(record: Any, start: int, task: ScanTask, kind: str) -> ArchiveHit:
     )
 
 
-def _html_text(body: bytes) -> str:
+def html_sample(body: bytes) -> str:
     """SAMPLE_BYTES of a page from its <body> on (a head of styles and scripts skipped),
     tags, scripts and styles taken out (fast, rough)."""
     start = BODY.search(body, 0, HEAD_BYTES)
