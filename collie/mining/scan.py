@@ -179,7 +179,7 @@ def needle_words(
     return frozenset(seed.word for seed in words)
 
 
-def neighbours(model: LangModel, code: str, texts: list[str], sample: int = 400) -> set[str]:
+def neighbours(model: LangModel, code: str, texts: list[str], sample: int = 100) -> set[str]:
     """The languages the model takes for the target's runner-up on at least
     NEIGHBOUR_SHARE of the target's paragraphs (up to `sample` of them): its relatives,
     as the model sees them."""

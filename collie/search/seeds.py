@@ -353,11 +353,12 @@ def elsewhere(words: Iterable[str], exempt: AbstractSet[str]) -> dict[str, float
         for code, table in source.items()
         if code not in exempt
     ]
+    wanted = set(words)
     found: dict[str, float] = {}
-    for word in words:
-        best = max((table.get(word, 0.0) for table in tables), default=0.0)
-        if best:
-            found[word] = best
+    for table in tables:
+        for word in wanted.intersection(table):
+            if table[word] > found.get(word, 0.0):
+                found[word] = table[word]
     return found
 
 
