@@ -174,16 +174,19 @@ def main() -> None:
     parser.add_argument("--news-records", type=int, default=15_000)
     parser.add_argument("--rounds", type=int, default=2, help="of the news world's scans")
     parser.add_argument("--lang", default="zul", help="the real archive's target (news-text)")
+    parser.add_argument("--learnt", action="store_true",
+                        help="the real archive: the target and its relatives hidden from the "
+                        "model (langid.hide), learnt from the documents")  # fmt: skip
     args = parser.parse_args()
     if args.world in ("real", "all"):
-        scan_real(args.lang, args.skip_baseline)
+        scan_real(args.lang, args.skip_baseline, args.learnt)
     if args.world in ("news", "both", "all"):
         scan_news(args.news_records, args.files, args.rounds)
     if args.world in ("demo", "both", "all"):
         scan_demo(args.records, args.files, args.skip_baseline)
 
 
-def scan_real(lang: str, skip_baseline: bool) -> None:
+def scan_real(lang: str, skip_baseline: bool, learnt: bool = False) -> None:
     """The archive of real pages (module docstring): the figures of issue 54."""
     absent = missing_sets()
     if "news-text" in absent or len(absent) == 3:
@@ -200,13 +203,20 @@ def scan_real(lang: str, skip_baseline: bool) -> None:
           f"{' (' + ', '.join(absent) + ' absent)' if absent else ''}, and {len(targets)} "
           f"target pages ({lang}, real news text from news-text, wrapped in HTML) in "
           f"{len(sources)} WARC files, {size / 1e6:,.1f} MB compressed")  # fmt: skip
+    settings = (
+        "warc.keep=none",
+        *([f"langid.hide={','.join(hidden_for(lang))}"] if learnt else []),
+    )
+    seed_count = len(list((out / "seeds").iterdir()))
+    print(f"workspace: collie init --lang {lang} --docs (the news file's head, {seed_count} "
+          f"documents), --set {' '.join(settings)}")  # fmt: skip
     reading = {name: read_cost(sources, name) for name in ("warcio", "fastwarc")}
     for name, (seconds, records) in reading.items():
         print(f"reading alone, {name}: {records:,} records in {seconds:.2f} s of CPU: "
               f"{size / seconds / 1e6:,.1f} MB/s")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="collie-bench-scan-real-") as tmp_name:
         tmp = Path(tmp_name)
-        root = workspace(tmp, "real", out / "seeds", lang=lang)
+        root = workspace(tmp, "real", out / "seeds", settings, lang)
         cpu, wall, printed = scan_command(root, str(out / "warc.paths.gz"))
         passed, docs = candidates(root), documents(root)
         records = sum(1 for _ in truth) * 3
@@ -229,7 +239,7 @@ def scan_real(lang: str, skip_baseline: bool) -> None:
               f"{sorted(docs - targets)[:5] if docs - targets else ''}")  # fmt: skip
         wet = expand_sources([str(out / "wet.paths.gz")])
         wet_size = sum(Path(s).stat().st_size for s in wet)
-        wet_root = workspace(tmp, "wet", out / "seeds", lang=lang)
+        wet_root = workspace(tmp, "wet", out / "seeds", settings, lang)
         wet_cpu, _, _ = scan_command(wet_root, str(out / "wet.paths.gz"))
         wet_docs = documents(wet_root)
         print(f"collie scan of the WET files ({wet_size / 1e6:.1f} MB): {wet_cpu:.2f} s of "
@@ -238,7 +248,7 @@ def scan_real(lang: str, skip_baseline: bool) -> None:
               f"{len(wet_docs - targets)} non-target documents")  # fmt: skip
         if skip_baseline:
             return
-        full_root = workspace(tmp, "full", out / "seeds", lang=lang)
+        full_root = workspace(tmp, "full", out / "seeds", settings, lang)
         full_cpu, _, _ = scan_command(full_root, str(out / "warc.paths.gz"), "--no-prefilter")
         full = documents(full_root)
         print(f"baseline, the full decision on every page (--no-prefilter): {full_cpu:.1f} s "
