@@ -240,12 +240,13 @@ def scan_real(lang: str, skip_baseline: bool, learnt: bool = False) -> None:
         wet = expand_sources([str(out / "wet.paths.gz")])
         wet_size = sum(Path(s).stat().st_size for s in wet)
         wet_root = workspace(tmp, "wet", out / "seeds", settings, lang)
-        wet_cpu, _, _ = scan_command(wet_root, str(out / "wet.paths.gz"))
+        wet_cpu, _, wet_said = scan_command(wet_root, str(out / "wet.paths.gz"))
         wet_docs = documents(wet_root)
         print(f"collie scan of the WET files ({wet_size / 1e6:.1f} MB): {wet_cpu:.2f} s of "
               f"CPU: {wet_size / wet_cpu / 1e6:.1f} MB/s a core, {len(truth) / wet_cpu:,.0f} "
               f"records/s; {len(wet_docs & targets)} target pages kept, "
-              f"{len(wet_docs - targets)} non-target documents")  # fmt: skip
+              f"{len(wet_docs - targets)} non-target documents; the command said: "
+              f"{wet_said}")  # fmt: skip
         if skip_baseline:
             return
         full_root = workspace(tmp, "full", out / "seeds", settings, lang)
@@ -291,8 +292,8 @@ def scan_command(root: Path, paths: str, *flags: str) -> tuple[float, float, str
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    lines = [line for line in done.stderr.splitlines() if line.startswith("Scanned")]
-    return cpu, wall, lines[-1] if lines else done.stderr.strip().splitlines()[-1:]
+    lines = [line for line in done.stderr.splitlines() if line.startswith(("Scanned", "Read"))]
+    return cpu, wall, " ".join(lines) if lines else done.stderr.strip().splitlines()[-1]
 
 
 def candidates(root: Path) -> set[str]:

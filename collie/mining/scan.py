@@ -85,6 +85,8 @@ class ScanReport:
     known: int = 0  # pages recorded before (fetched, or from an earlier scan)
     sites_queued: int = 0  # home pages of the sites found, queued for the live loop
     seconds: float = 0.0  # in the tasks (summed over workers)
+    archive_bytes: int = 0  # of the archive files read whole, as stored (compressed)
+    wall: float = 0.0  # the whole scan, its passes included
     resumed: int = 0  # partial (or grown) files read on from where an earlier scan stopped
     partial: list[str] = field(default_factory=list)  # "FILE: ends after K records at ..."
     failed: list[str] = field(default_factory=list)  # "FILE: not a WARC or WET file (...)"
@@ -204,6 +206,7 @@ def scan(
     """Scan `sources` into the workspace (module docstring), then judge the loop's pages
     again as a loop does at its end (passes.py; not with `passes` False, for a
     benchmark's before and after)."""
+    started = time.monotonic()
     events = events or RunEvents()
     config = RunConfig.of(ws, model)
     store = Store(ws, config.keep.max_distance)
@@ -227,10 +230,11 @@ def scan(
             if settler.archive is not None:
                 settler.archive.close()
     if passes:  # a scan killed in its passes finishes them when run again
-        started = time.monotonic()
+        passes_started = time.monotonic()
         report.passes = settle_scanned(ws, settler, loop_report, events)
-        report.pass_seconds = time.monotonic() - started
+        report.pass_seconds = time.monotonic() - passes_started
     report.kept = store.scan_totals()["documents"]
+    report.wall = time.monotonic() - started
     return report
 
 
@@ -305,6 +309,7 @@ def _scan_files(
         report.pages += result.pages
         report.candidates += result.candidates
         report.seconds += result.seconds
+        report.archive_bytes += result.read
         if result.state == "partial":
             report.partial.append(f"{result.source}: {result.error}")
         plan = by_source[result.source]

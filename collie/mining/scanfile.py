@@ -102,6 +102,7 @@ class FileResult:
     error: str | None = None  # the file could not be read to its end (what was read counts)
     end: int = 0  # the offset after the last whole record read
     retries: int = 0  # a download broken off, asked again from `end` (a Range request)
+    read: int = 0  # bytes of the file read whole (end - start: compressed, as stored)
     state: str = "whole"  # whole, partial (ends mid-record: resumable at `end`), failed
 
 
@@ -130,6 +131,7 @@ def scan_file(task: ScanTask, model: LangModel) -> FileResult:
             _file_broken(task, result, why)
         else:
             result.state, result.error = "failed", why
+    result.read = result.end - task.start
     result.seconds = time.perf_counter() - started
     return result
 
