@@ -27,8 +27,23 @@ page's letters, collie.mininet.score), recall of the world's target pages and se
 per record; then the live loop alone on the same world (`collie demo`'s run, 2 loops),
 for what a run keeps.
 
-Run: python benchmarks/bench_scan.py [--world demo|news|both] [--records N] [--files N]
-     [--skip-baseline] [--news-records N] [--rounds N]
+With --world real (the default; REAL PAGES, issue 54): the archive of benchmarks/
+real_archive.py (every page of ../shared/data/extraction-dev and wcxb-dev, about 2,440
+real pages, and 1% target pages of real news text in the target's language, Zulu by
+default, from ../shared/data/news-text; each set read when present, said when absent),
+scanned by `collie scan` (the command, a process of its own, one core) from a workspace
+made by `collie init --lang zul --docs` from the news file's head (held apart from the
+pages). Printed, in one run: MB/s of compressed input per core (CPU time of the command:
+start-up, reading, the first filter, the pages past it, the passes) and records/s; the
+share of the real non-target pages past the first filter (target <= 0.5%) and the
+needles they matched; the target pages found; the non-target documents kept; the reading
+cost of warcio and FastWARC alone on the same files (a ratio: the scan's CPU time to
+theirs); the WET files' rate; and (without --skip-baseline) the full decision on every
+page record (--no-prefilter): the target pages a loop would keep, all of which the scan
+must find.
+
+Run: python benchmarks/bench_scan.py [--world real|demo|news|both|all] [--records N]
+     [--files N] [--skip-baseline] [--news-records N] [--rounds N] [--lang CODE]
 """
 
 from __future__ import annotations
@@ -47,6 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_relatives import NEWS, news_options
+from real_archive import build_real_archive, missing_sets
 
 from collie.langid.learn import load_model_for
 from collie.mininet.ccarchive import write_archive
@@ -87,7 +103,11 @@ def build_archive(
 
 
 def workspace(
-    tmp: Path, name: str, seeds: Path, settings: tuple[str, ...] = ("warc.keep=none",)
+    tmp: Path,
+    name: str,
+    seeds: Path,
+    settings: tuple[str, ...] = ("warc.keep=none",),
+    lang: str = "zul",
 ) -> Path:
     """A new workspace for Zulu from `seeds` (with langid.hide in `settings`, init goes
     on with --force: the target is learnt)."""
@@ -98,7 +118,7 @@ def workspace(
     root = tmp / name
     sets = [a for setting in settings for a in ("--set", setting)]
     force = ["--force"] if any(s.startswith("langid.hide=") for s in settings) else []
-    args = ["-q", "-w", str(root), "init", "--lang", "zul", "--docs", str(seeds),
+    args = ["-q", "-w", str(root), "init", "--lang", lang, "--docs", str(seeds),
             "--search", "searxng", "--search-url", "http://127.0.0.1:9/", *sets,
             *force]  # fmt: skip
     result = CliRunner().invoke(cli, args)
@@ -146,17 +166,168 @@ def _peak_kb() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--world", choices=("demo", "news", "both"), default="both")
+    parser.add_argument("--world", choices=("real", "demo", "news", "both", "all"),
+                        default="real", help="both: news and demo; all: the three")  # fmt: skip
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--files", type=int, default=10)
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--news-records", type=int, default=15_000)
     parser.add_argument("--rounds", type=int, default=2, help="of the news world's scans")
+    parser.add_argument("--lang", default="zul", help="the real archive's target (news-text)")
+    parser.add_argument("--learnt", action="store_true",
+                        help="the real archive: the target and its relatives hidden from the "
+                        "model (langid.hide), learnt from the documents")  # fmt: skip
     args = parser.parse_args()
-    if args.world in ("news", "both"):
+    if args.world in ("real", "all"):
+        scan_real(args.lang, args.skip_baseline, args.learnt)
+    if args.world in ("news", "both", "all"):
         scan_news(args.news_records, args.files, args.rounds)
-    if args.world in ("demo", "both"):
+    if args.world in ("demo", "both", "all"):
         scan_demo(args.records, args.files, args.skip_baseline)
+
+
+def scan_real(lang: str, skip_baseline: bool, learnt: bool = False) -> None:
+    """The archive of real pages (module docstring): the figures of issue 54."""
+    absent = missing_sets()
+    if "news-text" in absent or len(absent) == 3:
+        print(f"real pages: skipped, {', '.join(absent)} not in ../shared/data (development "
+              "data; see each set's SOURCES.md)")  # fmt: skip
+        return
+    out = build_real_archive(CACHE / f"real-{lang}", lang)
+    truth = json.loads((out / "truth.json").read_text())
+    targets = {url for url, t in truth.items() if t["target"]}
+    sets = Counter(t["lang"] for t in truth.values() if not t["target"])
+    sources = expand_sources([str(out / "warc.paths.gz")])
+    size = sum(Path(s).stat().st_size for s in sources)
+    print(f"== real pages (REAL): {', '.join(f'{n:,} of {name}' for name, n in sets.items())}"
+          f"{' (' + ', '.join(absent) + ' absent)' if absent else ''}, and {len(targets)} "
+          f"target pages ({lang}, real news text from news-text, wrapped in HTML) in "
+          f"{len(sources)} WARC files, {size / 1e6:,.1f} MB compressed")  # fmt: skip
+    settings = (
+        "warc.keep=none",
+        *([f"langid.hide={','.join(hidden_for(lang))}"] if learnt else []),
+    )
+    seed_count = len(list((out / "seeds").iterdir()))
+    print(f"workspace: collie init --lang {lang} --docs (the news file's head, {seed_count} "
+          f"documents), --set {' '.join(settings)}")  # fmt: skip
+    reading = {name: read_cost(sources, name) for name in ("warcio", "fastwarc")}
+    for name, (seconds, records) in reading.items():
+        print(f"reading alone, {name}: {records:,} records in {seconds:.2f} s of CPU: "
+              f"{size / seconds / 1e6:,.1f} MB/s")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="collie-bench-scan-real-") as tmp_name:
+        tmp = Path(tmp_name)
+        root = workspace(tmp, "real", out / "seeds", settings, lang)
+        cpu, wall, printed = scan_command(root, str(out / "warc.paths.gz"))
+        passed, docs = candidates(root), documents(root)
+        records = sum(1 for _ in truth) * 3
+        bulk = len(truth) - len(targets)
+        wrong = passed - targets
+        print(f"collie scan (the command, first filter, the passes): {cpu:.2f} s of CPU "
+              f"({wall:.1f} s wall): {size / cpu / 1e6:.1f} MB/s of compressed input per "
+              f"core (target >= 15), {records / cpu:,.0f} records/s; "
+              f"{cpu / reading['warcio'][0]:.1f}x warcio's reading cost, "
+              f"{cpu / reading['fastwarc'][0]:.1f}x FastWARC's; the command said: "
+              f"{printed}")  # fmt: skip
+        print(f"first filter: {len(wrong)} of the {bulk:,} real non-target pages past it "
+              f"({len(wrong) / bulk:.2%}; target <= 0.5%), by set: "
+              f"{dict(Counter(truth[u]['lang'] for u in wrong))}; target pages past it "
+              f"{len(passed & targets)} of {len(targets)}")  # fmt: skip
+        if wrong:
+            print(f"  the needles they held: {matched_needles(root, sources, wrong)}")
+        print(f"documents kept: {len(docs & targets)} of the {len(targets)} target pages, "
+              f"{len(docs - targets)} non-target documents "
+              f"{sorted(docs - targets)[:5] if docs - targets else ''}")  # fmt: skip
+        wet = expand_sources([str(out / "wet.paths.gz")])
+        wet_size = sum(Path(s).stat().st_size for s in wet)
+        wet_root = workspace(tmp, "wet", out / "seeds", settings, lang)
+        wet_cpu, _, wet_said = scan_command(wet_root, str(out / "wet.paths.gz"))
+        wet_docs = documents(wet_root)
+        print(f"collie scan of the WET files ({wet_size / 1e6:.1f} MB): {wet_cpu:.2f} s of "
+              f"CPU: {wet_size / wet_cpu / 1e6:.1f} MB/s a core, {len(truth) / wet_cpu:,.0f} "
+              f"records/s; {len(wet_docs & targets)} target pages kept, "
+              f"{len(wet_docs - targets)} non-target documents; the command said: "
+              f"{wet_said}")  # fmt: skip
+        if skip_baseline:
+            return
+        full_root = workspace(tmp, "full", out / "seeds", settings, lang)
+        full_cpu, _, _ = scan_command(full_root, str(out / "warc.paths.gz"), "--no-prefilter")
+        full = documents(full_root)
+        print(f"baseline, the full decision on every page (--no-prefilter): {full_cpu:.1f} s "
+              f"of CPU ({size / full_cpu / 1e6:.2f} MB/s a core; the first filter "
+              f"{full_cpu / cpu:.1f}x faster); keeps {len(full & targets)} target pages and "
+              f"{len(full - targets)} non-target documents; the first filter's scan finds "
+              f"{len(full & targets & docs)} of the {len(full & targets)} target pages it "
+              f"keeps")  # fmt: skip
+
+
+def read_cost(sources: list[str], reader: str) -> tuple[float, int]:
+    """CPU seconds to read every record of `sources` with `reader` (warcio or FastWARC),
+    each record's content read to its end; and the records."""
+    records = 0
+    started = time.process_time()
+    for source in sources:
+        with open(source, "rb") as stream:
+            if reader == "warcio":
+                from warcio.archiveiterator import ArchiveIterator
+
+                for record in ArchiveIterator(stream):
+                    record.content_stream().read()
+                    records += 1
+            else:
+                from fastwarc.warc import ArchiveIterator as FastIterator
+
+                for fast in FastIterator(stream, parse_http=True):
+                    fast.reader.read()
+                    records += 1
+    return time.process_time() - started, records
+
+
+def scan_command(root: Path, paths: str, *flags: str) -> tuple[float, float, str]:
+    """`collie scan` in a process of its own: (its CPU seconds, wall seconds, the line it
+    ends with)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "collie", "-w", str(root), "scan", paths, *flags]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    lines = [line for line in done.stderr.splitlines() if line.startswith(("Scanned", "Read"))]
+    return cpu, wall, " ".join(lines) if lines else done.stderr.strip().splitlines()[-1]
+
+
+def candidates(root: Path) -> set[str]:
+    """The URLs of the page records that passed the first filter (each is a page row)."""
+    with open_workspace(root, os.environ, {}) as ws:
+        rows = ws.conn.execute(
+            "SELECT p.url FROM pages p JOIN archive_pages a ON a.page_id = p.id"
+        ).fetchall()
+    return {row[0] for row in rows}
+
+
+def documents(root: Path) -> set[str]:
+    with open_workspace(root, os.environ, {}) as ws:
+        return {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
+
+
+def matched_needles(root: Path, sources: list[str], urls: set[str]) -> str:
+    """The first filter's needles that the pages of `urls` hold, most often first."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    from collie.langid.learn import load_model_for
+    from collie.mining.scan import prefilter_for
+    from collie.mining.scanfile import WORD, html_sample
+
+    with open_workspace(root, os.environ, {}) as ws:
+        needles = prefilter_for(ws, 1, model=load_model_for(root)).needles
+    held: Counter[str] = Counter()
+    for source in sources:
+        with open(source, "rb") as stream:
+            for record in ArchiveIterator(stream):
+                if record.rec_headers.get_header("WARC-Target-URI") in urls:
+                    text = html_sample(record.content_stream().read())
+                    held.update({m.group(0).lower() for m in WORD.finditer(text)} & needles)
+    return ", ".join(f"{word} {n}" for word, n in held.most_common(15))
 
 
 def scan_news(records: int, files: int, rounds: int) -> None:

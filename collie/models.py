@@ -168,6 +168,8 @@ class PageOutcome:
     near_letters: int = 0  # letters nearest to a learnt target but failing its tests
     suspect: SuspectRow | None = None  # a relative's page, maybe (status dropped)
     warc: WarcLocation | None = None  # its final answer's record in the WARC files
+    licence: str | None = None  # the licence the page states (SPDX; collie.page.rights)
+    tdm: str | None = None  # where it reserves text and data mining (collie.page.rights)
 
 
 @dataclass(frozen=True)
@@ -281,6 +283,8 @@ class ExportRow:
     label: str | None = None  # a suspect's review label
     segments: list[Segment] | None = None  # the paragraphs as the export marked them
     site_labels: tuple[str, ...] = ()  # its site's (collie.decide.sitelabels)
+    licence: str | None = None  # the licence its page states (SPDX), None: none found
+    tdm: str | None = None  # where its page reserves text and data mining, None: nowhere
 
     def warc_pointer(self) -> dict[str, Any] | None:
         """Where the answer its text came from is in the workspace's WARC files (the file
@@ -320,6 +324,8 @@ class ExportRow:
             "simhash": self.simhash,
             "warc": self.warc_pointer(),
             "site_labels": list(self.site_labels),
+            "licence": self.licence,
+            "tdm_reserved": self.tdm,
             "text": text,
             "paragraphs": [
                 {

@@ -40,11 +40,18 @@ Mislabelled declarations are detected, not trusted, and dropped (listed in the h
    frequency per token) belongs to an unrelated language Y, and fits at least as well as
    Y's own declarations do, is Y text under a wrong label.
 
+A second table, `collie/data/webwords.tsv.gz` (gzip, no name or date in its header):
+the WEB_DEPTH most frequent words of each wordfreq language (the languages of most of the
+web) with their Zipf frequency (log10 of the frequency per billion words, one decimal),
+one row per language and frequency (`language  zipf  words`, the words space-separated in
+wordfreq's order). `collie scan`'s first filter reads it (collie.search.seeds.web_words):
+a word common in a big language of the web, beyond the safetynet's top, is no needle.
+
 Run from the repository root:
 
-    python safetynet/build.py              # rewrite the table
-    python safetynet/build.py --check      # exit 1 if the committed table differs
-    python safetynet/build.py --out-dir D  # write D/safetynet.tsv instead
+    python safetynet/build.py              # rewrite both tables
+    python safetynet/build.py --check      # exit 1 if a committed table differs
+    python safetynet/build.py --out-dir D  # write D/safetynet.tsv and D/webwords.tsv.gz
 
 The output depends only on the pinned sources: sorted rows, fixed float format, no dates.
 """
@@ -52,6 +59,7 @@ The output depends only on the pinned sources: sorted rows, fixed float format, 
 from __future__ import annotations
 
 import argparse
+import gzip
 import itertools
 import math
 import sys
@@ -86,6 +94,8 @@ LOG_FLOOR = math.log(1e-7)  # below the "small" wordlists' 1e-6 cut-off
 # stopwords-iso's "ku" list is Central Kurdish (Sorani, Arabic script), not Kurmanji (kmr).
 CODE_OVERRIDES = {"ku": "ckb"}
 COLUMNS = ["language", "rank", "word", "frequency", "sources"]
+WEB_WORDS_FILE = "webwords.tsv.gz"
+WEB_DEPTH = 5_000  # words a wordfreq language (collie scan: 2,000 let English needles pass)
 
 
 @dataclass
@@ -345,26 +355,56 @@ def build(top: int = DEFAULT_TOP) -> str:
     return "\n".join(header(sources, top, rows) + rows) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    parser.add_argument("--out-dir", type=Path, help=f"write {SAFETYNET_FILE} here instead")
-    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help="words per language")
-    args = parser.parse_args(argv)
-    text = build(args.top)
-    path = args.out_dir / OUTPUT.name if args.out_dir else OUTPUT
-    for line in text.splitlines():
-        if line.startswith("# dropped:") or line.startswith("# languages:"):
-            print(line[2:], file=sys.stderr)
-    if args.check:
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+def build_web_words(sources: Sources | None = None) -> str:
+    """The web-words table (module docstring) as text."""
+    if sources is None:
+        sources = Sources()
+        load_wordfreq(sources)
+    lines = [
+        "# collie web words: the most frequent words of the web's big languages (no raw text).",
+        "# Built by safetynet/build.py; do not edit by hand. See safetynet/README.md.",
+        f"# source: wordfreq {version('wordfreq')} (wordlist {WORDLIST!r}), {WEB_DEPTH} words a"
+        " language, normalised by collie.text.tokenize",
+        "# zipf: log10 of the frequency per 10^9 words, one decimal; words in wordfreq's order",
+        "language\tzipf\twords",
+    ]
+    for code in sorted(sources.wordfreq):
+        ranked = itertools.islice(sources.wordfreq[code].items(), WEB_DEPTH)
+        zipfs = ((word, f"{math.log10(freq) + 9:.1f}") for word, freq in ranked)
+        for zipf, group in itertools.groupby(zipfs, key=lambda pair: pair[1]):
+            lines.append(f"{code}\t{zipf}\t{' '.join(word for word, _ in group)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_or_check(path: Path, data: bytes, check: bool) -> int:
+    """`data` written to `path`, or (`check`) compared with it: 1 when it differs."""
+    if check:
+        if not path.exists() or path.read_bytes() != data:
             print(f"{path.name}: differs from a fresh build", file=sys.stderr)
             return 1
         return 0
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(data)
     print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    parser.add_argument(
+        "--out-dir", type=Path, help=f"write {SAFETYNET_FILE} and {WEB_WORDS_FILE} here instead"
+    )
+    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help="words per language")
+    args = parser.parse_args(argv)
+    text = build(args.top)
+    folder = args.out_dir or OUTPUT.parent
+    for line in text.splitlines():
+        if line.startswith("# dropped:") or line.startswith("# languages:"):
+            print(line[2:], file=sys.stderr)
+    web = gzip.compress(build_web_words().encode("utf-8"), mtime=0)
+    failed = write_or_check(folder / OUTPUT.name, text.encode("utf-8"), args.check)
+    return failed | write_or_check(folder / WEB_WORDS_FILE, web, args.check)
 
 
 if __name__ == "__main__":

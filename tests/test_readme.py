@@ -9,6 +9,7 @@ Regenerate both references with `python tests/test_readme.py`.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
 import shlex
@@ -17,6 +18,11 @@ from pathlib import Path
 
 import click
 from click.testing import CliRunner
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 from collie.cli import cli
 from collie.config import INT_MAX, SECTIONS, SETTINGS, Setting
@@ -155,6 +161,53 @@ def test_two_commands_and_ci() -> None:
     assert commands == ["make demo", "make test"]
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert [line for line in ci.splitlines() if line.startswith("make")] == ["make test"]
+
+
+def _licence_table() -> dict[str, str]:
+    """The README's run-time dependency table: package name -> licence cell."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Dependencies", 1)[1]
+    rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| [^|]+ \|$", section, flags=re.M)
+    table = {}
+    for names, licence in rows[2:] if rows and rows[0][0] == "package" else rows:
+        for name in names.split(","):
+            table[re.split(r"[ (>]", name.strip())[0].lower().replace("_", "-")] = licence
+    return table
+
+
+def _declared_licence(name: str) -> str:
+    meta = importlib.metadata.metadata(name)
+    expression = meta.get("License-Expression") or meta.get("License") or ""
+    if len(expression) > 60:  # a whole licence text (scipy): its classifier says it
+        expression = ""
+    classifiers = [c for c in meta.get_all("Classifier") or [] if c.startswith("License ::")]
+    return expression or " ".join(classifiers)
+
+
+def test_every_run_time_dependency_has_its_licence_in_the_readme() -> None:
+    """Every requirement of pyproject.toml's dependencies is a row of the README's table,
+    and the licence it names is the installed package's (the SPDX words match)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    table = _licence_table()
+    spdx = {"apache 2.0": "apache-2.0", "bsd license": "bsd", "apache software license": "apache"}
+    for requirement in project["dependencies"]:
+        name = re.split(r"[<>=;\[ ]", requirement)[0].lower().replace("_", "-")
+        assert name in table, f"{name} has no row in the README's dependency table"
+        if name == "tomli" and sys.version_info >= (3, 11):
+            continue  # not installed there
+        declared = _declared_licence(name).lower()
+        for key, value in spdx.items():
+            declared = declared.replace(key, value)
+        cell = table[name].lower().replace("*", "")
+        first = re.split(r"[ ,()]", declared.replace("license :: osi approved :: ", ""))[0]
+        assert first and first in cell, (name, declared, table[name])
+    assert (
+        (ROOT / "LICENSE")
+        .read_text(encoding="utf-8")
+        .startswith(" " * 20 + "GNU GENERAL PUBLIC LICENSE")
+    )
+    assert project["license"] == "GPL-3.0-or-later"
+    assert "GPL-3.0-or-later" in table["html2text"]
 
 
 if __name__ == "__main__":

@@ -60,6 +60,9 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("DROP TABLE archive_pages")
         conn.execute("DROP TABLE lost_bodies")  # lost-bodies
         conn.execute("DROP TABLE site_labels_kept")  # site-labels-kept
+        conn.execute("DROP TABLE search_runs")  # search-runs
+        conn.execute("ALTER TABLE pages DROP COLUMN licence")  # page-rights
+        conn.execute("ALTER TABLE pages DROP COLUMN tdm")
     conn.close()
 
 

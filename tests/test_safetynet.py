@@ -12,6 +12,7 @@ import pytest
 
 from collie.search.seeds import (
     SAFETYNET_FILE,
+    WEB_WORDS_FILE,
     Safetynet,
     filter_seed_words,
     frequent_words,
@@ -130,14 +131,15 @@ def test_zulu_function_words_shared_with_relatives_are_removed() -> None:
 
 @pytest.mark.slow
 def test_table_is_reproducible_from_its_sources(tmp_path: Path) -> None:
-    """safetynet/build.py rebuilds the installed table byte for byte (about 12 s)."""
+    """safetynet/build.py rebuilds the installed tables byte for byte (about 12 s)."""
     subprocess.run(
         [sys.executable, str(REPO / "safetynet" / "build.py"), "--out-dir", str(tmp_path)],
         check=True,
         capture_output=True,
     )
-    shipped = resources.files("collie").joinpath("data").joinpath(SAFETYNET_FILE).read_bytes()
-    assert (tmp_path / SAFETYNET_FILE).read_bytes() == shipped, "differs from a fresh build"
+    for name in (SAFETYNET_FILE, WEB_WORDS_FILE):
+        shipped = resources.files("collie").joinpath("data").joinpath(name).read_bytes()
+        assert (tmp_path / name).read_bytes() == shipped, f"{name} differs from a fresh build"
 
 
 def test_filipino_and_tagalog_never_filter_each_other() -> None:

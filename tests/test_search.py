@@ -15,15 +15,26 @@ from collie.config import load_settings
 from collie.http import parse_retry_after
 from collie.mininet.server import MiniWebServer, Request, Response, World
 from collie.mining.search import SearchBudget, search_one, search_queries
-from collie.search import HttpSettings, SearchError, SearchFatal, make_backend
+from collie.search import (
+    HttpSettings,
+    SearchBlocked,
+    SearchEnded,
+    SearchError,
+    SearchFatal,
+    SearchRefused,
+    make_backend,
+)
 from collie.search.brave import Brave
 from collie.search.google import Google
+from collie.search.mojeek import Mojeek
 from collie.search.searxng import SearXNG
 from collie.workspace.folder import open_workspace
 
 from .clihelp import run_collie
 
 BRAVE_URL = "http://api.brave.test/res/v1/web/search"
+MOJEEK_URL = "http://api.mojeek.test/search"
+MOJEEK_KEY = "mojeek-secret-3b8e"
 GOOGLE_URL = "http://customsearch.google.test/customsearch/v1"
 BRAVE_KEY = "brave-secret-4f1d9a"
 GOOGLE_KEY = "google-secret-77ab02"
@@ -33,12 +44,16 @@ GOOGLE_CX = "cx-secret-0193"
 class FakeClock:
     """The only thing these tests mock: time."""
 
-    def __init__(self) -> None:
+    def __init__(self, wall: float = 1_795_000_000.0) -> None:  # 2026-11-18 UTC
         self.t = 1000.0
+        self.wall_start = wall
         self.sleeps: list[float] = []
 
     def now(self) -> float:
         return self.t
+
+    def wall(self) -> float:
+        return self.wall_start + self.t - 1000.0
 
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
@@ -290,7 +305,7 @@ def test_google_request_results_and_one_warning(
         "gl": ["ke"],
     }
     assert [r.message for r in caplog.records].count(caplog.records[0].message) == 1
-    assert "1 January 2027" in caplog.records[0].message
+    assert "ends on 2027-01-01" in caplog.records[0].message
 
 
 def test_google_bad_key_and_quota(world: World, web: MiniWebServer) -> None:
@@ -518,6 +533,9 @@ SHAPES: dict[str, tuple[Callable[..., Any], str, Callable[[list[str]], dict[str,
     "google": (lambda **kw: Google(secrets={"GOOGLE_API_KEY": GOOGLE_KEY,
                                             "GOOGLE_CSE_ID": GOOGLE_CX}, **kw), GOOGLE_URL,
                lambda urls: {"items": [{"link": u, "title": u} for u in urls]}),
+    "mojeek": (lambda **kw: Mojeek(secrets={"MOJEEK_API_KEY": MOJEEK_KEY}, **kw), MOJEEK_URL,
+               lambda urls: {"response": {"status": "OK",
+                                          "results": [{"url": u, "title": u} for u in urls]}}),
 }  # fmt: skip
 
 
@@ -616,3 +634,105 @@ def test_connection_problems_are_said_plainly(monkeypatch, caplog) -> None:
     with pytest.raises(SearchFatal, match=r"host not found: no-such-host\.invalid") as fatal:
         unknown.search("a b c")
     assert "search.url" in fatal.value.hint
+
+
+CAPTCHA = Response.html(
+    "<html><title>Sorry</title><body>Our systems have detected unusual traffic. "
+    '<div class="g-recaptcha"></div></body></html>'
+)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_backend_is_blocked_by_a_captcha_or_a_429_never_answered_empty(
+    name: str, world: World, web: MiniWebServer
+) -> None:
+    """A CAPTCHA page (on a 200 or a 403) and a 429 still there after the retries are
+    SearchBlocked (a SearchRefused: the run stops, the loop left open), never results."""
+    make, url, _ = SHAPES[name]
+    limited = json_response({"error": "rate limited"}, 429)
+    forbidden = Response(403, [("Content-Type", "text/html")], CAPTCHA.body)
+    seen = sequence(CAPTCHA, forbidden, limited)
+    world.add(url, seen)
+    clock = FakeClock()
+    backend = make(url=url, http=fast(retries=2), clock=clock)
+    for status in (200, 403):
+        with pytest.raises(SearchBlocked, match=rf"^{name} blocked the search \(a CAPTCHA page, "
+                           rf"HTTP {status}\)") as info:  # fmt: skip
+            backend.search("a b c")
+        assert isinstance(info.value, SearchRefused) and "run `collie run` again" in str(info.value)
+    with pytest.raises(SearchBlocked, match=r"HTTP 429 still after 2 retries"):
+        backend.search("a b c")
+    assert len(seen.calls) == 2 + 3  # type: ignore[attr-defined]
+    world.add(url, json_response({}, 429, [("Retry-After", "3600")]))
+    with pytest.raises(SearchBlocked, match="asking to wait 3600 s"):
+        backend.search("a b c")
+
+
+def test_searxng_engines_all_blocked_is_a_block_not_an_empty_answer(
+    world: World, web: MiniWebServer
+) -> None:
+    engines = [["google", "CAPTCHA"], ["duckduckgo", "Suspended: too many requests"],
+               ["qwant", "access denied"]]  # fmt: skip
+    blocked = {"results": [], "unresponsive_engines": engines}
+    mixed = {"results": [], "unresponsive_engines": [["google", "CAPTCHA"], ["bing", "timeout"]]}
+    world.add(f"{SEARX}/search", sequence(json_response(blocked), json_response(mixed)))
+    searx = SearXNG(url=SEARX, http=fast())
+    with pytest.raises(SearchBlocked, match="every engine blocked: google \\(CAPTCHA\\)") as info:
+        searx.search("thuolo")
+    assert "braveapi" in str(info.value)
+    with pytest.raises(SearchError) as failed:  # one engine merely down: a failed query
+        searx.search("thuolo")
+    assert not isinstance(failed.value, SearchRefused)
+
+
+def test_mojeek_request_results_and_errors(world: World, web: MiniWebServer) -> None:
+    answer = {"response": {"status": "OK", "head": {"query": "a b c", "start": 11},
+              "results": [{"url": "http://a.ke/1", "title": "A", "desc": "D"}]}}  # fmt: skip
+    seen = sequence(
+        json_response(answer),
+        json_response({"response": {"status": "ERROR: Daily Limit Reached"}}),
+        json_response({"response": {"status": "ERROR: Invalid API key"}}, 401),
+        json_response({"response": {"status": "ERROR: Bad query"}}),
+    )
+    world.add(MOJEEK_URL, seen)
+    mojeek = Mojeek(url=MOJEEK_URL, secrets={"MOJEEK_API_KEY": MOJEEK_KEY}, country="ke",
+                    language="sw", http=fast())  # fmt: skip
+    found = mojeek.search("a b c", count=5, offset=10).results
+    assert [(r.rank, r.url, r.title, r.snippet, r.backend) for r in found] == [
+        (11, "http://a.ke/1", "A", "D", "mojeek")
+    ]
+    assert seen.calls[0].query == {  # type: ignore[attr-defined]
+        "q": ["a b c"], "t": ["5"], "s": ["11"], "fmt": ["json"], "lb": ["SW"], "lbb": ["10"],
+        "rb": ["KE"], "rbb": ["10"], "api_key": [MOJEEK_KEY],
+    }  # fmt: skip
+    with pytest.raises(SearchBlocked, match="Daily Limit Reached"):
+        mojeek.search("a")
+    with pytest.raises(SearchRefused, match="rejected the API key") as info:
+        mojeek.search("a")
+    assert "MOJEEK_API_KEY" in str(info.value) and MOJEEK_KEY not in str(info.value)
+    with pytest.raises(SearchError, match="mojeek: ERROR: Bad query"):
+        mojeek.search("a")
+    settings = load_settings({"search.backend": "mojeek"}, {}, {})
+    with pytest.raises(SearchFatal, match="MOJEEK_API_KEY"):
+        make_backend(settings, {}).preflight()
+
+
+def test_google_says_its_end_and_refuses_after_it(
+    world: World, web: MiniWebServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen = sequence(json_response({"items": []}))
+    world.add(GOOGLE_URL, seen)
+    secrets = {"GOOGLE_API_KEY": GOOGLE_KEY, "GOOGLE_CSE_ID": GOOGLE_CX}
+    eve = FakeClock(wall=1_798_761_599.0)  # 2026-12-31 23:59:59 UTC
+    with caplog.at_level(logging.WARNING, logger="collie.search"):
+        google = Google(url=GOOGLE_URL, secrets=secrets, http=fast(), clock=eve)
+    assert "ends on 2027-01-01 (1 day from now" in caplog.records[-1].message
+    assert google.search("a").results == []
+    eve.t += 1.0  # midnight: 2027-01-01
+    with pytest.raises(SearchEnded, match=r"ended on 2027-01-01\. No query can be sent") as info:
+        google.search("a")
+    assert "brave" in str(info.value) and "mojeek" in str(info.value)
+    assert isinstance(info.value, SearchRefused)  # the run stops, the loop left open
+    assert len(seen.calls) == 1  # type: ignore[attr-defined]
+    with pytest.raises(SearchEnded):
+        Google(url=GOOGLE_URL, secrets=secrets, clock=FakeClock(wall=1_830_000_000.0)).check()

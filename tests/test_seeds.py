@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from collie.search.seeds import (
     Safetynet,
+    TokenCounts,
     count_tokens,
+    distinctive_words,
     frequency_seeds,
     odds_ratio,
     odds_ratio_seeds,
+    web_words,
 )
 from collie.udhr import load_declarations
 
@@ -137,3 +141,21 @@ def test_safetynet_and_language_commands(capsys) -> None:
     lang = json.loads(run_collie(capsys, "language", "zul", "--json").out)
     assert lang["safetynet"]["words"] > 50
     assert json.loads(run_collie(capsys, "language", "luo", "--json").out)["safetynet"] is None
+
+
+def test_words_only_the_target_uses_leave_out_the_webs_common_words() -> None:
+    """The first filter's needles (collie scan): a Zulu news text's English words
+    ("south", "city", "league") are common on the web, its own words are not; a word it
+    shares with an exempt relative stays."""
+    zulu = ["ukuthi", "kanye", "ngoba", "kodwa", "abantu", "umongameli", "iqembu", "enkundleni"]
+    english = ["south", "africa", "city", "league", "champions", "test", "park", "town", "united"]
+    occurrences = Counter({**dict.fromkeys(zulu, 60), **dict.fromkeys(english, 6)})
+    counts = TokenCounts(occurrences, Counter(dict.fromkeys(occurrences, 3)), 20_000, 10)
+    assert {"city", "league", "south", "the"} <= set(web_words()["eng"])
+    needles = {s.word for s in distinctive_words(counts, 50, "zul")}
+    assert needles and not needles & set(english), needles
+    assert {"enkundleni", "iqembu"} <= needles and "ngoba" not in needles  # Xhosa's too
+    wrong = count_tokens(["iqembu lelo " * 40])  # the workspace's wrong-language text counts
+    assert "iqembu" not in {s.word for s in distinctive_words(counts, 50, "zul", wrong)}
+    shared = {s.word for s in distinctive_words(counts, 50, "zul", exempt={"xho", "nbl", "ssw"})}
+    assert needles | {"ngoba"} <= shared

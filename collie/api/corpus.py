@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from collie.api.options import Opener
 from collie.api.outputs import check_output
 from collie.corpus import status as corpus_status
+from collie.corpus.dataset import export_dataset
 from collie.corpus.export import (
     FORMATS,
     SEGMENTS,
@@ -93,12 +94,15 @@ def export_to(
     """What `collie export OUT` does: check where it may write (never a workspace's own
     files; an existing OUT only with `replace`), then write it atomically ("-": stdout)."""
     if out != "-":
-        check_output(Path(out), replace, folder=choice.fmt == "dir")
+        check_output(Path(out), replace, folder=choice.fmt in ("dir", "dataset"))
     with open_workspace() as ws:
         check_loop(ws, choice.loop)
         try:
             if choice.fmt in SITE_FORMATS:
                 return export_site_list(ws, out, choice.fmt, replace)
+            if choice.fmt == "dataset":
+                data = corpus_status.report_data(ws)  # the card's figures, read first
+                return export_dataset(ws, out, choice, replace, data)
             return export_corpus(ws, out, choice, replace)
         except FileExistsError:
             raise InputError(

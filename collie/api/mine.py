@@ -75,6 +75,7 @@ def mine(
             return Mined(RunReport(already_done=True), limits.loops, done, source, None, refetched)
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
+        ws.search_run = ws.queries.begin_run(backend.name)  # its requests counted (cost)
         model = ws.model()
         logged = LoggedEvents(events or RunEvents())
         log_path, log_handler = open_run_log(ws.root)

@@ -18,6 +18,11 @@ OWN_FOLDERS = ("seed", "cache", "warc", "models", "logs")  # exports/ is for the
 MANIFEST = "manifest.jsonl"  # what marks a folder as an earlier `export --format dir`
 
 
+def is_dataset(path: Path) -> bool:
+    """Is `path` an earlier `export --format dataset` (its card and its shards)?"""
+    return (path / "README.md").is_file() and any((path / "data").glob("train-*-of-*"))
+
+
 def workspace_part(path: Path) -> tuple[Path, str] | None:
     """(workspace root, what of it) when `path` resolves to a workspace's own file or
     folder, or into one of its own folders; None otherwise."""
@@ -79,11 +84,11 @@ def _check_folder(path: Path, force: bool) -> None:
         )
     if not any(path.iterdir()):
         return
-    if not (path / MANIFEST).is_file():
+    if not ((path / MANIFEST).is_file() or is_dataset(path)):
         raise InputError(
             f"Cannot write {path}: it exists and is not an empty directory.",
             f"Give a new or empty directory (--force replaces only an earlier export's "
-            f"folder, one with {MANIFEST}).",
+            f"folder, one with {MANIFEST}, or a dataset's: README.md and data/train-*).",
         )
     if not force:
         raise InputError(

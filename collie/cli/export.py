@@ -12,7 +12,7 @@ from collie.api.corpus import export_to
 from collie.api.outputs import check_output
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import force_option
-from collie.corpus.export import FORMATS, SEGMENTS, ExportChoice
+from collie.corpus.export import FORMATS, RIGHTS, SEGMENTS, TDM_RESERVED, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.sites import SITE_FORMATS
 from collie.corpus.status import report_data
@@ -24,10 +24,11 @@ from collie.files import atomic_write
 def parse_labels(value: str | None) -> tuple[str, ...]:
     """`--exclude religious,multilingual` as label names (a usage error for others)."""
     names = tuple(part.strip() for part in (value or "").split(",") if part.strip())
-    unknown = [name for name in names if name not in LABELS]
+    unknown = [name for name in names if name not in (*LABELS, TDM_RESERVED)]
     if unknown:
         raise click.BadParameter(
-            f"{', '.join(unknown)}: not a site label (labels: {', '.join(LABELS)})"
+            f"{', '.join(unknown)}: not a site label (labels: {', '.join(LABELS)}) nor "
+            f"{TDM_RESERVED}"
         )
     return names
 
@@ -49,14 +50,28 @@ def parse_labels(value: str | None) -> tuple[str, ...]:
     "request records copied from the workspace's WARC files), to publish with the corpus; "
     "sites: the site list, a TSV line a site of the corpus (URL, documents, words, labels, "
     "how it was found, the audit's verdict, why each label); web-languages: the same "
-    "list as Common Crawl's Web Languages Project file of the language.",
+    "list as Common Crawl's Web Languages Project file of the language; dataset: a folder "
+    "to publish, data/ (gzip'd JSON-lines shards) and README.md, a dataset card (YAML header: "
+    "language, licence as the rights allow, size; then the collection, site labels, rights, "
+    "audit, language model, near-duplicates, robots.txt, known limits).",
 )
 @click.option(
     "--exclude",
     metavar="LABELS",
     callback=lambda _ctx, _param, value: parse_labels(value),
     help="Leave out the documents of sites with these labels (comma-separated: "
-    "religious, multilingual, relative; `collie status` shows each label's share).",
+    "religious, multilingual, relative; `collie status` shows each label's share), and "
+    "with tdm-reserved, those whose page reserves text and data mining (TDMRep, robots "
+    "noai).",
+)
+@click.option(
+    "--rights",
+    type=click.Choice(RIGHTS),
+    default="any",
+    show_default=True,
+    help="open: only the documents whose page states an open licence (CC0, CC BY, CC BY-SA, "
+    "the Public Domain Mark), to redistribute; jsonl writes each page's `licence` and "
+    "`tdm_reserved` either way.",
 )
 @click.option(
     "--min-share",
@@ -113,6 +128,7 @@ def export(
     suspects: bool,
     unique_paragraphs: bool,
     exclude: tuple[str, ...],
+    rights: str,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -131,12 +147,19 @@ def export(
       collie export suspects.jsonl --format jsonl --suspects
       collie export corpus.warc.gz --format warc
       collie export corpus.txt --exclude religious,multilingual
+      collie export open.jsonl --format jsonl --rights open --exclude tdm-reserved
       collie export sites.tsv --format sites
+      collie export zulu-dataset --format dataset --rights open
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
+    if fmt == "dataset" and (out == "-" or suspects):
+        raise click.UsageError(
+            "--format dataset writes a folder of the corpus: give OUT a folder name (no -, "
+            "no --suspects)."
+        )
     choice = ExportChoice(
-        fmt, min_share, segments, loop, source, suspects, unique_paragraphs, exclude
+        fmt, min_share, segments, loop, source, suspects, unique_paragraphs, exclude, rights
     )
     count = export_to(app.open, out, choice, force)
     if as_json:
@@ -154,6 +177,19 @@ def export(
             f"{count.documents:,} {what}, {count.words:,} words written to "
             f"{'stdout' if out == '-' else out}."
         )
+        if count.rights_left_out:
+            why = "; ".join(
+                w
+                for w, on in (
+                    ("no open licence: --rights open", rights == "open"),
+                    (
+                        "text and data mining reserved: --exclude tdm-reserved",
+                        TDM_RESERVED in exclude,
+                    ),
+                )
+                if on
+            )
+            note(f"{plural(count.rights_left_out, 'document', 'documents')} left out ({why}).")
         if count.site_boilerplate:
             note(
                 f"{count.site_boilerplate:,} paragraphs ({count.site_boilerplate_words:,} words) "

@@ -46,7 +46,7 @@ def scan_command(
 
     FILES are WARC or WET files (Common Crawl's, or any WARC), globs, https:// URLs
     (streamed), or Common Crawl paths files (warc.paths.gz, wet.paths.gz). Each page
-    record goes through a cheap first filter (the target's seed words in its first
+    record goes through a cheap first filter (words only the target uses, in its first
     16 KB of text) and then through the same decoding, main-text extraction, language
     identification, page decision and near-duplicate filtering as a fetched page. The
     pages found enter the workspace's open loop with where their record is; then the
@@ -58,7 +58,8 @@ def scan_command(
     on from there when scanned again once complete; a file that is not a WARC or WET
     file, or is missing, is named and the others scanned. The exit status is 1 when a
     file was partial or unreadable. One task a file on the executor (--executor dask
-    for a cluster).
+    for a cluster); local files are read with FastWARC when it is installed (pip
+    install 'collie[fast]'). The scan ends by saying how many MB it read, how fast.
 
     \b
     Example:
@@ -98,6 +99,13 @@ def _print_summary(report: ScanReport) -> None:
         f"the first filter; {report.documents} target documents, {report.sites_queued} "
         "sites queued for `collie run`."
     )
+    if report.archive_bytes and report.wall:
+        per_core = report.archive_bytes / report.seconds / 1e6 if report.seconds else 0.0
+        note(
+            f"Read {report.archive_bytes / 1e6:,.1f} MB of archive files (compressed) in "
+            f"{report.wall:,.1f} s: {report.archive_bytes / report.wall / 1e6:,.1f} MB/s; "
+            f"{per_core:,.1f} MB/s a core in the tasks."
+        )
     if report.passes is not None:
         note(
             f"After the passes a run makes at a loop's end: {report.kept} target documents "

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Value
-from collie.corpus.report import WIDTH, loop_lines
+from collie.corpus.report import WIDTH, cost_line, loop_lines, rights_lines
 from collie.languages import Language, all_languages, get_language, members
 from collie.search import SearchResult
 from collie.search.seeds import SeedList, safetynet_languages
 from collie.workspace.seedfiles import SeedPlan
 
+RUNS_SHOWN = 3  # the last runs' search cost lines `collie status` shows (the report: all)
 SCOPES = {"I": "individual language", "M": "macrolanguage", "S": "special code"}
 TYPES = {
     "L": "living",
@@ -89,6 +90,11 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"queries     {counts}; {search['requests_sent']:,} search requests, "
             f"{search['result_urls']:,} distinct result URLs ({search['backend']})"
         )
+    for run in (search.get("runs") or [])[-RUNS_SHOWN:]:
+        lines += textwrap.wrap(
+            f"search cost {cost_line(run)}", WIDTH, subsequent_indent=" " * 12,
+            break_on_hyphens=False,
+        )  # fmt: skip
     scanned = data.get("scan") or {}
     if scanned.get("files"):
         lines.append(
@@ -97,6 +103,10 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{scanned['documents']:,} target documents in the corpus"
         )
     lines += label_lines(data.get("site_labels") or {})
+    for line in rights_lines(data.get("rights") or {}):
+        lines += textwrap.wrap(
+            f"rights      {line}", WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False
+        )
     archive = data["archive"]
     if archive["files"]:
         per_doc = archive["bytes_per_document"]

@@ -166,7 +166,7 @@ SETTINGS: tuple[Setting, ...] = (
         "search.backend",
         "searxng",
         "Search backend.",
-        choices=("searxng", "brave", "google"),
+        choices=("searxng", "brave", "mojeek", "google"),
     ),
     Setting("search.url", "", "Endpoint URL; empty means the backend's public endpoint.", url=True),
     Setting(
@@ -343,8 +343,13 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=1000,
         effect="No effect on the corpus: only the warning before a run.",
     ),
-    Setting("search.country", "", "ISO 3166-1 country to localise results to (brave, google)."),
+    Setting(
+        "search.country", "", "ISO 3166-1 country to localise results to (brave, mojeek, google)."
+    ),
     Setting("search.brave_key_env", "BRAVE_API_KEY", "Environment variable holding the Brave key."),
+    Setting(
+        "search.mojeek_key_env", "MOJEEK_API_KEY", "Environment variable holding the Mojeek key."
+    ),
     Setting(
         "search.google_key_env", "GOOGLE_API_KEY", "Environment variable holding the Google key."
     ),

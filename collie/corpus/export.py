@@ -37,14 +37,17 @@ from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.models import ExportRow, Segment
+from collie.page.rights import is_open
 from collie.store import CorpusStore
 from collie.store.tallies import TallyStore
 from collie.store.warc import WARC_FOLDER
 from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
 
-FORMATS = ("txt", "jsonl", "dir", "warc", "sites", "web-languages")
+FORMATS = ("txt", "jsonl", "dir", "warc", "dataset", "sites", "web-languages")
 SEGMENTS = ("target", "all")
+RIGHTS = ("any", "open")  # --rights: every document, or only the openly licensed ones
+TDM_RESERVED = "tdm-reserved"  # --exclude's name for documents reserving text and data mining
 
 
 @dataclass
@@ -64,6 +67,7 @@ class ExportCount:
     # warc format: documents whose record is in a damaged WARC file: file -> (damage, count)
     damaged: dict[str, tuple[str, int]] = field(default_factory=dict)
     sites: int = 0  # a site list's (--format sites, web-languages): its lines
+    rights_left_out: int = 0  # documents --rights open or --exclude tdm-reserved left out
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class ExportChoice:
     suspects: bool = False  # the relative-suspected pages instead of the corpus
     unique_paragraphs: bool = False
     exclude: tuple[str, ...] = ()  # site labels whose sites' documents are left out
+    rights: str = "any"  # RIGHTS: "open" writes only openly licensed documents
 
     @property
     def whole(self) -> bool:
@@ -85,7 +90,8 @@ class ExportChoice:
         corpus's repeats kept): the one whose per-loop counts status shows?"""
         return (self.min_share <= 0 and self.segments in (None, "target") and self.loop is None
                 and self.source is None and not self.suspects
-                and not self.unique_paragraphs and not self.exclude)  # fmt: skip
+                and not self.unique_paragraphs and not self.exclude
+                and self.rights == "any")  # fmt: skip
 
 
 @dataclass
@@ -170,12 +176,35 @@ class Selection:
         return mark_segments(row.paragraphs, self.target, self.identify)
 
 
+@dataclass
+class RightsFilter:
+    """The documents an export leaves out for their rights: with `open`, those whose page
+    states no open licence (collie.page.rights.is_open); with `reserved`, those whose page
+    reserves text and data mining. `left_out` counts them."""
+
+    open: bool = False
+    reserved: bool = False
+    left_out: int = 0
+
+    @classmethod
+    def of(cls, choice: ExportChoice) -> RightsFilter:
+        return cls(choice.rights == "open", TDM_RESERVED in choice.exclude)
+
+    def __call__(self, rows: Iterable[ExportRow]) -> Iterator[ExportRow]:
+        for row in rows:
+            if (self.open and not is_open(row.licence)) or (self.reserved and row.tdm):
+                self.left_out += 1
+                continue
+            yield row
+
+
 def export_sources(
-    ws: Workspace, choice: ExportChoice
+    ws: Workspace, choice: ExportChoice, rights: RightsFilter | None = None
 ) -> tuple[Iterable[ExportRow], Selection, Repeats | None]:
     """What an export of `choice` reads: the workspace's corpus (or, with
     `choice.suspects`, its relative-suspected pages), which paragraphs of each it
-    writes, and which it leaves out as repeats."""
+    writes, and which it leaves out as repeats; `rights` (RightsFilter.of(choice)) leaves
+    out the documents whose rights the choice refuses."""
     store = CorpusStore(ws.conn)
     if choice.suspects:
         rows, repeats = store.suspect_rows(choice.loop), None
@@ -185,6 +214,8 @@ def export_sources(
         if choice.exclude or choice.fmt in ("jsonl", "dir"):  # a document's site labels
             rows = with_site_labels(rows, site_labels(ws), choice.exclude)
     segments = choice.segments or ("all" if choice.suspects else "target")
+    if rights is not None:
+        rows = rights(rows)
     return rows, workspace_selection(ws, segments), repeats
 
 
@@ -200,7 +231,8 @@ def export_corpus(
     """Write what `export_sources` reads to `out` ("-": stdout) as `write_export` does;
     return what was written; a default export's per-loop counts kept for status."""
     fingerprint = tally_fingerprint(ws) if choice.whole else ""  # before anything is read
-    rows, selection, repeats = export_sources(ws, choice)
+    rights = RightsFilter.of(choice)
+    rows, selection, repeats = export_sources(ws, choice, rights)
     archive = originals = None
     if choice.fmt == "warc":
         archive, originals = ws.root / WARC_FOLDER, CorpusStore(ws.conn).warc_originals()
@@ -218,13 +250,14 @@ def export_corpus(
     )
     if tally is not None:  # a default export: what status shows of it, kept
         TallyStore(ws.conn).keep_tally(fingerprint, tally)
+    count.rights_left_out = rights.left_out
     return count
 
 
 def export_records(ws: Workspace, choice: ExportChoice) -> Iterator[dict[str, Any]]:
     """The objects a JSON-lines export of `choice` writes, one a document, in order (as
     they are before `json.dumps`: the Python API's `Workspace.documents`)."""
-    rows, selection, repeats = export_sources(ws, choice)
+    rows, selection, repeats = export_sources(ws, choice, RightsFilter.of(choice))
     count = ExportCount()
     for row, text in export_texts(rows, selection, count, repeats, marked=True):
         yield row.to_json(text)
@@ -437,7 +470,7 @@ def write_export(
         try:
             _write_dir(tmp_dir, items)
             tmp_dir.chmod(umask_mode())
-            _swap_folder(tmp_dir, path)
+            swap_folder(tmp_dir, path)
         except BaseException:
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise
@@ -467,7 +500,7 @@ def _write_file(path: Path, fmt: str, replace: bool, write: Callable[[IO[bytes]]
         write(handle)
 
 
-def _swap_folder(new: Path, path: Path) -> None:
+def swap_folder(new: Path, path: Path) -> None:
     """Put the finished folder `new` in the place of `path` (absent, empty, or an
     earlier export, removed only once the new one is in place)."""
     if not path.exists():

@@ -92,6 +92,10 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             f"(warc.keep {archive['keep']}; the body cache {archive['cache_bytes']:,} bytes)"
             + (f", {per_doc:,} bytes per target document" if per_doc else ""),
         ]
+    runs = (data.get("search") or {}).get("runs") or []
+    if runs:
+        lines += ["", "search cost (each run's requests, priced on the backend's plan):"]
+        lines += [f"  {cost_line(run)}" for run in runs]
     fetched = ", ".join(f"{language_label(code)} {n}" for code, n in data["languages"].items())
     lines += ["", f"languages of the pages fetched: {fetched or '-'}"]
     lines += ["", "best sites (target documents / pages fetched):"]
@@ -111,6 +115,9 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         lines += [f"  {w:<30} {h:>4} / {n}" for w, h, n in words.get(side, [])] or ["  -"]
     for loop, words in data["seeds"].items():
         lines += ["", f"seed words of loop {loop} {seed_words_text(words, 30)}"]
+    if (data.get("rights") or {}).get("documents"):
+        lines += ["", "rights the pages state (collie.page.rights):"]
+        lines += [f"  {line}" for line in rights_lines(data["rights"])]
     if data.get("site_labels"):
         lines += ["", "what the corpus is made of (site labels; `collie export --format sites`):"]
         lines += label_share_lines(data["site_labels"])
@@ -118,6 +125,40 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         lines += ["", "audit by a speaker (`collie review`; 95% Wilson intervals):"]
         lines += [f"  {line}" for line in audit_lines(data["audit"], data["language_name"])]
     return lines
+
+
+def cost_line(run: dict[str, Any]) -> str:
+    """One run's search bill in words."""
+    head = f"run {run['started_at'][:16].replace('T', ' ')} UTC, {run['backend']}: " + (
+        f"{run['requests']:,} search requests"
+    )
+    if run["price_usd"] is None:
+        return head + " (the plan's price is not known: set search.price_per_1000)"
+    if not run["price_per_1000"]:
+        return head + " (free)"
+    allowance = run["monthly_allowance"]
+    within = f"; {allowance:,} a month free" if allowance else ""
+    return (
+        head + f", ${run['price_usd']:,.2f} ({run['billed_requests']:,} billed at "
+        f"${run['price_per_1000']:g} per 1,000{within})"
+    )
+
+
+def rights_lines(rights: dict[str, Any]) -> list[str]:
+    """The corpus's rights in words: licensed, open and TDM-reserved shares."""
+    documents = rights.get("documents") or 0
+    if not documents:
+        return []
+    licences = ", ".join(f"{name} {n}" for name, n in rights["licences"].items())
+    where = ", ".join(f"{name} {n}" for name, n in rights["tdm_sources"].items())
+    return [
+        f"{rights['licensed']:,} of {documents:,} documents state a licence "
+        f"({rights['licensed_share']:.1%}; {licences or 'none'}); "
+        f"{rights['open']:,} an open one ({rights['open_share']:.1%}: `export --rights open`)",
+        f"{rights['tdm_reserved']:,} reserve text and data mining "
+        f"({rights['tdm_reserved_share']:.1%}{'; ' + where if where else ''}: `export "
+        "--exclude tdm-reserved`)",
+    ]
 
 
 NO_SEED_WORDS = "none stored, as the loop recorded no query (a scan loop, or its search never ran)"

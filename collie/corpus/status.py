@@ -4,6 +4,10 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
@@ -11,7 +15,11 @@ from collie.corpus.review.results import audit_data
 from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
+from collie.langid.learn import workspace_model_path
+from collie.langid.modelfile import BUNDLED
 from collie.mining.coverage import coverage_by_loop
+from collie.page.rights import is_open
+from collie.search import BACKENDS
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
 from collie.store.archived import ArchiveStore
@@ -56,9 +64,11 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "queries": ws.queries.query_counts(),
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
+            "runs": search_cost(ws),
         },
         "scan": ScanStore(ws).scan_totals(),
         "site_labels": site_label_data(ws),
+        "rights": rights_data(ws),
         "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
             {
@@ -74,6 +84,76 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             for loop in ws.records.loops()
         ],
     }
+
+
+def rights_data(ws: Workspace) -> dict[str, Any]:
+    """What the corpus's pages state of their rights (collie.page.rights): its original
+    documents, those under each licence, the openly licensed ones and those reserving
+    text and data mining (by where they say so), each with its share of the documents."""
+    licences: Counter[str] = Counter()
+    reserved: Counter[str] = Counter()
+    documents = opened = 0
+    for licence, tdm, n in CorpusStore(ws.conn).rights_counts():
+        documents += n
+        if licence:
+            licences[licence] += n
+            opened += n if is_open(licence) else 0
+        if tdm:
+            reserved[tdm] += n
+
+    def share(n: int) -> float:
+        return round(n / documents, 4) if documents else 0.0
+
+    return {
+        "documents": documents,
+        "licensed": sum(licences.values()),
+        "licensed_share": share(sum(licences.values())),
+        "open": opened,
+        "open_share": share(opened),
+        "tdm_reserved": sum(reserved.values()),
+        "tdm_reserved_share": share(sum(reserved.values())),
+        "licences": dict(sorted(licences.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "tdm_sources": dict(sorted(reserved.items())),
+    }
+
+
+def search_cost(ws: Workspace) -> list[dict[str, Any]]:
+    """Each run's search bill: its start, backend and requests, and what they cost on the
+    backend's plan (the workspace's search.monthly_requests and search.price_per_1000 for
+    its own backend, else the backend's defaults): the requests beyond the month's free
+    allowance (counted from the month's earlier runs) times the price; `price_usd` None
+    when the plan's price is not known, 0 for a free backend."""
+    settings, runs = ws.settings, []
+    month_total: dict[tuple[str, str], int] = {}
+    for started, name, requests in ws.queries.search_runs():
+        cls = BACKENDS.get(name)
+        allowance = cls.monthly_requests if cls else 0
+        price = cls.price_per_1000 if cls else 0.0
+        known = cls.price_known if cls else False
+        if name == settings["search.backend"]:
+            if settings["search.monthly_requests"] >= 0:
+                allowance = settings["search.monthly_requests"]
+            if settings["search.price_per_1000"] >= 0:
+                price, known = settings["search.price_per_1000"], True
+        key = (name, started[:7])
+        before = month_total.get(key, 0)
+        month_total[key] = before + requests
+        billed = max(0, before + requests - allowance) - max(0, before - allowance)
+        if not allowance:
+            billed = requests
+        cost = round(billed * price / 1000, 2) if known else None
+        runs.append(
+            {
+                "started_at": started,
+                "backend": name,
+                "requests": requests,
+                "billed_requests": billed if known and price else 0,
+                "price_per_1000": price if known else None,
+                "monthly_allowance": allowance,
+                "price_usd": cost,
+            }
+        )
+    return runs
 
 
 def site_label_data(ws: Workspace) -> dict[str, dict[str, Any]]:
@@ -189,6 +269,8 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "archive": status["archive"],
         "scan": status["scan"],
         "site_labels": status["site_labels"],
+        "rights": status["rights"],
+        "search": status["search"],
         "languages": store.language_counts(),
         "sites": store.site_yields(),
         "queries": store.query_yields(),
@@ -197,6 +279,56 @@ def report_data(ws: Workspace) -> dict[str, Any]:
         "lengths": store.document_lengths(),
         "seeds": {loop["number"]: loop["seed_words"] for loop in status["loops"]},
         "audit": audit_data(ws),
+        "collection": collection_data(ws, status),
+        "language_model": model_data(ws),
+        "near_duplicates": {
+            key: ws.settings[key] for key in ("dedup.max_distance", "dedup.paragraphs")
+        },
+    }
+
+
+def collection_data(ws: Workspace, status: dict[str, Any]) -> dict[str, Any]:
+    """How the corpus was collected, in figures: the loops, when they ran, the search
+    (backend, queries, requests), the corpus's sites, documents and words (a default
+    export's) by source, and the pages robots.txt kept collie from fetching."""
+    loops = status["loops"]
+    by_source = {
+        source: sum(loop.get("documents", {}).get(source, 0) for loop in loops)
+        for source in ("search", "crawl", "archive")
+    }
+    finished = [loop["finished_at"] for loop in loops if loop["finished_at"]]
+    return {
+        "loops": len(loops),
+        "loops_finished": len(finished),
+        "first_started": loops[0]["started_at"] if loops else None,
+        "last_finished": max(finished) if finished else None,
+        "backend": status["search"]["backend"],
+        "queries": sum(status["search"]["queries"].values()),
+        "queries_answered": status["search"]["queries"].get("done", 0),
+        "search_requests": status["search"]["requests_sent"],
+        "result_urls": status["search"]["result_urls"],
+        "sites": CorpusStore(ws.conn).corpus_sites(),
+        "documents": sum(by_source.values()),
+        "documents_by_source": by_source,
+        "words": sum(loop.get("words", 0) for loop in loops),
+        "pages_fetched": sum(loop.get("fetched", 0) for loop in loops),
+        "robots_refused": sum(loop.get("dropped", {}).get("robots", 0) for loop in loops),
+    }
+
+
+def model_data(ws: Workspace) -> dict[str, Any]:
+    """The language model the corpus was identified with: its file and SHA-256 (the
+    workspace's own, else the bundled one) and the settings it ran with; the model is
+    not loaded (status and report never load it)."""
+    own = workspace_model_path(ws.root)
+    path = own if own.is_file() else Path(str(resources.files("collie").joinpath(BUNDLED)))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    return {
+        "file": "workspace" if own.is_file() else "bundled",
+        "sha256": digest,
+        "threshold": ws.settings["langid.threshold"],
+        "min_chars": ws.settings["langid.min_chars"],
+        "min_target_words": ws.settings["langid.min_target_words"],
     }
 
 

@@ -110,6 +110,26 @@ def write_archive(
     bulk_count = max(0, records - len(captures))
     captures += list(_bulk(rng, bulk_count, target))
     rng.shuffle(captures)
+    warc_names, wet_names = write_captures(out, captures, files, rng)
+    world_pages = sum(not c.bulk for c in captures)
+    return ArchiveSummary(
+        warc_names,
+        wet_names,
+        len(captures),
+        sum(c.target for c in captures),
+        world_pages,
+        len(captures) - world_pages,
+    )
+
+
+def write_captures(
+    out: Path, captures: list[Capture], files: int, rng: random.Random
+) -> tuple[list[str], list[str]]:
+    """`captures`, in their order, as Common Crawl lays them out under `out`: `files`
+    WARC files (request, response and metadata records, one gzip member a record) and
+    their WET files, warc.paths.gz, wet.paths.gz and truth.json (a capture's URL: its
+    language, whether it is a target document, whether it is bulk). Returns the WARC
+    and WET files' paths under `out`."""
     base = Path("crawl-data") / CRAWL / "segments" / SEGMENT
     warc_names, wet_names = [], []
     per_file = -(-len(captures) // max(1, files))
@@ -127,15 +147,7 @@ def write_archive(
         (out / name).write_bytes(gzip.compress("".join(f"{n}\n" for n in listed).encode(), mtime=0))
     truth = {c.url: {"lang": c.lang, "target": c.target, "bulk": c.bulk} for c in captures}
     (out / "truth.json").write_text(json.dumps(truth, sort_keys=True), encoding="utf-8")
-    world_pages = sum(not t["bulk"] for t in truth.values())
-    return ArchiveSummary(
-        warc_names,
-        wet_names,
-        len(captures),
-        sum(c.target for c in captures),
-        world_pages,
-        len(captures) - world_pages,
-    )
+    return warc_names, wet_names
 
 
 def _world_captures(

@@ -37,6 +37,7 @@ from collie.udhr import cache_dir
 
 GENERATOR = (
     "build.py",
+    "rights.py",
     "records.py",
     "languages.py",
     "sites.py",

@@ -58,6 +58,8 @@ class World:
     homes: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)  # kind -> n -> url
     hidden_count: int = 0
     sites: dict[str, SiteTruth] = field(default_factory=dict)  # host -> its kind and labels
+    # url -> (licence, tdm reservation) of the pages rights.py planted a signal or decoy in
+    rights: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     @property
     def relatives(self) -> list[str]:

@@ -185,3 +185,34 @@ def searx_html(query: str, page: SearchPage, pageno: int) -> str:
         f"<html><head><title>{html.escape(query)} - mininet search</title></head><body>"
         f"<p>{page.total} results</p><ol>{items}</ol>{nxt}</body></html>"
     )
+
+
+# -- the paid APIs' shapes, over the same index (server.py routes them by path and key) --
+
+
+def brave_json(page: SearchPage) -> dict[str, Any]:
+    """A Brave Web Search API answer (GET /res/v1/web/search)."""
+    items = [{"url": h.url, "title": h.title, "description": h.content} for h in page.hits]
+    return {"type": "search", "web": {"type": "search", "results": items}}
+
+
+def google_json(page: SearchPage) -> dict[str, Any]:
+    """A Google Custom Search JSON API answer (GET /customsearch/v1)."""
+    items = [{"link": h.url, "title": h.title, "snippet": h.content} for h in page.hits]
+    return {"kind": "customsearch#search", "items": items} if items else {"kind": "x"}
+
+
+def mojeek_json(query: str, page: SearchPage, start: int) -> dict[str, Any]:
+    """A Mojeek Search API answer (GET /search?api_key=...&fmt=json)."""
+    results = [{"url": h.url, "title": h.title, "desc": h.content} for h in page.hits]
+    head = {"query": query, "start": start, "return": len(results), "results": page.total}
+    return {"response": {"status": "OK", "head": head, "results": results}}
+
+
+# What the APIs send when they block a client: a CAPTCHA page (Google's "unusual traffic"
+# page, as a scraped engine or a challenging proxy sends it) or HTTP 429.
+CAPTCHA_PAGE = (
+    "<html><head><title>Sorry...</title></head><body><p>Our systems have detected unusual "
+    "traffic from your computer network. Please solve the CAPTCHA below.</p>"
+    '<div class="g-recaptcha"></div></body></html>'
+)

@@ -35,13 +35,21 @@ from collie.mininet.messages import (
     split_url,
 )
 from collie.mininet.search import (
+    CAPTCHA_PAGE,
     RESULTS_PER_PAGE,
     SearchHit,
     SearchPage,
     _Index,
+    brave_json,
+    google_json,
+    mojeek_json,
     searx_html,
     searx_json,
 )
+
+# The search APIs the world serves: SearXNG's and Mojeek's (/search; Mojeek's with an
+# api_key), Brave's and Google's Custom Search's.
+API_ROUTES = frozenset({"/search", "/res/v1/web/search", "/customsearch/v1"})
 
 __all__ = [
     "Behaviour",
@@ -62,6 +70,7 @@ class ServedWorld(Protocol):
     search_host: str
     search_json_enabled: bool
     engine_error: str  # "" = the engine answers; else why it does not (SearXNG's words)
+    search_block: str  # "" = the APIs answer; "captcha" or "429": they block
 
     def has_host(self, host: str) -> bool: ...
     def lookup(self, host: str, path: str) -> Behaviour | None: ...
@@ -84,6 +93,9 @@ class World:
         # suspended after errors ("Suspended: too many requests"): 200, no results, the
         # engine and the reason in unresponsive_engines.
         self.engine_error = ""
+        # "captcha" or "429": every search API of the world blocks its clients that way
+        # (the search backends' tests: a block is never an empty answer).
+        self.search_block = ""
         self._sites: dict[str, dict[str, Behaviour]] = {}
         self._lock = threading.Lock()
         self._version = 0
@@ -403,11 +415,48 @@ class MiniWebServer:
 
     def _respond_self(self, request: Request) -> Response:
         route = urlsplit(request.path).path
+        if route in API_ROUTES and self.world.search_block:
+            if self.world.search_block == "captcha":
+                return Response.html(CAPTCHA_PAGE)
+            return _json_response({"error": "Too Many Requests"}, status=429)
+        if route == "/search" and "api_key" in request.query:
+            return self._mojeek(request)
         if route == "/search":
             return self._search(request)
+        if route == "/res/v1/web/search":
+            return self._brave(request)
+        if route == "/customsearch/v1":
+            return self._google(request)
         if route == "/_mininet/log":
             return _json_response([asdict(entry) for entry in self.log])
         return Response.error(404)
+
+    def _paid_page(self, query: str, count: str, first: str) -> SearchPage:
+        """The page of `count` results from the `first` (0-based) of a paid API's query."""
+        per_page = max(1, min(int(count) if count.isdigit() else 10, 100))
+        start = int(first) if first.isdigit() else 0
+        return self.world.search(query, start // per_page + 1, per_page)
+
+    def _brave(self, request: Request) -> Response:
+        params = {k: v[-1] for k, v in request.query.items()}
+        count = params.get("count", "20")
+        page = params.get("offset", "0")
+        first = str(int(page) * int(count)) if page.isdigit() and count.isdigit() else "0"
+        return _json_response(brave_json(self._paid_page(params.get("q", ""), count, first)))
+
+    def _google(self, request: Request) -> Response:
+        params = {k: v[-1] for k, v in request.query.items()}
+        start = params.get("start", "1")
+        first = str(int(start) - 1) if start.isdigit() and int(start) > 0 else "0"
+        page = self._paid_page(params.get("q", ""), params.get("num", "10"), first)
+        return _json_response(google_json(page))
+
+    def _mojeek(self, request: Request) -> Response:
+        params = {k: v[-1] for k, v in request.query.items()}
+        query, start = params.get("q", ""), params.get("s", "1")
+        first = str(int(start) - 1) if start.isdigit() and int(start) > 0 else "0"
+        page = self._paid_page(query, params.get("t", "10"), first)
+        return _json_response(mojeek_json(query, page, int(first) + 1))
 
     def _search(self, request: Request) -> Response:
         params = {k: v[-1] for k, v in request.query.items()}

@@ -79,6 +79,7 @@ def _write_rows(db: sqlite3.Connection, world: World) -> None:
         "seed": str(opts.seed),
         "sources": _json({c: t.source for c, t in sorted(world.texts.items())}),
         "relatives": _json(world.relatives),
+        "rights": _json({url: list(truth) for url, truth in world.rights.items()}),
     }
     db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     robots = [_robots_row(host, text) for host, text in sorted(world.robots.items())]
@@ -189,6 +190,11 @@ class WorldFile:
             )
         self.target = self.meta["target"]
         self.relatives: list[str] = json.loads(self.meta.get("relatives", "[]"))
+        # the rights planted (mininet.rights): url -> (licence, tdm reservation)
+        self.rights: dict[str, tuple[str | None, str | None]] = {
+            url: (truth[0], truth[1])
+            for url, truth in json.loads(self.meta.get("rights", "{}")).items()
+        }
         self.traps = [
             Trap(r[0], r[1], r[3], [tuple(h) for h in json.loads(r[2])], r[4], r[5])
             for r in self._query("SELECT * FROM traps ORDER BY site, prefix")
@@ -281,6 +287,7 @@ class StoredWorld(WorldFile):
     search_host = "search.mininet"
     search_json_enabled = True
     engine_error = ""
+    search_block = ""
 
     def has_host(self, host: str) -> bool:
         return normalise_host(host) in self.hosts

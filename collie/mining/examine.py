@@ -178,6 +178,7 @@ def examine_page(
         outcome.body_sha1 = hashlib.sha1(result.body).hexdigest()
     outcome.content_type = result.headers.get("content-type")
     outcome.links = page.links
+    outcome.licence, outcome.tdm = page.rights.licence, page.rights.tdm
     return decide_text(examined, page.text, page.paragraphs, model, rules)
 
 

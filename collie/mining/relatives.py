@@ -131,6 +131,8 @@ def learn_relatives(
         learnt = contrast_of(model, code)
         if learnt and learnt["letters"] == available:
             break  # nothing new since the model was learnt
+        if available < MIN_CONTRAST_LETTERS:
+            break  # too little to learn from (learn_against would say so, after relearning)
         if base is None:
             base = base_model(list(hide))
             targets, wronglang = _seed_texts(ws)

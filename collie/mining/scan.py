@@ -38,6 +38,7 @@ import glob
 import gzip
 import logging
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,7 +58,7 @@ from collie.mining.settle import Settler
 from collie.mining.spider import Spider
 from collie.models import Examined, QueueEntry
 from collie.search.queries import query_domains
-from collie.search.seeds import count_tokens, packaged_safetynet
+from collie.search.seeds import count_tokens, distinctive_words
 from collie.store import Store
 from collie.store.pages import PageStore
 
@@ -68,11 +69,7 @@ if TYPE_CHECKING:  # types only: the caller hands these in
 log = logging.getLogger(__name__)
 NEEDLES = 300  # words the first filter looks for
 MIN_NEEDLES = 2  # distinct ones a record's text must hold (any host of a target country's)
-# The languages of most of the web (Common Crawl's head): their frequent words are no needles.
-BULK_LANGUAGES = (  # ISO 639-3 codes, separated by spaces
-    "eng rus deu jpn cmn spa fra ita por pol nld ind tur vie ces kor swe arb pes ukr hun ron "
-    "ell dan fin nob slk bul tha heb hin zlm"
-)
+NEIGHBOUR_SHARE = 0.1  # of the target's paragraphs whose runner-up a language is: a neighbour
 SITE_PRIORITY = 1.5  # a found site's home page, for the live loop (search results: 2.0)
 
 
@@ -88,6 +85,8 @@ class ScanReport:
     known: int = 0  # pages recorded before (fetched, or from an earlier scan)
     sites_queued: int = 0  # home pages of the sites found, queued for the live loop
     seconds: float = 0.0  # in the tasks (summed over workers)
+    archive_bytes: int = 0  # of the archive files read whole, as stored (compressed)
+    wall: float = 0.0  # the whole scan, its passes included
     resumed: int = 0  # partial (or grown) files read on from where an earlier scan stopped
     partial: list[str] = field(default_factory=list)  # "FILE: ends after K records at ..."
     failed: list[str] = field(default_factory=list)  # "FILE: not a WARC or WET file (...)"
@@ -136,7 +135,11 @@ def _join(root: str, path: str) -> str:
 
 
 def prefilter_for(
-    ws: Workspace, loop: int, off: bool = False, config: RunConfig | None = None
+    ws: Workspace,
+    loop: int,
+    off: bool = False,
+    config: RunConfig | None = None,
+    model: LangModel | None = None,
 ) -> Prefilter:
     """The first filter of the workspace's language (scanfile.Prefilter): its needles
     (`needle_words`), its countries' domains."""
@@ -144,27 +147,51 @@ def prefilter_for(
     extra = list(config.queries.extra_domains)
     domains = tuple(query_domains(ws.language, extra, "auto"))
     country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
-    needles = needle_words(ws, loop, config)
+    needles = needle_words(ws, loop, config, model)
     if not needles and not off:  # a script without spaces between words, or no text yet
         log.warning("no needle words for %s: every page record is examined", ws.language.code)
     return Prefilter(needles, MIN_NEEDLES, country, off or not needles)
 
 
-def needle_words(ws: Workspace, loop: int, config: RunConfig | None = None) -> frozenset[str]:
-    """The NEEDLES most frequent words (3 letters or more) of the target's text (the
-    seed documents and the corpus before `loop`), but for those among the
-    safetynet.top most frequent of a language of the bulk of the web (BULK_LANGUAGES:
-    "the", "und"...). Unlike seed words, words the target shares with its relatives
-    stay: the page decision tells the relatives apart, the filter must not lose the
+def needle_words(
+    ws: Workspace, loop: int, config: RunConfig | None = None, model: LangModel | None = None
+) -> frozenset[str]:
+    """The NEEDLES words (3 letters or more) that only the target uses, chosen as the
+    seed words of later loops are (search.seeds.distinctive_words): the target's text
+    (the seed documents and the corpus before `loop`) against every other language
+    collie knows words of (the safetynet, the web's big languages to 5,000 words) and
+    the workspace's wrong-language text, 100 times as likely in the target at least, so
+    that "south", "city" or "league" in the user's news never let an English page
+    through. Unlike seed words, words the target shares with its neighbours stay (the
+    languages the model takes the target's text for when not the target, and
+    langid.hide): the page decision tells them apart, the filter must not lose the
     target's pages."""
+    config = config or RunConfig.of(ws)
     store = PageStore(ws)
-    counts = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
-    top = (config or RunConfig.of(ws)).seeds.safetynet_top
-    lists = packaged_safetynet().lists
-    bulk = [code for code in BULK_LANGUAGES.split() if code != ws.language.code]
-    common = {w for code in bulk for w in lists.get(code, ())[:top]}
-    words = [w for w, _ in counts.counts.most_common() if len(w) >= 3 and w not in common]
-    return frozenset(w.lower() for w in words[:NEEDLES])
+    texts = ws.seed_texts("target") + store.document_texts("target", loop)
+    wrong = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
+    code = ws.language.code
+    exempt = {*config.seeds.safetynet_ignore, *config.langid_hide}
+    if model is not None:
+        exempt |= neighbours(model, code, texts)
+    words = distinctive_words(
+        count_tokens(texts), NEEDLES, code, count_tokens(wrong) if wrong else None,
+        exempt=exempt,
+    )  # fmt: skip
+    return frozenset(seed.word for seed in words)
+
+
+def neighbours(model: LangModel, code: str, texts: list[str], sample: int = 100) -> set[str]:
+    """The languages the model takes for the target's runner-up on at least
+    NEIGHBOUR_SHARE of the target's paragraphs (up to `sample` of them): its relatives,
+    as the model sees them."""
+    paragraphs = [p for text in texts for p in text.split("\n") if len(p) >= 40][:sample]
+    if not paragraphs:
+        return set()
+    seconds = Counter(
+        other for tops in model.top(paragraphs, 3) for other, _ in tops if other != code
+    )
+    return {other for other, n in seconds.items() if n >= NEIGHBOUR_SHARE * len(paragraphs)}
 
 
 def scan(
@@ -179,6 +206,7 @@ def scan(
     """Scan `sources` into the workspace (module docstring), then judge the loop's pages
     again as a loop does at its end (passes.py; not with `passes` False, for a
     benchmark's before and after)."""
+    started = time.monotonic()
     events = events or RunEvents()
     config = RunConfig.of(ws, model)
     store = Store(ws, config.keep.max_distance)
@@ -190,7 +218,7 @@ def scan(
     settler = Settler(store, config, Spider(store, config, config.crawl.depth), model)
     loop_report = LoopReport(loop.number)
     if plans:
-        first = prefilter_for(ws, loop.number, not prefilter, config)
+        first = prefilter_for(ws, loop.number, not prefilter, config, model)
         tasks = [
             ScanTask(plan.source, config.rules, first, loop.number, plan.start) for plan in plans
         ]
@@ -202,10 +230,11 @@ def scan(
             if settler.archive is not None:
                 settler.archive.close()
     if passes:  # a scan killed in its passes finishes them when run again
-        started = time.monotonic()
+        passes_started = time.monotonic()
         report.passes = settle_scanned(ws, settler, loop_report, events)
-        report.pass_seconds = time.monotonic() - started
+        report.pass_seconds = time.monotonic() - passes_started
     report.kept = store.scan_totals()["documents"]
+    report.wall = time.monotonic() - started
     return report
 
 
@@ -280,6 +309,7 @@ def _scan_files(
         report.pages += result.pages
         report.candidates += result.candidates
         report.seconds += result.seconds
+        report.archive_bytes += result.read
         if result.state == "partial":
             report.partial.append(f"{result.source}: {result.error}")
         plan = by_source[result.source]

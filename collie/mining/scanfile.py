@@ -6,9 +6,9 @@ workspace's model. Nothing here touches the workspace: a file's result is plain 
 driver (scan.py) records, one file at a time.
 
 The first filter (`Prefilter`) looks at the start of a record's text for the target's
-needles: the words most frequent in the workspace's target text but for the frequent
-words of the web's big languages (scan.needle_words), `min_needles` of them distinct (one
-on a host of a target country's domain). The text is the page's from its <body> on,
+needles: the words only the target uses (scan.needle_words: its text against every
+other language collie knows words of, by odds ratio), `min_needles` of them distinct
+(one on a host of a target country's domain). The text is the page's from its <body> on,
 tags, scripts and styles taken out. It rejects the bulk of
 other-language records before any extraction; what it costs in recall is measured by
 benchmarks/bench_scan.py against the full decision on every record.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import os
 import re
 import time
@@ -33,8 +34,10 @@ from collie.fetch.response import Decoder
 from collie.http import GENERIC_TYPES, HTML_TYPES
 from collie.langid.model import LangModel
 from collie.mining.examine import examine, examine_text
+from collie.mining.scanread import RawRecord, fast_reader, from_fastwarc, from_warcio, read_fast
 from collie.models import Examined, Exchange, FetchResult, QueuedPage
 
+log = logging.getLogger(__name__)
 SAMPLE_BYTES = 16_384  # of a record's body (or text), what the first filter reads
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 BODY = re.compile(rb"<body\b", re.I)
@@ -59,16 +62,7 @@ class Prefilter:
         if self.off:
             return True
         wanted = 1 if self.domains and host.endswith(self.domains) else self.min_needles
-        hits = 0
-        seen: set[str] = set()
-        for match in WORD.finditer(text):
-            word = match.group(0).lower()
-            if word in self.needles and word not in seen:
-                seen.add(word)
-                hits += 1
-                if hits >= wanted:
-                    return True
-        return False
+        return len(self.needles.intersection(WORD.findall(text.lower()))) >= wanted
 
 
 @dataclass(frozen=True)
@@ -81,6 +75,7 @@ class ScanTask:
     prefilter: Prefilter
     loop: int
     start: int = 0  # where to begin: the end of the last whole record an earlier scan read
+    reader: str = "auto"  # auto: FastWARC where installed (scanread.py); warcio: warcio only
 
 
 @dataclass(frozen=True)
@@ -107,6 +102,7 @@ class FileResult:
     error: str | None = None  # the file could not be read to its end (what was read counts)
     end: int = 0  # the offset after the last whole record read
     retries: int = 0  # a download broken off, asked again from `end` (a Range request)
+    read: int = 0  # bytes of the file read whole (end - start: compressed, as stored)
     state: str = "whole"  # whole, partial (ends mid-record: resumable at `end`), failed
 
 
@@ -135,12 +131,16 @@ def scan_file(task: ScanTask, model: LangModel) -> FileResult:
             _file_broken(task, result, why)
         else:
             result.state, result.error = "failed", why
+    result.read = result.end - task.start
     result.seconds = time.perf_counter() - started
     return result
 
 
 def _read_source(task: ScanTask, model: LangModel, result: FileResult) -> str | None:
-    """The file read into `result` (_read_records); a remote file whose download breaks
+    """The file read into `result` (a local file by FastWARC where installed, _read_fast,
+    but its last record and what follows; the rest by warcio, _read_records: a download
+    is read at the network's pace, and warcio says where it broke off to the record); a
+    remote file whose download breaks
     off is asked again from the end of its last whole record (a Range request), after
     RETRY_SECONDS, before it is given up as partial."""
     from warcio.archiveiterator import ArchiveIterator
@@ -148,6 +148,9 @@ def _read_source(task: ScanTask, model: LangModel, result: FileResult) -> str | 
     remote = task.source.startswith(("http://", "https://"))
     for attempt in range(len(RETRY_SECONDS) + 1):
         try:
+            if task.reader == "auto" and not remote and fast_reader() is not None:
+                with open_source(task.source, result.end) as stream:
+                    _read_fast(stream, task, model, result)
             with open_source(task.source, result.end) as stream:
                 records = ArchiveIterator(stream, arc2warc=True)
                 return _read_records(records, task, model, result)
@@ -170,13 +173,52 @@ def _stream_errors() -> tuple[type[Exception], ...]:
     return (OSError, HTTPError)
 
 
+def _read_fast(stream: IO[bytes], task: ScanTask, model: LangModel, result: FileResult) -> None:
+    """Each record of `stream` into `result` by FastWARC, but the last it reads: a
+    record counts once the next one begins (where it ends), so that the last (whole,
+    cut, or the start of what FastWARC cannot read) is left to warcio (_read_records),
+    from `result.end`, as every record is without FastWARC."""
+    held: tuple[int, _PageRecord | None] | None = None
+    records = read_fast(stream, result.end)
+    while True:
+        try:
+            start, record = next(records)
+            page = _page_record(from_fastwarc(record), start, task)
+        except StopIteration:
+            return
+        except _stream_errors():
+            raise
+        except Exception:  # whatever FastWARC cannot read, warcio reads on from there
+            log.debug("FastWARC stopped in %s after offset %d", task.source, result.end)
+            return
+        if held is not None:
+            _take(held[1], start, task, model, result)
+        held = (start, page)
+
+
+def _take(
+    page: _PageRecord | None, end: int, task: ScanTask, model: LangModel, result: FileResult
+) -> None:
+    """A whole record, which ends at `end`, into `result`: counted, and a page record
+    through the first filter and, past it, the full decision."""
+    result.records += 1
+    result.end = end
+    if page is None:
+        return
+    result.pages += 1
+    if task.prefilter.passes(page.host, page.sample()):
+        result.candidates += 1
+        result.found.append(page.read_all(model))
+
+
 def _read_records(records: Any, task: ScanTask, model: LangModel, result: FileResult) -> str | None:
-    """Each whole record of `records` into `result`; why the file broke off, or None."""
+    """Each whole record of `records` (warcio's) into `result`; why the file broke off,
+    or None."""
     iterator = iter(records)
     while True:
         try:
             record = next(iterator)
-            page = _page_record(record, result.end, task)
+            page = _page_record(from_warcio(record), result.end, task)
             records.get_record_length()  # read to its end (and its blank lines)
         except StopIteration:
             return None
@@ -184,14 +226,7 @@ def _read_records(records: Any, task: ScanTask, model: LangModel, result: FileRe
             return f"the record after it is cut short ({type(exc).__name__})"
         if not _whole(record, records):
             return "the record after it is cut short"
-        result.records += 1
-        result.end = _record_end(records)
-        if page is None:
-            continue
-        result.pages += 1
-        if task.prefilter.passes(page.host, page.sample()):
-            result.candidates += 1
-            result.found.append(page.read_all(model))
+        _take(page, _record_end(records), task, model, result)
 
 
 def _read_errors() -> tuple[type[Exception], ...]:
@@ -333,39 +368,35 @@ class _PageRecord:
     read_all: Any  # (model) -> (Examined, ArchiveHit): the full decision
 
 
-def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
+def _page_record(record: RawRecord, start: int, task: ScanTask) -> _PageRecord | None:
     """A page record of the file (a 200 HTML response, or a WET conversion), or None;
     `start` is where the record begins (where the record before it ended)."""
-    kind = record.rec_type
+    kind, url = record.kind, record.url
     if kind not in ("response", "conversion"):
         return None
-    headers = record.rec_headers
-    url = headers.get_header("WARC-Target-URI") or ""
     host = (urlsplit(url).hostname or "").lower()
     if not host:
         return None
     queued = QueuedPage(UNKNOWN_PAGE, url, site_of(url), task.loop, "crawl", 0)
+    hit = ArchiveHit(task.source, start, record.record_id, _seconds(record.date), kind)
     if kind == "conversion":
-        body = record.content_stream().read()
-        hit = _hit(record, start, task, kind)
+        text = record.read(-1)
         return _PageRecord(
             host,
-            lambda: body[: SAMPLE_BYTES * 2].decode("utf-8", "replace")[:SAMPLE_BYTES],
-            lambda model: (examine_text(queued, body, hit.captured_at, model, task.rules), hit),
+            lambda: text[: SAMPLE_BYTES * 2].decode("utf-8", "replace")[:SAMPLE_BYTES],
+            lambda model: (examine_text(queued, text, hit.captured_at, model, task.rules), hit),
         )
-    http = record.http_headers
-    if http is None or http.get_statuscode() != "200":
+    if record.status != "200":
         return None
-    media = (http.get_header("Content-Type") or "").split(";")[0].strip().lower()
+    media = record.header("Content-Type").split(";")[0].strip().lower()
     if media not in HTML_TYPES and media not in GENERIC_TYPES:
         return None
-    raw = record.raw_stream.read(task.rules.max_bytes + 1)
-    hit = _hit(record, start, task, kind)
+    raw = record.read(task.rules.max_bytes + 1)
     try:
-        body = Decoder(http.get_header("Content-Encoding") or "").feed(raw, task.rules.max_bytes)
+        body = Decoder(record.header("Content-Encoding")).feed(raw, task.rules.max_bytes)
     except (ValueError, zlib.error):
         return None
-    pairs = [(str(k), str(v)) for k, v in http.headers]
+    pairs = record.headers
 
     def full(model: LangModel) -> tuple[Examined, ArchiveHit]:
         result = FetchResult(
@@ -382,9 +413,9 @@ def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
                 url=url,
                 request_headers=(),
                 status=200,
-                reason=http.statusline.partition(" ")[2] or "OK",
-                http_version=http.protocol or "HTTP/1.1",
-                headers=tuple(pairs),
+                reason=record.reason or "OK",
+                http_version=record.protocol or "HTTP/1.1",
+                headers=pairs,
                 body=raw[: task.rules.max_bytes],
                 fetched_at=hit.captured_at,
                 truncated="length" if len(raw) > task.rules.max_bytes else "",
@@ -392,23 +423,10 @@ def _page_record(record: Any, start: int, task: ScanTask) -> _PageRecord | None:
         )
         return examined, hit
 
-    return _PageRecord(host, lambda: _html_text(body), full)
+    return _PageRecord(host, lambda: html_sample(body), full)
 
 
-def _hit(record: Any, start: int, task: ScanTask, kind: str) -> ArchiveHit:
-    """Where the record is: `start`, the end of the record before it (_record_end: not
-    warcio's own offset, which can be a byte off once a payload is read)."""
-    headers = record.rec_headers
-    return ArchiveHit(
-        task.source,
-        start,
-        headers.get_header("WARC-Record-ID") or "",
-        _seconds(headers.get_header("WARC-Date") or ""),
-        kind,
-    )
-
-
-def _html_text(body: bytes) -> str:
+def html_sample(body: bytes) -> str:
     """SAMPLE_BYTES of a page from its <body> on (a head of styles and scripts skipped),
     tags, scripts and styles taken out (fast, rough)."""
     start = BODY.search(body, 0, HEAD_BYTES)

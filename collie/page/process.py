@@ -15,6 +15,7 @@ from collie.models import FetchResult
 from collie.page import boilerplate, extract
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
+from collie.page.rights import Rights, detect_rights
 
 _BINARY_MAGIC = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
 
@@ -38,6 +39,7 @@ class Page:
     encoding_declared: str | None = None  # e.g. "http:iso-8859-1, meta:utf-8"
     dropped: list[tuple[str, str]] = field(default_factory=list)  # boilerplate (line, rule)
     markdown: str = ""
+    rights: Rights = field(default_factory=Rights)  # its licence and TDM reservation
 
 
 def clear_caches() -> None:
@@ -112,4 +114,5 @@ def process(
         links=extracted.links,
         dropped=extracted.dropped,
         markdown=extracted.markdown,
+        rights=detect_rights(decoded.text, response.headers),
     )

@@ -3,8 +3,9 @@
     backend = make_backend(settings, os.environ, language)
     response = backend.search("ng'ato thuolo piny", count=10)
 
-Backends: brave, searxng (also the closed-world web), google. API keys are read from
-the environment variables that settings name; they are never stored or printed.
+Backends: brave, mojeek, searxng (also the closed-world web), google (ends 2027-01-01).
+API keys are read from the environment variables that settings name; they are never
+stored or printed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collie.http import Clock
 from collie.search.base import (
     Backend,
     HttpSettings,
+    SearchBlocked,
+    SearchEnded,
     SearchError,
     SearchFatal,
     SearchRefused,
@@ -26,14 +29,22 @@ from collie.search.base import (
 )
 from collie.search.brave import Brave
 from collie.search.google import Google
+from collie.search.mojeek import Mojeek
 from collie.search.searxng import SearXNG
 
-BACKENDS: dict[str, type[Backend]] = {"brave": Brave, "searxng": SearXNG, "google": Google}
+BACKENDS: dict[str, type[Backend]] = {
+    "brave": Brave,
+    "mojeek": Mojeek,
+    "searxng": SearXNG,
+    "google": Google,
+}
 
 __all__ = [
     "BACKENDS",
     "Backend",
     "HttpSettings",
+    "SearchBlocked",
+    "SearchEnded",
     "SearchError",
     "SearchFatal",
     "SearchRefused",

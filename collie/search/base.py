@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -56,6 +57,35 @@ class SearchRefused(SearchFatal):
     can succeed until the user fixes it. Unlike other fatal errors, which end a loop's
     search stage and let the loop go on, it stops the run with the loop left open
     (mining/search.py lets it through), so no loop is recorded done without its search."""
+
+
+class SearchBlocked(SearchRefused):
+    """The backend blocks collie: a CAPTCHA page, HTTP 429 still after the retries (or a
+    wait longer than MAX_WAIT), a used-up quota, or its engines all blocked (SearXNG).
+    Like a refused key it stops the run with the loop left open, and the query is stored
+    as failed, never as an answer: an empty answer would lower the coverage estimate."""
+
+
+class SearchEnded(SearchRefused):
+    """The backend's service has ended (Google's Custom Search JSON API, 2027-01-01)."""
+
+
+# What a CAPTCHA or bot challenge page says (Google's "unusual traffic", Cloudflare's
+# challenge platform, reCAPTCHA, hCaptcha, "are you a robot").
+_CAPTCHA = re.compile(
+    rb"captcha|unusual traffic|challenge-platform|cf-chl|are you a (?:robot|human)|"
+    rb"verify you are (?:a )?human|bot verification",
+    re.I,
+)
+
+
+def is_captcha(response: requests.Response) -> bool:
+    """Is this answer a CAPTCHA or bot-challenge page rather than the API's JSON?"""
+    kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    head = response.content[:65536]
+    if kind.endswith("json") or not (kind.startswith("text/") or head.lstrip()[:1] == b"<"):
+        return False
+    return bool(_CAPTCHA.search(head))
 
 
 class Redactor(logging.Filter):
@@ -112,6 +142,7 @@ class Backend:
     free_queries: ClassVar[bool] = False  # may a test query be spent on a preflight check?
     monthly_requests: ClassVar[int] = 0  # the plan's free requests a month (0: no limit)
     price_per_1000: ClassVar[float] = 0.0  # US dollars per 1,000 requests beyond them
+    price_known: ClassVar[bool] = True  # False: the plan's price is not public (mojeek)
 
     url: str = ""
     secrets: dict[str, str] = field(default_factory=dict)  # env var name -> value
@@ -166,6 +197,21 @@ class Backend:
             f"Set {names} to a valid key (export {next(iter(self.secrets), 'NAME')}=...; "
             f"search.{self.name}_key_env names the variable), then run `collie run` again: "
             "the loop is left open and its queries are sent again."
+        )
+
+    def blocked(self, what: str) -> SearchBlocked:
+        """The error for a backend that blocks collie (`what`: "a CAPTCHA page", ...)."""
+        return SearchBlocked(
+            f"{self.name} blocked the search ({what}): the loop is left open, its queries "
+            "not counted as answered.",
+            self.blocked_hint(what),
+        )
+
+    def blocked_hint(self, what: str) -> str:
+        """What to do when the backend blocks collie."""
+        return (
+            "Wait (a rate limit or a quota resets), lower search.rate_limit, or use another "
+            "backend (search.backend; docs/search-backends.md), then run `collie run` again."
         )
 
     def missing_secrets(self) -> list[str]:
@@ -230,6 +276,8 @@ class Backend:
                     raise fatal from None
                 wait = None
             else:
+                if is_captcha(response):
+                    raise self.blocked(f"a CAPTCHA page, HTTP {response.status_code}")
                 self.after_response(response)
                 if response.status_code == 200:
                     return self._decode(response)
@@ -238,6 +286,8 @@ class Backend:
                 problem = f"HTTP {response.status_code}"
                 wait = parse_retry_after(response.headers.get("Retry-After"))
             failed += 1
+            if policy.gives_up(failed) and problem == "HTTP 429":
+                raise self.blocked(f"HTTP 429 still after {self.http.retries} retries")
             if policy.gives_up(failed):
                 raise SearchError(
                     self.redact(
@@ -246,6 +296,8 @@ class Backend:
                     self.give_up_hint(problem),
                 )
             wait = policy.wait_before_retry(failed, wait)
+            if wait > MAX_WAIT and problem == "HTTP 429":
+                raise self.blocked(f"HTTP 429, asking to wait {wait:.0f} s")
             if wait > MAX_WAIT:
                 raise SearchFatal(
                     f"{self.name} asks to wait {wait:.0f} s before the next query.",

@@ -9,8 +9,8 @@ import requests
 
 from collie.search.base import (
     Backend,
+    SearchBlocked,
     SearchError,
-    SearchFatal,
     SearchRefused,
     SearchResponse,
     SearchResult,
@@ -111,9 +111,11 @@ class Brave(Backend):
         if len(remaining) >= 2 and remaining[1] <= 0:
             # this answer still counts; the next query would be refused
             days = f" (it resets in {reset[1] / 86400:.1f} days)" if len(reset) >= 2 else ""
-            self.exhausted = SearchFatal(
-                f"brave: the monthly query quota of this key is used up{days}.",
-                "Wait for the quota to reset or raise the plan's limit.",
+            self.exhausted = SearchBlocked(
+                f"brave: the monthly query quota of this key is used up{days}: the loop is "
+                "left open, its queries not counted as answered.",
+                "Wait for the quota to reset or raise the plan's limit, then run `collie run` "
+                "again.",
             )
         if remaining and remaining[0] <= 0 and reset:
             self.clock.sleep(reset[0])

@@ -1,18 +1,54 @@
 """Google Programmable Search (Custom Search JSON API): key, cx, q, num <= 10, start.
 
-Closed to new customers; existing ones must move by 1 January 2027. collie warns once.
+Closed to new customers; it stops for existing ones on 2027-01-01 (END). The backend
+says so when it is made (a warning with the days left) and, from that date on (by the
+clock's wall time, which tests set), refuses every query before sending it, saying what
+to use instead.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from collie.search.base import Backend, SearchError, SearchRefused, SearchResponse, SearchResult
+from collie.search.base import (
+    Backend,
+    SearchEnded,
+    SearchError,
+    SearchRefused,
+    SearchResponse,
+    SearchResult,
+)
 
 log = logging.getLogger(__name__)
 MAX_RESULTS = 100  # the API never returns results beyond the 100th
+END = dt.date(2027, 1, 1)  # the Custom Search JSON API's last day for existing customers
+INSTEAD = (
+    "Use another backend: set search.backend in collie.toml (or --search) to brave (paid, "
+    "its own index), mojeek (paid, its own index) or searxng (self-hosted, free; its "
+    "braveapi engine takes a Brave key): docs/search-backends.md. The workspace keeps its "
+    "queries and corpus."
+)
+
+
+def ended(wall: float) -> bool:
+    """Has the API ended at `wall` (seconds since the epoch)?"""
+    return dt.datetime.fromtimestamp(wall, dt.timezone.utc).date() >= END
+
+
+def end_notice(wall: float) -> str:
+    """What the backend says of its end, at `wall` (seconds since the epoch, UTC)."""
+    today = dt.datetime.fromtimestamp(wall, dt.timezone.utc).date()
+    if today >= END:
+        return f"Google's Custom Search JSON API ended on {END.isoformat()}."
+    left = (END - today).days
+    return (
+        f"Google's Custom Search JSON API ends on {END.isoformat()} ({left} "
+        f"day{'s' if left != 1 else ''} from now; "
+        "closed to new customers): plan to move to brave, mojeek or searxng."
+    )
 
 
 @dataclass
@@ -25,17 +61,20 @@ class Google(Backend):
     monthly_requests: ClassVar[int] = 3000
     price_per_1000: ClassVar[float] = 5.0
     secret_envs: ClassVar[tuple[str, ...]] = ("search.google_key_env", "search.google_cx_env")
-    _warned: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        log.warning("%s", end_notice(self.clock.wall()))
+
+    def preflight(self) -> None:
+        """Refuses every query from END on, before anything is sent."""
+        if ended(self.clock.wall()):
+            raise SearchEnded(end_notice(self.clock.wall()) + " No query can be sent.", INSTEAD)
+        super().preflight()
 
     def build_request(
         self, query: str, count: int, offset: int
     ) -> tuple[dict[str, Any], dict[str, str]]:
-        if not self._warned:
-            log.warning(
-                "Google Programmable Search is closed to new customers and existing ones must "
-                "move by 1 January 2027; consider the brave or searxng backend."
-            )
-            self._warned = True
         if offset + count > MAX_RESULTS:
             raise SearchError(f"google serves at most the first {MAX_RESULTS} results.")
         key, cx = ([*list(self.secrets.values()), "", ""])[:2]

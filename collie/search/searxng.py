@@ -8,7 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from collie.search.base import Backend, SearchError, SearchFatal, SearchResponse, SearchResult
+from collie.search.base import (
+    Backend,
+    SearchError,
+    SearchFatal,
+    SearchRefused,
+    SearchResponse,
+    SearchResult,
+)
 
 PAGE_SIZE = 10  # SearXNG has no count parameter; a page holds about ten results
 MAX_PAGES = 5  # pages asked for one query (search.results / PAGE_SIZE, rounded up, at most)
@@ -43,6 +50,8 @@ class SearXNG(Backend):
             page += 1
             try:
                 more = super().search(query, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+            except SearchRefused:
+                raise  # blocked: the query is not answered, whatever came before
             except SearchError:
                 break
             new = [r for r in more.results if r.url not in seen]
@@ -81,6 +90,8 @@ class SearXNG(Backend):
             reasons = ", ".join(
                 f"{e[0]} ({e[1]})" if isinstance(e, list) and len(e) > 1 else str(e) for e in failed
             )
+            if all(_blocks(e) for e in failed):
+                raise self.blocked(f"every engine blocked: {reasons}")
             raise SearchError(
                 f"searxng: no results, and its engines did not answer: {reasons}.",
                 "The query is not stored as answered and is sent again in a later run; "
@@ -95,7 +106,7 @@ class SearXNG(Backend):
 
     def explain_error(self, status: int, data: Any) -> SearchError | None:
         if status == 403:
-            return SearchFatal(
+            return SearchRefused(
                 "searxng answered 403 Forbidden to format=json: JSON output is disabled in "
                 "the instance's settings.yml.",
                 "Add json to search.formats in settings.yml (formats: [html, json]) and "
@@ -108,14 +119,21 @@ class SearXNG(Backend):
             )
         return None
 
-    def give_up_hint(self, problem: str) -> str:
-        if problem == "HTTP 429":
+    def blocked_hint(self, what: str) -> str:
+        if "HTTP 429" in what:
             return (
                 "SearXNG's bot limiter refuses collie: set server.limiter: false in its "
                 "settings.yml, or pass collie's address in limiter.toml (botdetection.ip_lists."
-                "pass_ip = ['127.0.0.1']), then restart it."
+                "pass_ip = ['127.0.0.1']), then restart it and run `collie run` again."
             )
-        return super().give_up_hint(problem)
+        if "every engine blocked" in what:
+            return (
+                "The engines SearXNG scrapes block it (CAPTCHAs, rate limits); a keyed engine "
+                "keeps working: enable `braveapi` with a Brave API key in its settings.yml "
+                "(docs/search-backends.md), or use --search brave or mojeek, then run `collie "
+                "run` again."
+            )
+        return super().blocked_hint(what)
 
     def preflight(self) -> None:
         if not self.url:
@@ -124,6 +142,17 @@ class SearXNG(Backend):
                 "Set search.url in collie.toml, or give --search-url http://HOST:PORT.",
             )
         super().preflight()
+
+
+# What SearXNG says of an engine that was blocked (its error messages, or "Suspended: "
+# and one of them): a CAPTCHA, too many requests, access denied.
+_BLOCKED = ("captcha", "too many requests", "access denied")
+
+
+def _blocks(engine: object) -> bool:
+    """Is this unresponsive engine (SearXNG's [name, reason]) blocked rather than down?"""
+    reason = engine[1] if isinstance(engine, list) and len(engine) > 1 else ""
+    return any(word in str(reason).lower() for word in _BLOCKED)
 
 
 def quote_syntax(query: str) -> str:

@@ -302,3 +302,97 @@ def odds_ratio_seeds(
     scored.sort(key=lambda s: (-s.score, -s.count, s.word))
     kept, removed = _select(scored, n, target, top, ignore, safetynet)
     return SeedList("odds-ratio", kept, removed)
+
+
+# --- Words only the target uses: the first filter of `collie scan` (mining/scan.py) ---
+
+WEB_WORDS_FILE = "webwords.tsv.gz"
+WRONG_TOKENS = 10**9  # a frequency as a count among this many words (Zipf's unit)
+STOPWORD_FREQUENCY = 1e-3  # a safetynet word known only from a stopword list
+MIN_NEEDLE_ODDS = 6.6  # log2 odds ratio: 100 times as frequent in the target as anywhere else
+
+
+@lru_cache(maxsize=1)
+def web_words() -> dict[str, dict[str, float]]:
+    """The most frequent words of the web's big languages (wordfreq's 42, to a depth of
+    5,000 words: `collie/data/webwords.tsv.gz`, built by safetynet/build.py), by ISO
+    639-3 code: word -> relative frequency. Loaded once a process."""
+    import gzip
+
+    data = resources.files("collie").joinpath("data").joinpath(WEB_WORDS_FILE).read_bytes()
+    table: dict[str, dict[str, float]] = {}
+    lines = gzip.decompress(data).decode("utf-8").splitlines()
+    for line in lines:
+        if not line or line.startswith(("#", "language\t")):
+            continue
+        code, zipf, words = line.split("\t")
+        frequency = 10 ** (float(zipf) - 9)
+        known = table.setdefault(code, {})
+        for word in words.split(" "):
+            known.setdefault(word, frequency)
+    return table
+
+
+@lru_cache(maxsize=1)
+def _safetynet_frequencies() -> dict[str, dict[str, float]]:
+    """The safetynet's words with their frequencies (a stopword's: STOPWORD_FREQUENCY)."""
+    return {
+        code: {
+            e.word: STOPWORD_FREQUENCY if e.frequency is None else e.frequency for e in info.entries
+        }
+        for code, info in safetynet_languages().items()
+    }
+
+
+def elsewhere(words: Iterable[str], exempt: AbstractSet[str]) -> dict[str, float]:
+    """Each word's highest frequency in any language of the safetynet or of the web's big
+    languages (web_words) but those in `exempt`; a word seen in none is left out."""
+    tables = [
+        table
+        for source in (web_words(), _safetynet_frequencies())
+        for code, table in source.items()
+        if code not in exempt
+    ]
+    wanted = set(words)
+    found: dict[str, float] = {}
+    for table in tables:
+        for word in wanted.intersection(table):
+            if table[word] > found.get(word, 0.0):
+                found[word] = table[word]
+    return found
+
+
+def distinctive_words(
+    target_counts: TokenCounts,
+    n: int,
+    target: str,
+    wrong_counts: TokenCounts | None = None,
+    min_length: int = 3,
+    exempt: Iterable[str] = (),
+    min_odds: float = MIN_NEEDLE_ODDS,
+) -> list[SeedWord]:
+    """The n words of the target text that only the target uses: ranked by the odds
+    ratio of the target text against every other language collie knows words of (the
+    safetynet's 400+ languages and the web's big languages to a depth of 5,000 words:
+    `elsewhere`) and against `wrong_counts` (the workspace's wrong-language text), as the
+    seed words of later loops are; a word must be `min_odds` (log2) more likely in the
+    target. The target, its macrolanguage's members and `exempt` (its relatives) are no
+    other language: the words it shares with them stay."""
+    right = target_counts
+    others = elsewhere(
+        (w for w in right.counts if len(w) >= min_length), related_languages(target) | set(exempt)
+    )
+    wrong = wrong_counts or TokenCounts(Counter(), Counter(), 0, 0)
+    vocabulary = len(right.counts.keys() | wrong.counts.keys())
+    scored = []
+    for word, count in right.counts.items():
+        if len(word) < min_length:
+            continue
+        share = max(others.get(word, 0.0), wrong.counts[word] / max(wrong.total, 1))
+        score = odds_ratio(
+            count, right.total, round(share * WRONG_TOKENS), WRONG_TOKENS, vocabulary
+        )
+        if score >= min_odds:
+            scored.append(SeedWord(word, score, count, right.doc_freq[word], wrong.counts[word]))
+    scored.sort(key=lambda s: (-s.score, -s.count, s.word))
+    return scored[:n]

@@ -46,7 +46,7 @@ class CorpusStore:
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.paragraphs, "
             "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id, "
-            "p.warc_digest "
+            "p.warc_digest, p.licence, p.tdm "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
             f"WHERE {' AND '.join(where)} ORDER BY d.id",
@@ -60,6 +60,23 @@ class CorpusStore:
             data["paragraphs"] = [tuple(p) for i, p in enumerate(paragraphs) if i not in teasers]
             data["teasers"] = len(teasers)
             yield ExportRow(**data)
+
+    def corpus_sites(self) -> int:
+        """The sites (registered domains) of the corpus's original documents."""
+        row = self.conn.execute(
+            "SELECT COUNT(DISTINCT p.site) FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept'"
+        ).fetchone()
+        return int(row[0])
+
+    def rights_counts(self) -> list[tuple[str | None, str | None, int]]:
+        """(licence, TDM reservation, documents) over the corpus's original documents."""
+        rows = self.conn.execute(
+            "SELECT p.licence, p.tdm, COUNT(*) FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND "
+            "p.status = 'kept' GROUP BY p.licence, p.tdm ORDER BY p.licence, p.tdm"
+        )
+        return [(r[0], r[1], int(r[2])) for r in rows]
 
     def archived_documents(self, limit: int) -> list[tuple[str, float]]:
         """(URL, fetched at) of the first target documents whose answer is archived."""
@@ -98,7 +115,7 @@ class CorpusStore:
             "p.depth, q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
             "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, "
             "s.paragraphs, s.level, s.pass_share, s.label, p.warc_file, p.warc_offset, "
-            "p.warc_length, p.warc_record_id, p.warc_digest FROM suspects s "
+            "p.warc_length, p.warc_record_id, p.warc_digest, p.licence, p.tdm FROM suspects s "
             "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
             f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
             params,

@@ -432,6 +432,32 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "search-runs",
+        [
+            # Each `collie run` that searched: when, with which backend, and the search
+            # requests it sent (counted in the transaction that commits each one as
+            # pending, so a killed run's count is right): status and report price them.
+            """CREATE TABLE search_runs (
+                id INTEGER PRIMARY KEY,
+                started_at TEXT NOT NULL,
+                backend TEXT NOT NULL,
+                requests INTEGER NOT NULL DEFAULT 0
+            )""",
+        ],
+    ),
+    (
+        "page-rights",
+        [
+            # What a page states of its rights (collie.page.rights): the licence, as an
+            # SPDX identifier (CC-BY-SA-4.0), and where it reserves text and data mining
+            # (tdmrep-header, tdmrep-meta, robots-noai, x-robots-noai); NULL: none found,
+            # or a page fetched before this migration (`collie reprocess` does not fill
+            # them: the HTTP headers are not read back).
+            "ALTER TABLE pages ADD COLUMN licence TEXT",
+            "ALTER TABLE pages ADD COLUMN tdm TEXT",
+        ],
+    ),
 ]
 
 

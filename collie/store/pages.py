@@ -139,7 +139,7 @@ class PageStore(FrontierStore):
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
             "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
-            "body_sha1 = ?, content_type = ? WHERE id = ?",
+            "body_sha1 = ?, content_type = ?, licence = ?, tdm = ? WHERE id = ?",
             (
                 o.status,
                 o.reason,
@@ -156,6 +156,8 @@ class PageStore(FrontierStore):
                 o.text_chars,
                 o.body_sha1,
                 o.content_type,
+                o.licence,
+                o.tdm,
                 o.page_id,
             ),
         )

@@ -36,8 +36,26 @@ class ResultUrl:
 class QueryCache:
     """The `queries` and `search_results` tables of one open workspace."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, run_id: int | None = None) -> None:
         self.conn = conn
+        self.run_id = run_id  # the search run whose requests are counted (begin_run)
+
+    def begin_run(self, backend: str) -> int:
+        """A run that may search begins: its requests are counted from now on."""
+        with self.conn:
+            cursor = self.conn.execute(
+                "INSERT INTO search_runs (started_at, backend) VALUES (?, ?)",
+                (now_iso(), backend),
+            )
+        self.run_id = cursor.lastrowid
+        return int(cursor.lastrowid or 0)
+
+    def search_runs(self) -> list[tuple[str, str, int]]:
+        """(started at, backend, requests sent) of every run that sent a request."""
+        rows = self.conn.execute(
+            "SELECT started_at, backend, requests FROM search_runs WHERE requests > 0 ORDER BY id"
+        )
+        return [(r[0], r[1], int(r[2])) for r in rows]
 
     def query_record(self, backend: str, text: str, params: str) -> QueryRecord | None:
         row = self.conn.execute(
@@ -75,6 +93,10 @@ class QueryCache:
                 "attempts = attempts + 1, error = NULL WHERE status = 'failed'",
                 (backend, text, params, loop, json.dumps(words) if words else None, now_iso()),
             )
+            if cursor.rowcount == 1 and self.run_id is not None:
+                self.conn.execute(
+                    "UPDATE search_runs SET requests = requests + 1 WHERE id = ?", (self.run_id,)
+                )
         record = self.query_record(backend, text, params)
         if cursor.rowcount != 1 or record is None:
             raise WorkspaceError(

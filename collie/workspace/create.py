@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from collie.langid.learn import (
 from collie.langid.model import OTHER, LangModel, summarise_languages
 from collie.languages import Language, get_language, resolve_language
 from collie.page.encoding import decode_text_file
+from collie.search.google import end_notice
 from collie.store.database import record_init_warnings
 from collie.workspace.folder import (
     CONFIG_FILE,
@@ -122,6 +124,8 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
         note(resolution.note)
     settings = read_settings(None, os.environ, request.flags)
     _check_one_language(settings, language)
+    if settings["search.backend"] == "google":  # its API ends: said now, refused after
+        note(WARNING + end_notice(time.time()))
     inputs = [SeedInput(p, "target", language.code) for p in docs]
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs, settings["encoding.min_confidence"], encoding)

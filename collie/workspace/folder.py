@@ -116,6 +116,7 @@ class Workspace:
     conn: sqlite3.Connection
     migrated: list[str] = field(default_factory=list)
     read_only: bool = False  # this process can only read it (issue 46): no command writes
+    search_run: int | None = None  # the run whose search requests are counted (search_runs)
 
     @property
     def language(self) -> Language:
@@ -164,7 +165,7 @@ class Workspace:
     @property
     def queries(self) -> QueryCache:
         """The search cache (store/search.py)."""
-        return QueryCache(self.conn)
+        return QueryCache(self.conn, self.search_run)
 
     def close(self) -> None:
         self.conn.close()

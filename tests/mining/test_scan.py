@@ -92,6 +92,9 @@ def test_scan_finds_the_target_pages_with_their_provenance(
     done = run_collie(capsys, "-w", str(root), "scan", str(archive["out"] / "warc.paths.gz"))
     assert done.code == 0, done.err
     assert f"{RECORDS * 3 + 3:,} records" in done.err  # 3 records a capture, a warcinfo a file
+    size = sum(p.stat().st_size for p in archive["out"].glob("crawl-data/**/warc/*.warc.gz"))
+    assert f"Read {size / 1e6:,.1f} MB of archive files (compressed) in " in done.err
+    assert "MB/s a core in the tasks." in done.err
     docs = exported_urls(capsys, root)
     targets = {url for url, t in archive["truth"].items() if t["target"]}
     assert len(targets & set(docs)) >= len(targets) - 1  # a short page has no votes here
