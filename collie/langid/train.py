@@ -355,7 +355,7 @@ def add_language(
     counted: list[tuple[int, np.ndarray, np.ndarray]] = []
     for label, texts in parts.items():
         keys, counts = count_ngrams(texts, model.orders)
-        known = np.isin(keys, model.keys)
+        known = sorted_member(keys, model.keys)
         keys, counts = keys[known | (counts >= MIN_COUNT)], counts[known | (counts >= MIN_COUNT)]
         if label in columns and (keep or register):
             number = columns.index(label)
@@ -366,7 +366,7 @@ def add_language(
         sizes[number] += sum(len(p) for p in texts)
         counted.append((number, keys, counts))
         new_keys.append(keys)
-    merged = np.unique(np.concatenate(new_keys))
+    merged = sorted_union(new_keys)
     coo = all_rows[0]
     rows = [np.searchsorted(merged, model.keys)[coo.row]]
     cols = [coo.col]
@@ -432,3 +432,20 @@ def remove_columns(model: LangModel, columns: set[str]) -> LangModel:
     if model.stacker is not None:
         new.stacker = model.stacker.remapped(model.codes, new.codes)
     return new
+
+
+def sorted_member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """`np.isin(values, sorted_keys)` for sorted distinct keys, by binary search (the
+    model's keys are sorted: no hash table of 650,000 keys to build)."""
+    if not sorted_keys.size:
+        return np.zeros(values.shape, bool)
+    where = np.minimum(np.searchsorted(sorted_keys, values), sorted_keys.size - 1)
+    return sorted_keys[where] == values
+
+
+def sorted_union(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """The sorted distinct values of `arrays` (np.unique of their concatenation)."""
+    merged = np.sort(np.concatenate(arrays), kind="stable")
+    if not merged.size:
+        return merged
+    return merged[np.concatenate(([True], merged[1:] != merged[:-1]))]

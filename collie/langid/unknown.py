@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-QUANTILE = 0.01  # of the calibration snippets the thresholds may call `und`
+QUANTILE = 0.005  # of the calibration snippets the thresholds may call `und`
 MIN_SNIPPETS = 10  # a language with fewer calibration snippets in a length: no rule
 
 
