@@ -135,6 +135,15 @@ def test_text_without_a_word_is_no_language(bundled: LangModel, text: str) -> No
     assert bundled.identify_batch([text, "Abantu bonke bazalwa bekhululekile futhi"])[0][0] == "zxx"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["2019年北京的天气很好，我们去了公园", "東京で3人が新しい店を開いた", "Hello 2024 world"],
+)
+def test_a_sentence_with_a_number_is_still_language(bundled: LangModel, text: str) -> None:
+    """A Chinese or Japanese sentence is one token: a digit in it leaves its words."""
+    assert bundled.identify(text)[0] != "zxx"
+
+
 def test_a_long_text_is_scored_in_pieces_with_bounded_memory(bundled: LangModel) -> None:
     """A 4 MB text (bigger than any batch) is identified whole, its evidence summed over
     pieces: the same answer as a short part of it, and the same as a batch of it."""

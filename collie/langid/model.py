@@ -558,8 +558,11 @@ class Judged:
 _CODE_HINT = re.compile(r"[0-9@/\\{}<>=#$%&*|~^\[\]_]")
 NO_LANGUAGE_MAX_LETTERS = 2000  # a text with more letters is never all addresses and code
 # A token that is not a word: an address, a number or a code symbol (with its letters).
+# (A code token is ASCII: a Chinese or Japanese sentence, one token with no spaces, may
+# hold a digit and still be all words.)
 _NOT_WORDS = re.compile(
-    r"(?:[a-z][a-z0-9+.-]*://|www\.)\S+|\S+@\S+\.\S+|\S*[0-9_<>{}\[\]=#$%&*/\\|~^]\S*",
+    r"(?:[a-z][a-z0-9+.-]*://|www\.)[!-~]+|[!-~]+@[!-~]+\.[!-~]+"
+    r"|(?<!\S)[!-~]*[0-9_<>{}\[\]=#$%&*/\\|~^][!-~]*(?!\S)",
     re.IGNORECASE,
 )
 

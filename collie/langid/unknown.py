@@ -28,7 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-QUANTILE = 0.005  # of the calibration snippets the thresholds may call `und`
+# Of the calibration snippets the thresholds may call `und` (1% cost NTREX's known
+# sentences 1.1 points: langmodel/README.md).
+QUANTILE = 0.005
 MIN_SNIPPETS = 10  # a language with fewer calibration snippets in a length: no rule
 
 
