@@ -100,8 +100,9 @@ def identify(
 ) -> None:
     """Print the language of each line of FILE (or stdin), `und` when unsure.
 
-    A text whose best probability is under langid.threshold, or with fewer than
-    langid.min_chars letters, is `und`. With --paragraphs the file is one document:
+    A text whose best probability is under langid.threshold, far from every language
+    the model knows, or with fewer than langid.min_chars letters, is `und`; one with no
+    word (numbers, addresses, code) is `zxx`. With --paragraphs the file is one document:
     one line per paragraph (blank-line separated), then its languages' shares on stderr.
 
     \b
