@@ -33,7 +33,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -41,8 +40,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench_langid import HELIPORT_CODES, SERBO_CROATIAN, macrolanguage, pin_one_core
-from bench_ntrex import is_right, truth_of
+from bench_langid import macrolanguage, pin_one_core
+from bench_ntrex import Tool, heliport_tool, is_right, py3langid_tool, truth_of
 
 from collie.langid import load_model
 from collie.langid.features import letter_counts
@@ -56,16 +55,6 @@ PARAGRAPH = 5
 MARGIN = 2.0  # points below the best peer that a language may be
 SENTENCE_FLOOR, PARAGRAPH_FLOOR = 92.0, 97.0
 SPEED_ITEMS = 3000
-
-Identify = Callable[[Sequence[str]], list[str]]
-
-
-@dataclass
-class Tool:
-    name: str
-    identify: Identify
-    covers: Callable[[str], bool]
-    batch: bool
 
 
 def part1_map() -> dict[str, str]:
@@ -84,38 +73,6 @@ def collie_tool(path: Path | None, name: str) -> Tool:
         return [code for code, _ in model.identify_batch(texts)]
 
     return Tool(name, identify, lambda c: c in known, True)
-
-
-def heliport_tool() -> Tool | str:
-    try:
-        import heliport
-    except ImportError:
-        return "heliport: not installed (pip install '.[bench]')"
-    identifier = heliport.Identifier()
-    path = Path(str(heliport.__file__)).parent / "confidenceThresholds"
-    labels = {line.split()[0] for line in path.read_text().splitlines() if line.strip()}
-    known = {HELIPORT_CODES.get(label, label) for label in labels}
-    known = with_macros(known | (SERBO_CROATIAN if "hbs" in labels else set()))
-
-    def identify(texts: Sequence[str]) -> list[str]:
-        return [HELIPORT_CODES.get(c, c) for c in map(identifier.identify, texts)]
-
-    return Tool("heliport 1.0.1", identify, lambda c: c in known, False)
-
-
-def py3langid_tool() -> Tool | str:
-    try:
-        import py3langid.langid as langid
-    except ImportError:
-        return "py3langid: not installed (pip install '.[bench]')"
-    langid.classify("warm up")
-    by_part1 = part1_map()
-    known = with_macros({by_part1.get(label, label) for label in langid.IDENTIFIER.nb_classes})
-
-    def identify(texts: Sequence[str]) -> list[str]:
-        return [by_part1.get(label, label) for label, _ in map(langid.classify, texts)]
-
-    return Tool("py3langid 0.4.0", identify, lambda c: c in known, False)
 
 
 # CLD2 and CLD3 labels that are not ISO 639-1 codes of the language meant.

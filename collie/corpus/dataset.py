@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -34,10 +32,10 @@ from collie.corpus.export import (
     ExportChoice,
     ExportCount,
     RightsFilter,
+    check_folder,
     export_sources,
     export_texts,
-    swap_folder,
-    umask_mode,
+    write_folder,
 )
 from collie.models import ExportRow
 from collie.page.rights import is_open
@@ -66,23 +64,19 @@ def export_dataset(
     is the workspace's report (corpus.status.report_data, read before anything is
     written): the card's figures."""
     path = Path(out)
-    if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not force)):
-        raise FileExistsError(f"{path} exists and is not an empty directory")
+    check_folder(path, force)
     rights = RightsFilter.of(choice)
     rows, selection, repeats = export_sources(ws, replace(choice, fmt="jsonl"), rights)
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
     items = export_texts(rows, selection, count, repeats, marked=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-    try:
-        written = _write_shards(tmp / DATA, items)
+
+    def fill(folder: Path) -> None:
+        written = _write_shards(folder / DATA, items)
         count.rights_left_out = rights.left_out
         card = dataset_card(ws, data, count, written, choice)
-        (tmp / "README.md").write_text(card, encoding="utf-8")
-        tmp.chmod(umask_mode())
-        swap_folder(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        (folder / "README.md").write_text(card, encoding="utf-8")
+
+    write_folder(path, fill)
     return count
 
 

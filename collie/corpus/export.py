@@ -464,16 +464,8 @@ def write_export(
         return count
     path = Path(out)
     if fmt == "dir":
-        if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not replace)):
-            raise FileExistsError(f"{path} exists and is not an empty directory")
-        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-        try:
-            _write_dir(tmp_dir, items)
-            tmp_dir.chmod(umask_mode())
-            swap_folder(tmp_dir, path)
-        except BaseException:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-            raise
+        check_folder(path, replace)
+        write_folder(path, lambda folder: _write_dir(folder, items))
         return count
     _write_file(path, fmt, replace, lambda handle: _write_text(handle, fmt, items))
     return count
@@ -514,3 +506,23 @@ def swap_folder(new: Path, path: Path) -> None:
     os.replace(path, old)
     os.replace(new, path)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def check_folder(path: Path, replace: bool) -> None:
+    """Refuse a folder to write that exists and holds files (unless `replace`), or that
+    is a file."""
+    if path.exists() and (not path.is_dir() or (any(path.iterdir()) and not replace)):
+        raise FileExistsError(f"{path} exists and is not an empty directory")
+
+
+def write_folder(path: Path, fill: Callable[[Path], None]) -> None:
+    """`fill` a new folder beside `path`, then put it in its place (swap_folder): a
+    folder export appears whole or not at all, and an old one is replaced only then."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        fill(tmp)
+        tmp.chmod(umask_mode())
+        swap_folder(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
