@@ -379,7 +379,12 @@ class LangModel:
 
     def _judge(self, texts: Sequence[str]) -> Judged:
         """Probabilities and what the `und` rules read, for one batch of texts."""
-        scores, hits, letters, background = self._raw_scores(texts)
+        return self.judge_scores(*self._raw_scores(texts))
+
+    def judge_scores(
+        self, scores: np.ndarray, hits: np.ndarray, letters: np.ndarray, background: np.ndarray
+    ) -> Judged:
+        """`_judge` of texts already scored (`_raw_scores`)."""
         if self.masked:
             scores[:, list(self.masked)] = -np.inf
         code_scores = self.code_scores(scores, hits)
@@ -387,7 +392,7 @@ class LangModel:
         if best_two.shape[1] > 1:
             margins = (best_two[:, 0] - best_two[:, 1]) / np.maximum(hits, 1)
         else:
-            margins = np.full(len(texts), np.inf)
+            margins = np.full(len(hits), np.inf)
         if self.stacker is not None:
             proba = _softmax(self.stacker.logits(closeness(code_scores, hits)))
         else:
@@ -436,14 +441,8 @@ class LangModel:
         for start in range(0, len(texts), BATCH):
             batch = list(texts[start : start + BATCH])
             judged = self._judge(batch)
-            proba, letters, margins = judged.proba, judged.letters, judged.margins
-            best = proba.argmax(axis=1)
-            probs = self._answer_probability(proba, best)
-            unsure = (letters < max(self.min_chars, 1)) | (probs < self.threshold)
-            far = self.unknown_rule
-            if far is not None:
-                lift = self.lift_of(judged.scores, judged.hits, judged.background, best)
-                unsure |= far.unknown(best, lift, judged.hits)
+            best, probs, unsure = self.decide(judged)
+            letters, margins = judged.letters, judged.margins
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
                     unsure |= (best == self.codes.index(code)) & (margins < margin)
@@ -466,6 +465,19 @@ class LangModel:
                 labels[maybe[wordless]] = NO_LANGUAGE
             result += zip(labels.tolist(), probs.tolist(), nearest.tolist(), strict=True)
         return result
+
+    def decide(self, judged: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(best code, its probability, unsure) of judged texts by the rules that read
+        scores alone: the threshold, the minimum length and the open set of the known
+        languages (`identify_nearest` adds those that read the text)."""
+        best = judged.proba.argmax(axis=1)
+        probs = self._answer_probability(judged.proba, best)
+        unsure = (judged.letters < max(self.min_chars, 1)) | (probs < self.threshold)
+        far = self.unknown_rule
+        if far is not None:
+            lift = self.lift_of(judged.scores, judged.hits, judged.background, best)
+            unsure |= far.unknown(best, lift, judged.hits)
+        return best, probs, unsure
 
     @cached_property
     def _macro_groups(self) -> tuple[np.ndarray, np.ndarray] | None:

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from collie.langid.model import LangModel
+from collie.mining.neighbours import NeighbourReport, learn_neighbours
 from collie.mining.records import LoopReport, RunEvents
-from collie.mining.relatives import learn_relatives, pages_to_restore
+from collie.mining.relatives import RelativesReport, learn_relatives, pages_to_restore
 from collie.mining.settle import Settler
 from collie.mining.teasers import mark_teasers
 
@@ -86,7 +87,10 @@ class LoopPasses:
         self.relatives_passes += 1
         settler, store, config = self.settler, self.settler.store, self.settler.config
         old, rules = settler.model, config.rules
+        done: RelativesReport | NeighbourReport
         model, done = learn_relatives(self.ws, store, old, rules, config.langid_hide)
+        if model is old and done.contrast is None and not done.refused:  # a fitted target
+            model, done = learn_neighbours(self.ws, store, old, rules)
         line = done.line(report.number, config.target)
         if line:
             self.events.line(line)

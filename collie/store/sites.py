@@ -62,6 +62,19 @@ class SiteStore(PageStore):
         )
         return [(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
 
+    def wronglang_texts(self, lang: str) -> dict[str, list[str]]:
+        """site -> the texts of its wrong-language documents in `lang` (the web's text of
+        a known neighbour of the target: collie.mining.neighbours)."""
+        rows = self.conn.execute(
+            "SELECT p.site, d.text FROM pages p JOIN documents d ON d.page_id = p.id "
+            "WHERE d.kind = 'wronglang' AND d.lang = ? ORDER BY p.id",
+            (lang,),
+        )
+        out: dict[str, list[str]] = {}
+        for site, text in rows:
+            out.setdefault(site, []).append(text)
+        return out
+
     def suspect_paragraphs(self) -> list[tuple[str, str, list[Any]]]:
         """(site, text, paragraphs with the near flag) of the relative-suspected pages
         that no reviewer has called target text."""

@@ -26,6 +26,7 @@ from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
     FOREIGN_SHARE,
     MIN_DOCUMENT_CHARS,
+    NEIGHBOUR_WARNING,
     LearnedLanguage,
     base_model,
     foreign_documents,
@@ -236,11 +237,14 @@ def _mostly_other(
     if not others or max(others)[0] <= FOREIGN_SHARE:
         return None
     share, other = max(others)
+    return other, _display_name(other), share
+
+
+def _display_name(code: str) -> str:
     try:
-        name = get_language(other).display_name
+        return get_language(code).display_name
     except KeyError:
-        name = other
-    return other, name, share
+        return code
 
 
 def learned_lines(learned: LearnedLanguage) -> list[str]:
@@ -259,6 +263,31 @@ def learned_lines(learned: LearnedLanguage) -> list[str]:
             f"warning: {count} of your {learned.tested} held-back paragraphs were taken for "
             f"{other}, not {learned.code}: if they are {learned.code}, give more of your "
             f"documents; if they are {other}, take them out of --docs"
+        )
+    lines += neighbour_lines(learned)
+    return lines
+
+
+def neighbour_lines(learned: LearnedLanguage) -> list[str]:
+    """A warning for each known language close to a fitted target (issue 59): the share
+    of the held-back paragraphs the bundled model took for it, and of the user's
+    documents in it that the fitted target takes, when given."""
+    code, lines = learned.code, []
+    for other, share in sorted(learned.near.items(), key=lambda item: -item[1]):
+        taken = learned.taken.get(other)
+        if share < NEIGHBOUR_WARNING and (taken is None or taken < NEIGHBOUR_WARNING):
+            continue
+        name = _display_name(other)
+        measured = (
+            f"the fitted model takes {taken:.0%} of your {other} documents"
+            if taken is not None
+            else f"give some {other} text with --wronglang {other}=FILE to measure how much of "
+            f"it the fitted model takes"
+        )
+        lines.append(
+            f"warning: {name} ({other}), which collie knows, is close to {code}: before "
+            f"fitting, the model took {share:.0%} of your held-back paragraphs for it; "
+            f"{measured}. Each loop judges the corpus again beside the web's {other} pages"
         )
     return lines
 
