@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from collie.langid import corpus, load_model, read_model
-from collie.langid.learn import LearnedLanguage
-from collie.workspace.create import learned_lines
+from collie.langid.learn import LearnedLanguage, column_budget, fit_language
+from collie.workspace.create import learned_lines, neighbour_lines
 
 from .clihelp import run_collie
 
@@ -154,3 +154,33 @@ def test_init_says_when_too_few_paragraphs_were_held_back() -> None:
         "trained models/langid.npz: sot fitted to your documents; too few paragraphs to hold "
         "some back and measure recall"
     ]
+
+
+def test_a_fitted_target_names_its_known_neighbours_and_keeps_its_column_small() -> None:
+    # Issue 59: a target fitted to many documents took its neighbour's pages; the user's
+    # column is no bigger than a real-text column, and init names the close languages.
+    training = corpus.udhr_training_texts()
+    base = load_model()
+    many = ["\n\n".join(training["sot"])] * 12  # more than a real-text column holds
+    learned = fit_language(base, "sot", many, {"nso": ["\n\n".join(training["nso"])]})
+    model = learned.model
+    assert model.sizes[model.columns.index("sot/user")] <= column_budget(base)
+    assert column_budget(base) == max(
+        s for c, s in zip(base.columns, base.sizes, strict=True) if c.endswith("/real")
+    )
+    assert "nso" in learned.near and learned.near == model.meta["neighbours"]["sot"]
+    assert set(learned.taken) == {"nso"} & set(learned.near)  # measured on the nso documents
+    assert 0.0 <= learned.taken["nso"] <= 1.0
+
+
+def test_init_warns_of_a_known_neighbour_close_to_the_fitted_target() -> None:
+    learned = LearnedLanguage(load_model(), "sot", 0.99, 40, [], fitted=True,
+                              near={"nso": 0.3, "tsn": 0.01}, taken={})  # fmt: skip
+    lines = neighbour_lines(learned)
+    assert len(lines) == 1  # tsn took 1% only
+    assert lines[0].startswith("warning: Northern Sotho (nso), which collie knows, is close to sot")
+    assert "took 30% of your held-back paragraphs" in lines[0]
+    assert "--wronglang nso=FILE" in lines[0]
+    measured = LearnedLanguage(load_model(), "sot", 0.99, 40, [], fitted=True,
+                               near={"nso": 0.01}, taken={"nso": 0.08})  # fmt: skip
+    assert "the fitted model takes 8% of your nso documents" in neighbour_lines(measured)[0]
