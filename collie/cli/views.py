@@ -103,6 +103,12 @@ def status_lines(data: dict[str, Any]) -> list[str]:
             f"{scanned['documents']:,} target documents in the corpus"
         )
     lines += label_lines(data.get("site_labels") or {})
+    text = data.get("corpus_text") or {}
+    if text.get("letters"):
+        shares = [f"{code} {share:.1%}" for code, share in text["shares"].items()]
+        lines.append(
+            f"corpus text {text['letters']:,} letters by paragraph language: {', '.join(shares)}"
+        )
     for line in rights_lines(data.get("rights") or {}):
         lines += textwrap.wrap(
             f"rights      {line}", WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False

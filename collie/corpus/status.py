@@ -68,6 +68,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         },
         "scan": ScanStore(ws).scan_totals(),
         "site_labels": site_label_data(ws),
+        "corpus_text": corpus_text_data(ws),
         "rights": rights_data(ws),
         "archive": archive_data(ws, sum(sum(c["documents"].values()) for c in counts.values())),
         "loops": [
@@ -83,6 +84,22 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             }
             for loop in ws.records.loops()
         ],
+    }
+
+
+CORPUS_LANGUAGES_SHOWN = 5
+
+
+def corpus_text_data(ws: Workspace) -> dict[str, Any]:
+    """The corpus's letters and the share of them in each language its paragraphs were
+    given (the target's, a neighbour's that slipped in, und), the largest
+    CORPUS_LANGUAGES_SHOWN: a known neighbour's share of the corpus (issue 59)."""
+    letters = CorpusStore(ws.conn).paragraph_letters()
+    total = sum(letters.values())
+    shown = list(letters.items())[:CORPUS_LANGUAGES_SHOWN]
+    return {
+        "letters": total,
+        "shares": {code: round(n / total, 4) for code, n in shown} if total else {},
     }
 
 

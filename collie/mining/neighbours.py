@@ -90,8 +90,12 @@ def learn_neighbours(
     done: dict[str, int] = model.meta.get("neighbour_web", {})
     budget = column_budget(model)
     new, used = model, {}
+    elsewhere: Counter[str] = Counter()  # letters of the neighbours' pages, by site
     for other in known_neighbours(model, code):
-        texts = draw(store.wronglang_texts(other), budget)
+        by_site = store.wronglang_texts(other)
+        for site, site_texts in by_site.items():
+            elsewhere[site] += sum(letters(t) for t in site_texts)
+        texts = draw(by_site, budget)
         count = sum(letters(t) for t in texts)
         if count < MIN_CONTRAST_LETTERS or count <= done.get(other, 0):
             continue
@@ -110,7 +114,9 @@ def learn_neighbours(
         log.info("neighbours: refused (recall on the seed documents %.3f -> %.3f)", before, after)
         return model, report
     report.used = used
-    report.sites = _neighbour_sites(store, new, rules, set(used))
+    report.sites = _neighbour_sites(
+        store, new, rules, set(known_neighbours(model, code)), elsewhere
+    )
     from collie.mining.relatives import judge_corpus  # the relatives pass's page judgement
 
     pages, _ = judge_corpus(store, new, rules)
@@ -126,15 +132,20 @@ def _share(model: LangModel, code: str, paragraphs: list[str]) -> float:
 
 
 def _neighbour_sites(
-    store: SiteStore, model: LangModel, rules: PageRules, neighbours: set[str]
+    store: SiteStore,
+    model: LangModel,
+    rules: PageRules,
+    neighbours: set[str],
+    elsewhere: Counter[str],
 ) -> int:
-    """Set aside the corpus's sites whose target-like letters (the target's and its
-    neighbours') the neighbours now take NEIGHBOUR_SITE_SHARE of. Returns how many."""
+    """Set aside the corpus's sites whose letters in the target and its neighbours (the
+    corpus's pages, labelled again, and the neighbours' pages there, `elsewhere`) the
+    neighbours take NEIGHBOUR_SITE_SHARE of. Returns how many."""
     pages = store.corpus_paragraphs()
     texts = [p[0] for *_, paragraphs, _ in pages for p in paragraphs]
     labels = iter(model.identify_batch(texts))
     mine: Counter[str] = Counter()
-    theirs: Counter[str] = Counter()
+    theirs: Counter[str] = Counter(elsewhere)
     for _, site, _, paragraphs, _ in pages:
         for paragraph in paragraphs:
             label, _ = next(labels)
@@ -142,7 +153,7 @@ def _neighbour_sites(
             mine[site] += count if label == rules.target else 0
             theirs[site] += count if label in neighbours else 0
     found = 0
-    for site in sorted(theirs):
+    for site in sorted(mine):
         like = mine[site] + theirs[site]
         if theirs[site] and theirs[site] >= NEIGHBOUR_SITE_SHARE * like:
             count = store.suspect_site(site, mine[site] / like)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -132,6 +133,19 @@ class CorpusStore:
             "('kept', 'duplicate', 'wronglang') GROUP BY 1 ORDER BY 2 DESC, 1"
         )
         return {r[0]: r[1] for r in rows}
+
+    def paragraph_letters(self) -> dict[str, int]:
+        """Letters of the corpus's original documents by their paragraphs' language (the
+        target, a neighbour it shares pages with, und), the most first."""
+        letters: Counter[str] = Counter()
+        rows = self.conn.execute(
+            "SELECT d.paragraphs FROM documents d JOIN pages p ON p.id = d.page_id WHERE "
+            "d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept'"
+        )
+        for (paragraphs,) in rows:
+            for paragraph in json.loads(paragraphs):
+                letters[paragraph[1]] += sum(ch.isalpha() for ch in paragraph[0])
+        return dict(sorted(letters.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def document_lengths(self) -> list[int]:
         """The words of every corpus document (target, near-duplicates left out)."""

@@ -27,6 +27,7 @@ from collie.langid.learn import (
     FOREIGN_SHARE,
     MIN_DOCUMENT_CHARS,
     NEIGHBOUR_WARNING,
+    REAL_SUFFIX,
     LearnedLanguage,
     base_model,
     foreign_documents,
@@ -154,8 +155,12 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
         chosen["seeds.manual"] = SEED_WORDS_FILE
     create_workspace(root, chosen, plan, words)
     learned = train_workspace_model(root, language.code, plan.documents, base)
-    if hidden:
-        note(f"langid.hide: the model does not know {', '.join(hidden)} in this workspace")
+    codes = [h for h in hidden if not h.endswith(REAL_SUFFIX)]
+    if codes:
+        note(f"langid.hide: the model does not know {', '.join(codes)} in this workspace")
+    if len(codes) < len(hidden):
+        known = ", ".join(h.removesuffix(REAL_SUFFIX) for h in hidden if h.endswith(REAL_SUFFIX))
+        note(f"langid.hide: the model knows {known} from the UDHR alone in this workspace")
     for line in foreign_documents(load_model_for(root), language.code, plan.documents):
         note(f"warning: {line}; is it in the right folder?")
     if learned is not None:
@@ -398,13 +403,14 @@ def _hidden_languages(codes: list[str], target: str) -> list[str]:
     known = set(load_model_for(None).codes)
     hidden = []
     for value in codes:
-        code = resolve_language(value).language.code
-        if code not in known and code != target:
+        name, real = value.removesuffix(REAL_SUFFIX), value.endswith(REAL_SUFFIX)
+        code = resolve_language(name).language.code
+        if code not in known and (code != target or real):
             raise UsageProblem(
-                f"langid.hide: collie's model does not know {value!r} ({code}).",
+                f"langid.hide: collie's model does not know {name!r} ({code}).",
                 "`collie langid languages` lists the languages it knows.",
             )
-        hidden.append(code)
+        hidden.append(code + REAL_SUFFIX if real else code)
     return sorted(set(hidden))
 
 
