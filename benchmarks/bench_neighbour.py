@@ -36,7 +36,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The code measured: this checkout, or a baseline's (--baseline runs this file again in it).
+sys.path.insert(0, os.environ.get("COLLIE_BENCH_CODE", str(Path(__file__).resolve().parents[1])))
 from bench_relatives import NEWS, NEWS_FILES, news_options
 
 from collie.langid import load_model
@@ -49,6 +50,7 @@ from collie.store.database import INIT_WARNINGS
 from collie.udhr import cache_dir
 from langmodel.registers import news_text_split
 
+CODE = "COLLIE_BENCH_CODE"
 OTHERS = ("zul", "xho", "nbl", "ssw", "eng", "tsn", "sna", "nya", "kin", "swh")
 PAIRS = (("zul", "xho"), ("xho", "zul"))
 
@@ -154,7 +156,7 @@ def main() -> None:
     parser.add_argument("--target", choices=("xho", "zul"), default="zul")
     parser.add_argument("--baseline", type=Path,
                         help="a checkout of collie before (its world rows printed above, "
-                        "mined in the same run with PYTHONPATH set to it)")  # fmt: skip
+                        "mined in the same run with its code)")  # fmt: skip
     parser.add_argument("--fit-sentences", type=int, default=3000)
     parser.add_argument("--row", choices=("built", "udhr"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -175,7 +177,7 @@ def main() -> None:
     for row, label in (("built", "as built"), ("udhr", "known from the UDHR alone")):
         hide = (f"{args.target}/real",) if row == "udhr" else ()
         if args.baseline:
-            env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+            env = {**os.environ, CODE: str(args.baseline.resolve())}
             command = [sys.executable, __file__, "--target", args.target, "--row", row]
             done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
             lines = (done.stdout.strip() or done.stderr.strip()[-300:]).splitlines()
