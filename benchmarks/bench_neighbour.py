@@ -151,7 +151,16 @@ def paragraph_part(fit_sentences: int) -> None:
                   f"({len(mine)})", flush=True)  # fmt: skip
 
 
+def use_code() -> None:
+    """The commands run_demo starts (`python -m collie`) run the code measured too."""
+    code = os.environ.get(CODE, str(Path(__file__).resolve().parents[1]))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (code, os.environ.get("PYTHONPATH", "")) if p
+    )
+
+
 def main() -> None:
+    use_code()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", choices=("xho", "zul"), default="zul")
     parser.add_argument("--baseline", type=Path,
