@@ -188,7 +188,9 @@ def main() -> None:
         if args.baseline:
             env = {**os.environ, CODE: str(args.baseline.resolve())}
             command = [sys.executable, __file__, "--target", args.target, "--row", row]
-            done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+            done = subprocess.run(
+                command, capture_output=True, text=True, env=env, check=False, cwd=args.baseline
+            )  # `python -m collie` reads its folder first
             lines = (done.stdout.strip() or done.stderr.strip()[-300:]).splitlines()
             print(f"  {'baseline, ' + label:28} {lines[0] if lines else '?'}")
             for line in lines[1:]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import collie
 from collie.langid.modelfile import read_model
 from collie.mininet.demo import demo_options, ensure_world, run_demo
 
@@ -28,3 +29,8 @@ def test_a_fitted_target_known_from_the_udhr_keeps_its_known_neighbours_out(tmp_
     scores = result.scores
     assert scores.relative_pages_fetched and scores.relative_pages_exported == 0
     assert scores.precision_some >= 0.99 and scores.recall_reachable >= 0.8
+    # `collie status` shows the corpus's letters by paragraph language: a neighbour's
+    # share, if any slipped in, is there to see.
+    text = collie.Workspace(root).status()["corpus_text"]
+    assert text["letters"] > 10_000 and next(iter(text["shares"])) == "zul"
+    assert text["shares"]["zul"] >= 0.9 and sum(text["shares"].values()) <= 1.0001
