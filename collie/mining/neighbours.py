@@ -6,8 +6,9 @@ A target the model knows is fitted to the user's documents (collie.langid.learn
 pages of the user's register the target may win its text (issue 59). This pass, at the
 end of each loop, gives each known neighbour (collie.langid.neighbours.candidates: the
 languages close to the target on the user's documents, stored at init) a column of its
-own web text (`code/web`: the loop's wrong-language documents labelled with it, drawn
-evenly over their sites, no bigger than a real-text column), so that both meet in the
+own web text (`code/web`: the loop's wrong-language documents labelled with it on the
+sites that are mostly the neighbour's, drawn evenly over those sites, no bigger than the
+user's column), so that both meet in the
 same register. Then the corpus is judged again with that model: a site whose
 target-like letters the neighbour now takes NEIGHBOUR_SITE_SHARE of is a neighbour's
 site as a whole (set aside, its crawl stopped), and every other page is judged alone by
@@ -34,6 +35,7 @@ from collie.langid.learn import (
 from collie.langid.model import LangModel
 from collie.langid.modelfile import save_model
 from collie.langid.train import add_language
+from collie.mining.relatives import judge_corpus
 
 if TYPE_CHECKING:
     from collie.decide.classify import PageRules
@@ -45,6 +47,7 @@ log = logging.getLogger(__name__)
 WEB_COLUMN = "web"  # the register of a neighbour's column of the web's text
 NEIGHBOUR_SITE_SHARE = 0.5  # of a site's target-like letters the neighbour takes
 MAX_RECALL_LOSS = 0.02  # of the user's paragraphs the new model may lose
+SITE_RATIO = 2  # a site lends its neighbour's pages when they hold this many times its target's
 
 
 @dataclass
@@ -91,11 +94,15 @@ def learn_neighbours(
     budget = column_budget(model)
     new, used = model, {}
     elsewhere: Counter[str] = Counter()  # letters of the neighbours' pages, by site
+    targets = _target_letters(store, code)
     for other in known_neighbours(model, code):
         by_site = store.wronglang_texts(other)
-        for site, site_texts in by_site.items():
-            elsewhere[site] += sum(letters(t) for t in site_texts)
-        texts = draw(by_site, budget)
+        sizes = {site: sum(letters(t) for t in texts) for site, texts in by_site.items()}
+        elsewhere.update(sizes)
+        # A target site's page taken for the neighbour is no text of the neighbour's: its
+        # column learns from the sites that are mostly the neighbour's.
+        theirs = {s: t for s, t in by_site.items() if sizes[s] >= SITE_RATIO * targets[s]}
+        texts = draw(theirs, budget)
         count = sum(letters(t) for t in texts)
         if count < MIN_CONTRAST_LETTERS or count <= done.get(other, 0):
             continue
@@ -117,13 +124,19 @@ def learn_neighbours(
     report.sites = _neighbour_sites(
         store, new, rules, set(known_neighbours(model, code)), elsewhere
     )
-    from collie.mining.relatives import judge_corpus  # the relatives pass's page judgement
-
     pages, _ = judge_corpus(store, new, rules)
     report.pages = pages
     with atomic_path(workspace_model_path(ws.root)) as partial:
         save_model(new, partial)
     return new, report
+
+
+def _target_letters(store: SiteStore, code: str) -> Counter[str]:
+    """Letters of the corpus's paragraphs labelled `code`, by site (as stored)."""
+    found: Counter[str] = Counter()
+    for _, site, _, paragraphs, _ in store.corpus_paragraphs():
+        found[site] += sum(letters(p[0]) for p in paragraphs if p[1] == code)
+    return found
 
 
 def _share(model: LangModel, code: str, paragraphs: list[str]) -> float:
