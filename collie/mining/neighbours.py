@@ -4,23 +4,24 @@ A target the model knows is fitted to the user's documents (collie.langid.learn
 .fit_language): a column of the user's register. A neighbour the model also knows
 (Kinyarwanda beside Kirundi) has real text of other registers only, so on the web's
 pages of the user's register the target may win its text (issue 59). This pass, at the
-end of each loop, gives each known neighbour (collie.langid.neighbours.candidates: the
-languages close to the target on the user's documents, stored at init) a column of its
-own web text (`code/web`: the loop's wrong-language documents labelled with it on the
-sites that are mostly the neighbour's, drawn evenly over those sites, no bigger than the
-user's column), so that both meet in the
-same register. Then the corpus is judged again with that model: a site whose
-target-like letters the neighbour now takes NEIGHBOUR_SITE_SHARE of is a neighbour's
-site as a whole (set aside, its crawl stopped), and every other page is judged alone by
-langid.min_share (relatives.judge_corpus). A model that would cost more than
-MAX_RECALL_LOSS of the user's own paragraphs is refused. The new model is the
-workspace's from then on.
+end of each loop, finds the neighbours' sites with the bundled model, which has no
+column of the user's documents to draw the neighbour's text to the target
+(`neighbour_sites`: the known languages init found close to the target, collie.langid
+.neighbours; a site is a neighbour's when the bundled model gives the neighbour more of
+its letters than of the user's own paragraphs, by SITE_MARGIN, and at least half). Each
+neighbour gets a column of its sites' text (`code/web`, drawn evenly over them, no
+bigger than the user's column: the two meet in the same register with as much text),
+the neighbours' sites leave the corpus (their crawl stopped), and every other page is
+judged again with the new model by langid.min_share (relatives.judge_corpus). A model
+that would cost more than MAX_RECALL_LOSS of the user's own paragraphs is refused. The
+new model is the workspace's from then on.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from collie.files import atomic_path
 from collie.langid.contrast import MIN_CONTRAST_LETTERS, draw, letters
 from collie.langid.learn import (
     USER_COLUMN,
-    column_budget,
+    base_model,
     split_paragraphs,
     workspace_model_path,
 )
@@ -45,9 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WEB_COLUMN = "web"  # the register of a neighbour's column of the web's text
-NEIGHBOUR_SITE_SHARE = 0.5  # of a site's target-like letters the neighbour takes
+NEIGHBOUR_SITE_SHARE = 0.5  # of a site's letters in the target and the neighbour
+SITE_MARGIN = 0.25  # over the share of the user's own paragraphs the neighbour takes
 MAX_RECALL_LOSS = 0.02  # of the user's paragraphs the new model may lose
-SITE_RATIO = 2  # a site lends its neighbour's pages when they hold this many times its target's
 
 
 @dataclass
@@ -77,36 +78,34 @@ def is_fitted(model: LangModel, code: str) -> bool:
     return any(c == f"{code}/{USER_COLUMN}" for c in model.columns)
 
 
-def known_neighbours(model: LangModel, code: str) -> list[str]:
-    """The known languages init found close to the fitted target (meta "neighbours")."""
-    return sorted(c for c in model.meta.get("neighbours", {}).get(code, {}) if c in model.codes)
+def known_neighbours(model: LangModel, code: str) -> dict[str, float]:
+    """The known languages init found close to the fitted target, with the share of the
+    user's held-back paragraphs the bundled model took for each (meta "neighbours")."""
+    near: dict[str, float] = model.meta.get("neighbours", {}).get(code, {})
+    return {c: float(share) for c, share in sorted(near.items()) if c in model.codes}
 
 
 def learn_neighbours(
-    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules
+    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
 ) -> tuple[LangModel, NeighbourReport]:
-    """The pass (module docstring): (the model to go on with, what it did)."""
+    """The pass (module docstring): (the model to go on with, what it did). `hide`: the
+    languages taken out of the bundled model at init (langid.hide)."""
     report = NeighbourReport()
     code = rules.target
-    if not is_fitted(model, code):
+    near = known_neighbours(model, code)
+    if not is_fitted(model, code) or not near:
         return model, report
+    texts = _site_texts(store, set(near))
+    sites = neighbour_sites(base_model(list(hide)), code, near, texts)
     done: dict[str, int] = model.meta.get("neighbour_web", {})
-    budget = column_budget(model)
+    budget = model.sizes[model.columns.index(f"{code}/{USER_COLUMN}")]
     new, used = model, {}
-    elsewhere: Counter[str] = Counter()  # letters of the neighbours' pages, by site
-    targets = _target_letters(store, code)
-    for other in known_neighbours(model, code):
-        by_site = store.wronglang_texts(other)
-        sizes = {site: sum(letters(t) for t in texts) for site, texts in by_site.items()}
-        elsewhere.update(sizes)
-        # A target site's page taken for the neighbour is no text of the neighbour's: its
-        # column learns from the sites that are mostly the neighbour's.
-        theirs = {s: t for s, t in by_site.items() if sizes[s] >= SITE_RATIO * targets[s]}
-        texts = draw(theirs, budget)
-        count = sum(letters(t) for t in texts)
+    for other in sorted({n for n in sites.values()}):
+        drawn = draw({s: texts[s] for s, n in sites.items() if n == other}, budget)
+        count = sum(letters(t) for t in drawn)
         if count < MIN_CONTRAST_LETTERS or count <= done.get(other, 0):
             continue
-        paragraphs = [p for t in texts for p in split_paragraphs(t)]
+        paragraphs = [p for t in drawn for p in split_paragraphs(t)]
         new = add_language(new, other, paragraphs, column=WEB_COLUMN)
         used[other] = count
     if not used:
@@ -114,16 +113,17 @@ def learn_neighbours(
     new = new.with_settings(model.threshold, model.min_chars)
     new.meta["neighbour_web"] = {**done, **used}
     mine = [p for t in ws.seed_texts("target") for p in split_paragraphs(t)]
-    before = _share(model, code, mine)
-    after = _share(new, code, mine)
+    before, after = _share(model, code, mine), _share(new, code, mine)
     if after < before - MAX_RECALL_LOSS:
         report.refused = True
         log.info("neighbours: refused (recall on the seed documents %.3f -> %.3f)", before, after)
         return model, report
     report.used = used
-    report.sites = _neighbour_sites(
-        store, new, rules, set(known_neighbours(model, code)), elsewhere
-    )
+    corpus_sites = {site for _, site, *_ in store.corpus_paragraphs()}
+    for site in sorted(corpus_sites & set(sites)):
+        count = store.suspect_site(site, 0.0)
+        log.info("%s: a site of %s's (%d documents set aside)", site, sites[site], count)
+        report.sites += 1
     pages, _ = judge_corpus(store, new, rules)
     report.pages = pages
     with atomic_path(workspace_model_path(ws.root)) as partial:
@@ -131,45 +131,46 @@ def learn_neighbours(
     return new, report
 
 
-def _target_letters(store: SiteStore, code: str) -> Counter[str]:
-    """Letters of the corpus's paragraphs labelled `code`, by site (as stored)."""
-    found: Counter[str] = Counter()
-    for _, site, _, paragraphs, _ in store.corpus_paragraphs():
-        found[site] += sum(letters(p[0]) for p in paragraphs if p[1] == code)
+def _site_texts(store: SiteStore, neighbours: set[str]) -> dict[str, list[str]]:
+    """site -> the texts of its corpus documents and of its wrong-language documents in
+    the neighbours' languages."""
+    texts: dict[str, list[str]] = {}
+    for _, site, text, _, _ in store.corpus_paragraphs():
+        texts.setdefault(site, []).append(text)
+    for other in sorted(neighbours):
+        for site, found in store.wronglang_texts(other).items():
+            texts.setdefault(site, []).extend(found)
+    return texts
+
+
+def neighbour_sites(
+    base: LangModel, code: str, near: dict[str, float], texts: dict[str, list[str]]
+) -> dict[str, str]:
+    """site -> the known neighbour it belongs to, by the bundled model `base` (which has
+    no column of the user's documents to draw the neighbour's text to the target): a
+    site whose letters in the target and the neighbour the neighbour holds
+    NEIGHBOUR_SITE_SHARE of, and SITE_MARGIN more than of the user's own paragraphs
+    (`near`: a target the bundled model partly takes for its neighbour does so on the
+    target's sites too)."""
+    sites = sorted(texts)
+    paragraphs = [(site, p) for site in sites for t in texts[site] for p in split_paragraphs(t)]
+    labels = base.identify_batch([p for _, p in paragraphs]) if paragraphs else []
+    tally: dict[str, Counter[str]] = {site: Counter() for site in sites}
+    for (site, paragraph), (label, _) in zip(paragraphs, labels, strict=True):
+        if label == code or label in near:
+            tally[site][label] += letters(paragraph)
+    found = {}
+    for site, counts in tally.items():
+        if not counts:
+            continue
+        other, most = max(((c, n) for c, n in counts.items() if c != code), key=lambda x: x[1],
+                          default=("", 0))  # fmt: skip
+        share = most / sum(counts.values())
+        if other and share >= max(NEIGHBOUR_SITE_SHARE, near[other] + SITE_MARGIN):
+            found[site] = other
     return found
 
 
 def _share(model: LangModel, code: str, paragraphs: list[str]) -> float:
     labels = [c for c, _ in model.identify_batch(paragraphs)]
     return sum(c == code for c in labels) / max(len(labels), 1)
-
-
-def _neighbour_sites(
-    store: SiteStore,
-    model: LangModel,
-    rules: PageRules,
-    neighbours: set[str],
-    elsewhere: Counter[str],
-) -> int:
-    """Set aside the corpus's sites whose letters in the target and its neighbours (the
-    corpus's pages, labelled again, and the neighbours' pages there, `elsewhere`) the
-    neighbours take NEIGHBOUR_SITE_SHARE of. Returns how many."""
-    pages = store.corpus_paragraphs()
-    texts = [p[0] for *_, paragraphs, _ in pages for p in paragraphs]
-    labels = iter(model.identify_batch(texts))
-    mine: Counter[str] = Counter()
-    theirs: Counter[str] = Counter(elsewhere)
-    for _, site, _, paragraphs, _ in pages:
-        for paragraph in paragraphs:
-            label, _ = next(labels)
-            count = letters(paragraph[0])
-            mine[site] += count if label == rules.target else 0
-            theirs[site] += count if label in neighbours else 0
-    found = 0
-    for site in sorted(mine):
-        like = mine[site] + theirs[site]
-        if theirs[site] and theirs[site] >= NEIGHBOUR_SITE_SHARE * like:
-            count = store.suspect_site(site, mine[site] / like)
-            log.info("%s: a known neighbour's site (%d documents set aside)", site, count)
-            found += 1
-    return found
