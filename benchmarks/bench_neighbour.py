@@ -41,14 +41,15 @@ sys.path.insert(0, os.environ.get("COLLIE_BENCH_CODE", str(Path(__file__).resolv
 from bench_relatives import NEWS, NEWS_FILES, news_options
 
 from collie.langid import load_model
-from collie.langid.learn import USER_COLUMN, _train, base_model, fit_language, split_paragraphs
+from collie.langid.learn import base_model, fit_language
 from collie.langid.modelfile import read_model
 from collie.mininet.demo import ensure_world, run_demo
 from collie.mininet.records import BuildOptions
 from collie.mininet.score import read_jsonl
 from collie.store.database import INIT_WARNINGS
 from collie.udhr import cache_dir
-from langmodel.registers import news_text_split
+from langmodel.build import REAL_CHARS
+from langmodel.registers import news_text_split, spread
 
 CODE = "COLLIE_BENCH_CODE"
 OTHERS = ("zul", "xho", "nbl", "ssw", "eng", "tsn", "sna", "nya", "kin", "swh")
@@ -121,29 +122,31 @@ def paragraphs_of(sentences: list[str], size: int = 5) -> list[str]:
 
 def paragraph_part(fit_sentences: int) -> None:
     """Point 1 of issue 59 on real held-out text: the neighbour's held-out news
-    paragraphs the target takes, before fitting, fitted as before issue 59 (all the
-    documents in the user's column) and fitted now (the column no bigger than a
-    real-text column), the target as built and known from the UDHR alone."""
+    paragraphs the target takes before fitting, fitted (all the documents in the user's
+    column: what collie does) and, the alternative measured and not taken, fitted to
+    documents capped at a real-text column (REAL_CHARS, taken evenly over them), the
+    target as built and known from the UDHR alone."""
     split = news_text_split(NEWS)
     model = load_model()
     print(f"1. the neighbour's held-out news paragraphs (5 sentences) taken for the target "
-          f"fitted to {fit_sentences} news sentences; the target's own held-out paragraphs "
-          f"kept (before fitting / fitted as before / fitted now)")  # fmt: skip
+          f"fitted to {fit_sentences} news sentences, and the target's own held-out "
+          f"paragraphs kept: before fitting / fitted / fitted to {REAL_CHARS:,} characters "
+          "of them")  # fmt: skip
     for target, neighbour in PAIRS:
         for udhr_only in (False, True):
             base = base_model([f"{target}/real"]) if udhr_only else model
-            docs = split[target][0][:fit_sentences]
-            documents = ["\n".join(docs[i : i + 20]) for i in range(0, len(docs), 20)]
-            paragraphs = [p for d in documents for p in split_paragraphs(d)]
-            before = _train(base, target, paragraphs, {}, column=USER_COLUMN)
-            now = fit_language(base, target, documents).model
+            sentences = split[NEWS_FILES[target]][0][:fit_sentences]
+            documents = ["\n".join(sentences[i : i + 20]) for i in range(0, len(sentences), 20)]
+            capped = [d for _, d in spread(documents, REAL_CHARS)]
+            fitted = fit_language(base, target, documents).model
+            small = fit_language(base, target, capped).model
             theirs = paragraphs_of(split[NEWS_FILES[neighbour]][1])
             mine = paragraphs_of(split[NEWS_FILES[target]][1])
             cells = []
             for texts in (theirs, mine):
                 shares = [
                     sum(c == target for c, _ in m.identify_batch(texts)) / len(texts)
-                    for m in (base, before, now)
+                    for m in (base, fitted, small)
                 ]
                 cells.append(" / ".join(f"{100 * x:5.1f}" for x in shares))
             print(f"  {target} ({'UDHR only' if udhr_only else 'as built'}) beside {neighbour}: "

@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from collie.langid.learn import even_positions
-
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 REGISTERS = DATA / "lid-registers"
 NEWS_TEXT = DATA / "news-text"
@@ -107,8 +105,20 @@ def training_articles(
 
 def spread(items: list[str], cap: int) -> list[tuple[int, str]]:
     """(position, item) of items taken evenly over the list up to `cap` characters (0:
-    all), in their order (collie.langid.learn.even_positions, as a user's column)."""
-    return [(i, items[i]) for i in even_positions([len(item) for item in items], cap)]
+    all), in their order."""
+    total = sum(map(len, items))
+    if not cap or total <= cap:
+        return list(enumerate(items))
+    step = total / cap
+    taken, size, next_at = [], 0, 0.0
+    for i, item in enumerate(items):
+        if i >= next_at:
+            taken.append((i, item))
+            size += len(item)
+            next_at = i + step
+            if size >= cap:
+                break
+    return taken
 
 
 def heldout_sets(letters_min: int = 0) -> dict[str, dict[str, list[str]]]:

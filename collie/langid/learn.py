@@ -51,7 +51,6 @@ _BLANK = re.compile(r"\n\s*\n")
 
 NEIGHBOUR_WARNING = 0.05  # init warns when one language takes this share of held-back text
 USER_COLUMN = "user"  # the register of a known target's column of the user's documents
-DEFAULT_COLUMN_CHARS = 60_000  # a user's column in a model without real-text columns
 
 
 @dataclass
@@ -129,13 +128,11 @@ def fit_language(
     (`code/user`) and the wronglang texts as `learn_language` adds them; recall and
     confusions measured on every fifth paragraph, held back from a trial model."""
     paragraphs, fit, held, negatives = _held_back(base, code, documents, wronglang)
-    budget = column_budget(base)
     labels = []
     if held and fit:
-        trial = _train(base, code, even_share(fit, budget), negatives, column=USER_COLUMN)
-        labels = trial.identify_batch(held)
+        labels = _train(base, code, fit, negatives, column=USER_COLUMN).identify_batch(held)
     recall, confusions = _recall(code, labels)
-    model = _train(base, code, even_share(paragraphs, budget), negatives, column=USER_COLUMN)
+    model = _train(base, code, paragraphs, negatives, column=USER_COLUMN)
     _set_per_code(model, "recall", code, recall if labels else None)
     near = closeness(base, code, held or paragraphs)
     _set_per_code(model, "neighbours", code, near or None)
@@ -144,40 +141,6 @@ def fit_language(
         model, code, recall, len(labels), confusions, fitted=True, near=near,
         taken=taken_shares(model, code, list(near), theirs),
     )  # fmt: skip
-
-
-def column_budget(model: LangModel) -> int:
-    """The characters a user's column may hold: the model's largest real-text column (the
-    build's balance, at most REAL_CHARS a language). A bigger column would win its
-    neighbours' text by covering more of it (issue 59: fitted to 63,000 words of Kirundi
-    news, the target took 46% of the Kinyarwanda pages)."""
-    registers: dict[str, str] = model.meta.get("registers", {})
-    real = [size for c, size in zip(model.columns, model.sizes, strict=True) if registers.get(c)
-            in LENDING]  # fmt: skip
-    return max(real, default=DEFAULT_COLUMN_CHARS)
-
-
-def even_share(paragraphs: Sequence[str], budget: int) -> list[str]:
-    """At most `budget` characters of `paragraphs`, taken evenly over them."""
-    return [paragraphs[i] for i in even_positions([len(p) for p in paragraphs], budget)]
-
-
-def even_positions(sizes: Sequence[int], budget: int) -> list[int]:
-    """The positions of items (of `sizes` characters) taken evenly over the list (every
-    k-th) up to `budget` characters (0: all), in order: a capped column still covers
-    every document."""
-    total = sum(sizes)
-    if not budget or total <= budget:
-        return list(range(len(sizes)))
-    step, taken, size, next_at = total / budget, [], 0, 0.0
-    for i, length in enumerate(sizes):
-        if i >= next_at:
-            taken.append(i)
-            size += length
-            next_at = i + step
-            if size >= budget:
-                break
-    return taken
 
 
 def _held_back(

@@ -7,8 +7,9 @@ pages of the user's register the target may win its text (issue 59). This pass, 
 end of each loop, finds the neighbours' sites with the bundled model, which has no
 column of the user's documents to draw the neighbour's text to the target
 (`neighbour_sites`: the known languages init found close to the target, collie.langid
-.neighbours; a site is a neighbour's when the bundled model gives the neighbour more of
-its letters than of the user's own paragraphs, by SITE_MARGIN, and at least half). Each
+.neighbours; a site is a neighbour's when the bundled model gives the neighbour at
+least half of its letters, and more than halfway from its share of the user's own
+paragraphs to all). Each
 neighbour gets a column of its sites' text (`code/web`, drawn evenly over them, no
 bigger than the user's column: the two meet in the same register with as much text),
 the neighbours' sites leave the corpus (their crawl stopped), and every other page is
@@ -47,7 +48,6 @@ log = logging.getLogger(__name__)
 
 WEB_COLUMN = "web"  # the register of a neighbour's column of the web's text
 NEIGHBOUR_SITE_SHARE = 0.5  # of a site's letters in the target and the neighbour
-SITE_MARGIN = 0.25  # over the share of the user's own paragraphs the neighbour takes
 MAX_RECALL_LOSS = 0.02  # of the user's paragraphs the new model may lose
 
 
@@ -148,10 +148,11 @@ def neighbour_sites(
 ) -> dict[str, str]:
     """site -> the known neighbour it belongs to, by the bundled model `base` (which has
     no column of the user's documents to draw the neighbour's text to the target): a
-    site whose letters in the target and the neighbour the neighbour holds
-    NEIGHBOUR_SITE_SHARE of, and SITE_MARGIN more than of the user's own paragraphs
-    (`near`: a target the bundled model partly takes for its neighbour does so on the
-    target's sites too)."""
+    site whose letters in the target and the neighbour the neighbour holds at least
+    NEIGHBOUR_SITE_SHARE of, and more than halfway from the share of the user's own
+    paragraphs the bundled model gives it (`near`: a target it partly takes for its
+    neighbour, it does so on the target's sites too) to all: a site nearer the
+    neighbour's own text than the user's."""
     sites = sorted(texts)
     paragraphs = [(site, p) for site in sites for t in texts[site] for p in split_paragraphs(t)]
     labels = base.identify_batch([p for _, p in paragraphs]) if paragraphs else []
@@ -166,7 +167,7 @@ def neighbour_sites(
         other, most = max(((c, n) for c, n in counts.items() if c != code), key=lambda x: x[1],
                           default=("", 0))  # fmt: skip
         share = most / sum(counts.values())
-        if other and share >= max(NEIGHBOUR_SITE_SHARE, near[other] + SITE_MARGIN):
+        if other and share >= max(NEIGHBOUR_SITE_SHARE, (near[other] + 1) / 2):
             found[site] = other
     return found
 
