@@ -33,7 +33,7 @@ from collie.errors import InputError
 from collie.langid.features import letter_counts
 from collie.langid.model import LENDING, NO_ANSWER, OTHER, LangModel, summarise_languages
 from collie.langid.modelfile import load_model, read_model, save_model
-from collie.langid.neighbours import closeness, taken_shares
+from collie.langid.neighbours import closeness, margins, taken_shares
 from collie.langid.novelty import fit_novelty
 from collie.langid.train import add_language, remove_columns, remove_languages
 
@@ -129,13 +129,18 @@ def fit_language(
     confusions measured on every fifth paragraph, held back from a trial model."""
     paragraphs, fit, held, negatives = _held_back(base, code, documents, wronglang)
     labels = []
+    trial = None
     if held and fit:
-        labels = _train(base, code, fit, negatives, column=USER_COLUMN).identify_batch(held)
+        trial = _train(base, code, fit, negatives, column=USER_COLUMN)
+        labels = trial.identify_batch(held)
     recall, confusions = _recall(code, labels)
     model = _train(base, code, paragraphs, negatives, column=USER_COLUMN)
     _set_per_code(model, "recall", code, recall if labels else None)
     near = closeness(base, code, held or paragraphs)
     _set_per_code(model, "neighbours", code, near or None)
+    # How far the target leads each of them on text it did not learn (else on all).
+    lead = margins(trial or model, code, list(near), held or paragraphs)
+    _set_per_code(model, "neighbour_margins", code, lead or None)
     theirs = {c: texts for c, texts in negatives.items() if c in near}
     return LearnedLanguage(
         model, code, recall, len(labels), confusions, fitted=True, near=near,

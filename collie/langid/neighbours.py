@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from collie.langid.model import NO_ANSWER, OTHER
 
 if TYPE_CHECKING:
@@ -48,6 +50,32 @@ def closeness(base: LangModel, code: str, paragraphs: Sequence[str]) -> dict[str
     near = candidates(base, code, paragraphs)
     labels = Counter(c for c, _ in base.identify_batch(paragraphs)) if near else Counter()
     return {c: round(labels[c] / len(paragraphs), 4) for c in near}
+
+
+def margin(model: LangModel, code: str, other: str, texts: Sequence[str]) -> float | None:
+    """How far `code` leads `other` on `texts` taken together: the letter-weighted mean,
+    over the texts, of the difference of their best columns' scores per known n-gram
+    (naive Bayes evidence; negative where the neighbour wins). None without letters."""
+    if not texts or code not in model.codes or other not in model.codes:
+        return None
+    mine, theirs = model.codes.index(code), model.codes.index(other)
+    values, weights = [], []
+    for start in range(0, len(texts), 256):
+        scores, hits, letters, _ = model._raw_scores(list(texts[start : start + 256]))
+        best = model.code_scores(scores, hits)
+        values.append((best[:, mine] - best[:, theirs]) / np.maximum(hits, 1))
+        weights.append(letters)
+    weight = np.concatenate(weights)
+    return float(np.average(np.concatenate(values), weights=weight)) if weight.sum() else None
+
+
+def margins(
+    model: LangModel, code: str, near: Sequence[str], texts: Sequence[str]
+) -> dict[str, float]:
+    """Neighbour -> `margin` of the target over it on the user's held-back `texts`:
+    what a site of the target's own shows, the known-neighbour pass's yardstick."""
+    found = {other: margin(model, code, other, texts) for other in near}
+    return {other: round(value, 4) for other, value in found.items() if value is not None}
 
 
 def taken_shares(

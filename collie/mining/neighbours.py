@@ -4,12 +4,11 @@ A target the model knows is fitted to the user's documents (collie.langid.learn
 .fit_language): a column of the user's register. A neighbour the model also knows
 (Kinyarwanda beside Kirundi) has real text of other registers only, so on the web's
 pages of the user's register the target may win its text (issue 59). This pass, at the
-end of each loop, finds the neighbours' sites with the bundled model, which has no
-column of the user's documents to draw the neighbour's text to the target
-(`neighbour_sites`: the known languages init found close to the target, collie.langid
-.neighbours; a site is a neighbour's when the bundled model gives the neighbour at
-least half of its letters, and more than halfway from its share of the user's own
-paragraphs to all). Each
+end of each loop, finds the neighbours' sites (`neighbour_sites`; the neighbours are the
+known languages init found close to the target, collie.langid.neighbours): a site whose
+text, taken together, the target leads the neighbour on by less than NEAR_WIN of its
+lead on the user's held-back documents, measured at init (a page may go either way by
+chance; a site of the neighbour's, read as a whole, is nearly won by it). Each
 neighbour gets a column of its sites' text (`code/web`, drawn evenly over them, no
 bigger than the user's column: the two meet in the same register with as much text),
 the neighbours' sites leave the corpus (their crawl stopped), and every other page is
@@ -21,8 +20,6 @@ new model is the workspace's from then on.
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,12 +27,12 @@ from collie.files import atomic_path
 from collie.langid.contrast import MIN_CONTRAST_LETTERS, draw, letters
 from collie.langid.learn import (
     USER_COLUMN,
-    base_model,
     split_paragraphs,
     workspace_model_path,
 )
 from collie.langid.model import LangModel
 from collie.langid.modelfile import save_model
+from collie.langid.neighbours import margin
 from collie.langid.train import add_language
 from collie.mining.relatives import judge_corpus
 
@@ -47,7 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WEB_COLUMN = "web"  # the register of a neighbour's column of the web's text
-NEIGHBOUR_SITE_SHARE = 0.5  # of a site's letters in the target and the neighbour
+NEAR_WIN = (
+    0.25  # of the target's lead on the user's documents, below which a site is the neighbour's
+)
 MAX_RECALL_LOSS = 0.02  # of the user's paragraphs the new model may lose
 
 
@@ -86,17 +85,18 @@ def known_neighbours(model: LangModel, code: str) -> dict[str, float]:
 
 
 def learn_neighbours(
-    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
+    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules
 ) -> tuple[LangModel, NeighbourReport]:
-    """The pass (module docstring): (the model to go on with, what it did). `hide`: the
-    languages taken out of the bundled model at init (langid.hide)."""
+    """The pass (module docstring): (the model to go on with, what it did)."""
     report = NeighbourReport()
     code = rules.target
     near = known_neighbours(model, code)
     if not is_fitted(model, code) or not near:
         return model, report
+    lead = {c: v for c, v in model.meta.get("neighbour_margins", {}).get(code, {}).items()
+            if c in near}  # fmt: skip
     texts = _site_texts(store, set(near))
-    sites = neighbour_sites(base_model(list(hide)), code, near, texts)
+    sites = neighbour_sites(model, code, lead, texts)
     done: dict[str, int] = model.meta.get("neighbour_web", {})
     budget = model.sizes[model.columns.index(f"{code}/{USER_COLUMN}")]
     new, used = model, {}
@@ -144,31 +144,22 @@ def _site_texts(store: SiteStore, neighbours: set[str]) -> dict[str, list[str]]:
 
 
 def neighbour_sites(
-    base: LangModel, code: str, near: dict[str, float], texts: dict[str, list[str]]
+    model: LangModel, code: str, lead: dict[str, float], texts: dict[str, list[str]]
 ) -> dict[str, str]:
-    """site -> the known neighbour it belongs to, by the bundled model `base` (which has
-    no column of the user's documents to draw the neighbour's text to the target): a
-    site whose letters in the target and the neighbour the neighbour holds at least
-    NEIGHBOUR_SITE_SHARE of, and more than halfway from the share of the user's own
-    paragraphs the bundled model gives it (`near`: a target it partly takes for its
-    neighbour, it does so on the target's sites too) to all: a site nearer the
-    neighbour's own text than the user's."""
-    sites = sorted(texts)
-    paragraphs = [(site, p) for site in sites for t in texts[site] for p in split_paragraphs(t)]
-    labels = base.identify_batch([p for _, p in paragraphs]) if paragraphs else []
-    tally: dict[str, Counter[str]] = {site: Counter() for site in sites}
-    for (site, paragraph), (label, _) in zip(paragraphs, labels, strict=True):
-        if label == code or label in near:
-            tally[site][label] += letters(paragraph)
+    """site -> the known neighbour it belongs to: a site whose text, taken together, the
+    target leads the neighbour on by less than NEAR_WIN of its lead on the user's
+    held-back documents (`lead`, measured at init: collie.langid.neighbours.margins),
+    the neighbour nearly winning it (of several, the nearest)."""
     found = {}
-    for site, counts in tally.items():
-        if not counts:
-            continue
-        other, most = max(((c, n) for c, n in counts.items() if c != code), key=lambda x: x[1],
-                          default=("", 0))  # fmt: skip
-        share = most / sum(counts.values())
-        if other and share >= max(NEIGHBOUR_SITE_SHARE, (near[other] + 1) / 2):
-            found[site] = other
+    for site in sorted(texts):
+        paragraphs = [p for t in texts[site] for p in split_paragraphs(t)]
+        ratios = []
+        for other, yardstick in sorted(lead.items()):
+            value = margin(model, code, other, paragraphs) if yardstick > 0 else None
+            if value is not None and value < NEAR_WIN * yardstick:
+                ratios.append((value / yardstick, other))
+        if ratios:
+            found[site] = min(ratios)[1]
     return found
 
 

@@ -90,7 +90,7 @@ class LoopPasses:
         done: RelativesReport | NeighbourReport
         model, done = learn_relatives(self.ws, store, old, rules, config.langid_hide)
         if model is old and done.contrast is None and not done.refused:  # a fitted target
-            model, done = learn_neighbours(self.ws, store, old, rules, config.langid_hide)
+            model, done = learn_neighbours(self.ws, store, old, rules)
         line = done.line(report.number, config.target)
         if line:
             self.events.line(line)
