@@ -33,7 +33,7 @@ from collie.langid.learn import (
 from collie.langid.model import LangModel
 from collie.langid.modelfile import save_model
 from collie.langid.neighbours import margin
-from collie.langid.train import add_language
+from collie.langid.train import add_language, remove_columns
 from collie.mining.relatives import judge_corpus
 
 if TYPE_CHECKING:
@@ -96,7 +96,9 @@ def learn_neighbours(
     lead = {c: v for c, v in model.meta.get("neighbour_margins", {}).get(code, {}).items()
             if c in near}  # fmt: skip
     texts = _site_texts(store, set(near))
-    sites = neighbour_sites(model, code, lead, texts)
+    # The yardstick was measured without the web's columns: so are the sites.
+    fitted = remove_columns(model, {c for c in model.columns if c.endswith(f"/{WEB_COLUMN}")})
+    sites = neighbour_sites(fitted, code, lead, texts)
     done: dict[str, int] = model.meta.get("neighbour_web", {})
     budget = model.sizes[model.columns.index(f"{code}/{USER_COLUMN}")]
     new, used = model, {}
