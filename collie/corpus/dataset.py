@@ -210,7 +210,8 @@ def _intro(
         "crawl, archive), `query` or `referrer`, `language`, `probability`, "
         "`target_share`, `words`, `fetched_at`, `simhash`, `warc` (its record in the "
         "workspace's WARC files), `site_labels`, `licence` and `tdm_reserved` (the rights "
-        "its page states), `text` (its paragraphs in the target language, one a line) and "
+        "its page states), `langid` (how its language was identified), `text` (its "
+        "paragraphs in the target language, one a line) and "
         "`paragraphs` (the whole document, each paragraph with its language)." + subset,
         "",
         "Every figure below is `collie report --json`'s for the workspace the dataset was "
@@ -306,8 +307,9 @@ def _rights(data: dict[str, Any], written: Written, documents: int) -> list[str]
         "The rights each page states, read from its HTML and headers: a Creative Commons "
         'licence (a `rel="license"` link, a `dc.rights` or '
         "`dcterms.license` meta), and a reservation of text and data mining (the W3C TDMRep "
-        "`tdm-reservation` header or meta, robots `noai`). A page that states no licence "
-        "is not openly licensed: its text belongs to its authors.",
+        "`tdm-reservation` header or meta, the site's `/.well-known/tdmrep.json`, robots "
+        "`noai`). A page that states no licence is not openly licensed: its text belongs "
+        "to its authors.",
         "",
         *_table(("rights (the corpus)", "documents", "share"), rows),
         f"In this dataset: {documents} documents; licences {in_data or '-'}; "
@@ -339,21 +341,27 @@ def _model(data: dict[str, Any]) -> list[str]:
     m = data["language_model"]
     rows = [
         ("model", m["file"]),
+        ("version", m["version"]),
         ("SHA-256", m["sha256"]),
         ("langid.threshold", m["threshold"]),
         ("langid.min_chars", m["min_chars"]),
         ("langid.min_target_words", m["min_target_words"]),
         *((key, value) for key, value in data["near_duplicates"].items()),
     ]
+    by_model = [(name, n) for name, n in m["documents_by_model"].items()]
     return [
         "## Language identification and near-duplicates",
         "",
         "Each paragraph's language was identified by collie's model (character n-grams, "
         "naive Bayes and maximum entropy; the bundled model or one learnt from the seed "
         "documents); near-duplicate documents (64-bit simhash within `dedup.max_distance` "
-        "bits, or paragraph sketches) are left out, the first one kept.",
+        "bits, or paragraph sketches) are left out, the first one kept. Each document's "
+        "`langid` says how its language was identified: the model's version and SHA-256, "
+        "its threshold, the margin between the top two languages' shares of its letters, "
+        "and the characters classified.",
         "",
         *_table(("setting", "value"), rows),
+        *_table(("documents identified by the model", "documents"), by_model),
     ]
 
 
@@ -376,8 +384,9 @@ def _limits(data: dict[str, Any]) -> list[str]:
         "judged.",
         "- Boilerplate: main-text extraction and line rules leave some menus and notices; "
         "a site's paragraphs repeated on three or more of its pages are left out.",
-        "- Rights: what a page states, read from its markup; a licence stated elsewhere on "
-        "the site (an about page, `/.well-known/tdmrep.json`) is not seen.",
+        "- Rights: what a page states, read from its markup and headers, and the site's "
+        "`/.well-known/tdmrep.json`; a licence stated elsewhere on the site (an about "
+        "page) is not seen.",
         "- Personal data: pages may name people; nothing was removed for that.",
         "",
     ]

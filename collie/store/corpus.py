@@ -81,6 +81,17 @@ class CorpusStore:
         )
         return [(r[0], r[1], int(r[2])) for r in rows]
 
+    def langid_counts(self) -> list[tuple[str | None, str | None, int]]:
+        """(model version, its SHA-256, documents) over the corpus's original documents:
+        the model that identified each (NULL: before collie kept it)."""
+        rows = self.conn.execute(
+            "SELECT p.lid_model, p.lid_sha256, COUNT(*) FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND "
+            "p.status = 'kept' GROUP BY p.lid_model, p.lid_sha256 "
+            "ORDER BY COUNT(*) DESC, p.lid_model, p.lid_sha256"
+        )
+        return [(r[0], r[1], int(r[2])) for r in rows]
+
     def archived_documents(self, limit: int) -> list[tuple[str, float]]:
         """(URL, fetched at) of the first target documents whose answer is archived."""
         rows = self.conn.execute(
