@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -14,7 +15,10 @@ from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.robots import MemoryRobotsStore
 from collie.fetch.tdmrep import file_text, reservation
 from collie.mininet.messages import Response
+from collie.mininet.records import SiteTruth
+from collie.mininet.rights import plant_rights, plant_tdmrep
 from collie.mininet.server import MiniWebServer, World
+from collie.mininet.sites import WorldPage
 from collie.page.rights import detect_rights, with_site_file
 
 PAGE = "<html><head><title>t</title></head><body><p>Habari</p></body></html>"
@@ -120,3 +124,35 @@ def test_tdmrep_absent_disallowed_or_known_is_not_asked_again(
     with Fetcher(FetchConfig(delay=0.0, backoff=0.01), known) as fetcher:
         fetcher.fetch("http://none.example.ke/a.html")
     assert paths(web, "none.example.ke")[4:] == ["/a.html"]  # a later run asks neither again
+
+
+def test_the_worlds_files_and_their_truth_agree_with_collie() -> None:
+    """mininet.rights.plant_tdmrep's files, read by collie.fetch.tdmrep and weighed with
+    each page's own signals, give exactly the truth the world records."""
+    pages: dict[str, WorldPage] = {}
+    sites = {}
+    for number in range(24):
+        host = f"site{number}.example.ke"
+        sites[host] = SiteTruth(host, "target" if number % 3 else "other", "zul")
+        for path in ("/", "/habari/1.html", "/habari/2.html", "/michezo/3.html", "/b.html"):
+            url = f"http://{host}{path}"
+            html = [("Content-Type", "text/html; charset=utf-8")]
+            pages[url] = WorldPage(url, host, body=PAGE.encode(), headers=html)
+    truth = plant_rights(pages)
+    files = plant_tdmrep(pages, sites, {"site1.example.ke": ""}, truth)
+    assert files and "site1.example.ke" not in files  # its robots.txt fails
+    assert all(sites[host].kind == "target" for host in files)
+    whole = section = 0
+    for url, page in pages.items():
+        host = urlsplit(url).netloc
+        if page.kind != "page":
+            assert page.kind == "tdmrep" and url == f"http://{host}/.well-known/tdmrep.json"
+            continue
+        headers = {k.lower(): v for k, v in page.headers}
+        got = with_site_file(detect_rights(page.body.decode(), headers),
+                             reservation(files.get(host), url))  # fmt: skip
+        assert got.tdm == truth.get(url, (None, None))[1], url
+        if host in files and got.tdm == "tdmrep-file":
+            whole += urlsplit(url).path == "/"
+            section += urlsplit(url).path.startswith("/habari/")
+    assert whole and section  # both kinds of file, each reserving pages

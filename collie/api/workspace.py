@@ -127,9 +127,16 @@ class Workspace:
         (`rights="open"`: openly licensed documents only; `exclude`: site labels and
         "tdm-reserved")."""
         choice = export_choice(
-            "jsonl", min_share, segments, loop, source, suspects, unique_paragraphs,
-            exclude, rights,
-        )  # fmt: skip
+            "jsonl",
+            min_share,
+            segments,
+            loop,
+            source,
+            suspects,
+            unique_paragraphs,
+            exclude,
+            rights,
+        )
         return iter_documents(self._opener(), choice)
 
     def export(
@@ -151,9 +158,16 @@ class Workspace:
         stdout); an existing `out` is replaced only with `replace`. Returns the counts
         (`rights_left_out`: the documents `rights` and `exclude` left out)."""
         choice = export_choice(
-            format, min_share, segments, loop, source, suspects, unique_paragraphs,
-            exclude, rights,
-        )  # fmt: skip
+            format,
+            min_share,
+            segments,
+            loop,
+            source,
+            suspects,
+            unique_paragraphs,
+            exclude,
+            rights,
+        )
         return export_to(self._opener(), os.fspath(out), choice, replace)
 
     def identify(self, text: str) -> Identification:
