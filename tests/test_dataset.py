@@ -5,8 +5,10 @@ reader loads, and a dataset card whose YAML header parses and whose every figure
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -204,3 +206,23 @@ def test_the_dataset_loads_and_its_card_says_what_the_report_says(mined, capsys)
 
     refused = run_collie(capsys, "export", "-", "--format", "dataset")
     assert refused.code == 2 and "folder" in refused.err
+    wrong = run_collie(capsys, "export", "x.jsonl", "--format", "jsonl", "--shards", "parquet")
+    assert wrong.code == 2 and "--shards is for --format dataset" in wrong.err
+    if importlib.util.find_spec("pyarrow") is not None:  # the parquet extra (also test's)
+        check_parquet(root.parent / "zulu-parquet", documents, capsys)
+
+
+def check_parquet(out: Path, documents: list[dict[str, Any]], capsys) -> None:
+    """--shards parquet: the same documents, field for field, as the JSON-lines shards,
+    and a card that names the Parquet files."""
+    import pyarrow.parquet as pq
+
+    done = run_collie(capsys, "export", str(out), "--format", "dataset", "--shards", "parquet")
+    assert done.code == 0, done.err
+    shards = sorted((out / "data").glob("*"))
+    assert [p.name for p in shards] == ["train-00000-of-00001.parquet"]
+    rows = [row for shard in shards for row in pq.read_table(shard).to_pylist()]
+    assert rows == documents
+    header, body = card_parts((out / "README.md").read_text(encoding="utf-8"))
+    assert header["configs"][0]["data_files"][0]["path"] == "data/train-*.parquet"
+    assert "1 Parquet shard of one train split" in body

@@ -152,11 +152,13 @@ class Workspace:
         unique_paragraphs: bool = False,
         exclude: Iterable[str] = (),
         rights: str = "any",
+        shards: str = "jsonl",
         replace: bool = False,
     ) -> ExportCount:
         """What `collie export OUT` does: the corpus written to `out` atomically ("-":
         stdout); an existing `out` is replaced only with `replace`. Returns the counts
-        (`rights_left_out`: the documents `rights` and `exclude` left out)."""
+        (`rights_left_out`: the documents `rights` and `exclude` left out; `shards`:
+        format="dataset"'s, "jsonl" or "parquet")."""
         choice = export_choice(
             format,
             min_share,
@@ -167,6 +169,7 @@ class Workspace:
             unique_paragraphs,
             exclude,
             rights,
+            shards,
         )
         return export_to(self._opener(), os.fspath(out), choice, replace)
 
