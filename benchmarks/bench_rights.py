@@ -13,6 +13,13 @@ its rights are compared with the planted truth (no signal: no licence, no reserv
 - licences: planted, found with the right SPDX identifier, missed, wrong, invented;
 - reservations: planted, found (by the right source), missed, invented.
 
+Some target sites of the world also serve a `/.well-known/tdmrep.json` (one reserving a
+section, the next the whole site; mininet.rights.plant_tdmrep), which no page links to.
+The world is served on 127.0.0.1 as `collie demo` serves it, and collie's fetch layer
+(Fetcher.robots_for: robots.txt, then tdmrep.json once per host, paced) reads each host's
+file; each page's rights are then weighed with what the file says of its URL
+(collie.page.rights.with_site_file), as a run does. The baseline never reads the file.
+
 Baseline: substring search, as a quick script would do it: a licence when
 "creativecommons.org/licenses/" or "creativecommons.org/publicdomain/" is in the page
 (identified by the first such URL), a reservation when "tdm-reservation" or "noai" is in
@@ -29,6 +36,8 @@ Run: python benchmarks/bench_rights.py   (a few seconds once the world is built)
 from __future__ import annotations
 
 import gzip
+import logging
+import os
 import re
 import sys
 import time
@@ -36,11 +45,14 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.fetch.robots import RobotsRecord
 from collie.mininet.demo import demo_options, ensure_world
+from collie.mininet.server import MiniWebServer
 from collie.mininet.worldfile import StoredWorld
 from collie.models import FetchResult
 from collie.page.process import process
-from collie.page.rights import detect_rights, licence_of_url
+from collie.page.rights import detect_rights, licence_of_url, with_site_file
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "extraction-dev"
 _CC = re.compile(r"creativecommons\.org/(?:licenses|publicdomain)/[^\s\"'<>]*", re.I)
@@ -90,6 +102,20 @@ class Score:
         return ", ".join(f"{k} {self.n[k]}" for k in keys)
 
 
+def site_files(world: StoredWorld, urls: list[str]) -> tuple[dict[str, RobotsRecord], float]:
+    """Each host's robots.txt and tdmrep.json as collie's fetch layer reads them, the
+    world served on 127.0.0.1 behind its proxy; and the seconds it took."""
+    origins = sorted({f"{urlsplit(u).scheme}://{urlsplit(u).netloc}" for u in urls})
+    started = time.perf_counter()
+    with MiniWebServer(world) as server:
+        os.environ.update(HTTP_PROXY=server.proxy_url, http_proxy=server.proxy_url)
+        for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy"):
+            os.environ.pop(name, None)
+        with Fetcher(FetchConfig(delay=0.0, retries=0, robots_retry=3600.0)) as fetcher:
+            records = {origin: fetcher.robots_for(f"{origin}/") for origin in origins}
+    return records, time.perf_counter() - started
+
+
 def measure_world() -> bool:
     path, built = ensure_world(demo_options())
     world = StoredWorld(path)
@@ -97,6 +123,10 @@ def measure_world() -> bool:
     collie, naive = Score(), Score()
     pages = 0
     spent = alone = 0.0
+    htmls = [u for u, t in world.truths().items() if t.kind == "page" and t.status == 200]
+    logging.getLogger("collie").setLevel(logging.ERROR)  # the world's failing robots.txt
+    records, fetching = site_files(world, htmls)
+    files = sum(bool(r.tdmrep) for r in records.values())
     for url, truth in world.truths().items():
         if truth.kind != "page" or truth.status != 200:
             continue
@@ -108,10 +138,12 @@ def measure_world() -> bool:
         pages += 1
         started = time.perf_counter()
         page = process(url, FetchResult(url, url, 200, headers, served.body))
+        record = records[f"{parts.scheme}://{parts.netloc}"]
+        rights = with_site_file(page.rights, record.tdm_reservation(url))
         spent += time.perf_counter() - started
         licence, tdm = truth_of.get(url, (None, None))
-        collie.licence(licence, page.rights.licence)
-        collie.tdm(tdm, page.rights.tdm, exact=True)
+        collie.licence(licence, rights.licence)
+        collie.tdm(tdm, rights.tdm, exact=True)
         text = served.body.decode("utf-8", "replace")
         started = time.perf_counter()
         detect_rights(text, headers)
@@ -121,8 +153,12 @@ def measure_world() -> bool:
         naive.tdm(tdm, got[1], exact=False)
     planted = sum(1 for t in truth_of.values() if t != (None, None))
     decoys = sum(1 for t in truth_of.values() if t == (None, None))
+    by_file = sum(1 for t in truth_of.values() if t[1] == "tdmrep-file")
     print(f"world {path.name} ({'built now' if built else 'cached'}): {pages} HTML pages, "
-          f"{planted} with a planted signal, {decoys} with a decoy (generated pages)")  # fmt: skip
+          f"{planted} with a planted signal ({by_file} reserved by their site's "
+          f"tdmrep.json), {decoys} with a decoy (generated pages)")  # fmt: skip
+    print(f"  robots.txt and tdmrep.json of {len(records)} hosts read through the fetch "
+          f"layer in {fetching:.1f} s: {files} hosts serve a tdmrep.json")  # fmt: skip
     print(f"  collie:   {collie.line()}")
     print(f"  baseline: {naive.line()}")
     per = 1000 / max(pages, 1)

@@ -92,6 +92,9 @@ class FetchResult:
     # every HTTP exchange of this fetch, in order: robots.txt, redirect hops, retried
     # answers and the final one (what the WARC files keep)
     exchanges: tuple[Exchange, ...] = ()
+    # what the origin's /.well-known/tdmrep.json says of the final URL (collie.fetch.
+    # tdmrep): 1 reserved, 0 not reserved, None nothing
+    tdmrep: int | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,15 @@ class PageOutcome:
     warc: WarcLocation | None = None  # its final answer's record in the WARC files
     licence: str | None = None  # the licence the page states (SPDX; collie.page.rights)
     tdm: str | None = None  # where it reserves text and data mining (collie.page.rights)
+    tdm_file: int | None = None  # its site's tdmrep.json's verdict (FetchResult.tdmrep)
+    # how its language was identified (collie.mining.provenance): the model's version and
+    # SHA-256, its langid.threshold, the margin between the top two languages' shares of
+    # its letters and the characters the model classified; None: not identified
+    lid_model: str | None = None
+    lid_sha256: str | None = None
+    lid_threshold: float | None = None
+    lid_margin: float | None = None
+    lid_chars: int | None = None
 
 
 @dataclass(frozen=True)
@@ -225,6 +237,7 @@ class CachedPage:
     archive_file: str | None = None
     archive_offset: int | None = None
     archive_kind: str | None = None
+    tdm_file: int | None = None  # its site's tdmrep.json's verdict when it was fetched
 
 
 @dataclass(frozen=True)
@@ -285,6 +298,11 @@ class ExportRow:
     site_labels: tuple[str, ...] = ()  # its site's (collie.decide.sitelabels)
     licence: str | None = None  # the licence its page states (SPDX), None: none found
     tdm: str | None = None  # where its page reserves text and data mining, None: nowhere
+    lid_model: str | None = None  # how its language was identified (PageOutcome's)
+    lid_sha256: str | None = None
+    lid_threshold: float | None = None
+    lid_margin: float | None = None
+    lid_chars: int | None = None
 
     def warc_pointer(self) -> dict[str, Any] | None:
         """Where the answer its text came from is in the workspace's WARC files (the file
@@ -298,6 +316,21 @@ class ExportRow:
             "offset": self.warc_offset,
             "length": self.warc_length,
             "record_id": self.warc_record_id,
+        }
+
+    def langid(self) -> dict[str, Any] | None:
+        """How its language was identified: the model's version and SHA-256, its
+        threshold (langid.threshold), the margin between the top two languages' shares
+        of its letters, the characters classified; None for a page identified before
+        collie kept them (`collie reprocess` fills them in)."""
+        if self.lid_chars is None:
+            return None
+        return {
+            "model": self.lid_model,
+            "sha256": self.lid_sha256,
+            "threshold": self.lid_threshold,
+            "margin": self.lid_margin,
+            "chars": self.lid_chars,
         }
 
     def to_json(self, text: str) -> dict[str, Any]:
@@ -326,6 +359,7 @@ class ExportRow:
             "site_labels": list(self.site_labels),
             "licence": self.licence,
             "tdm_reserved": self.tdm,
+            "langid": self.langid(),
             "text": text,
             "paragraphs": [
                 {

@@ -5,8 +5,10 @@ reader loads, and a dataset card whose YAML header parses and whose every figure
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -120,7 +122,16 @@ def test_the_dataset_loads_and_its_card_says_what_the_report_says(mined, capsys)
             documents += [json.loads(line) for line in handle]
     assert len(documents) == collection["documents"] > 0
     assert sum(d["words"] for d in documents) == collection["words"]
-    assert {"url", "text", "licence", "tdm_reserved", "paragraphs"} <= set(documents[0])
+    assert {"url", "text", "licence", "tdm_reserved", "langid", "paragraphs"} <= set(documents[0])
+    lm = report["language_model"]
+    for document in documents:  # how each document's language was identified
+        langid = document["langid"]
+        assert (langid["model"], langid["sha256"]) == (lm["version"], lm["sha256"])
+        assert langid["threshold"] == lm["threshold"]
+        # 0: the model named no language (a short page its linking pages voted for)
+        assert 0 <= langid["margin"] <= 1 and langid["chars"] >= len(document["text"]) / 2
+    assert sum(d["langid"]["margin"] > 0.5 for d in documents) > len(documents) / 2
+    assert lm["documents_by_model"] == {f"{lm['version']} {lm['sha256']}": len(documents)}
 
     header, body = card_parts((out / "README.md").read_text(encoding="utf-8"))
     assert header["language"] == ["zu"]
@@ -161,6 +172,11 @@ def test_the_dataset_loads_and_its_card_says_what_the_report_says(mined, capsys)
     assert rights["stating a licence"] == ["0", figure(0.0)]
     model = table(body, "setting")
     assert model["SHA-256"] == [report["language_model"]["sha256"]]
+    assert model["version"] == [report["language_model"]["version"]]
+    by_model = table(body, "documents identified by the model")
+    assert {k: v[0] for k, v in by_model.items()} == {
+        k: figure(v) for k, v in lm["documents_by_model"].items()
+    }
     assert model["langid.threshold"] == [figure(report["language_model"]["threshold"])]
     assert model["dedup.max_distance"] == [figure(report["near_duplicates"]["dedup.max_distance"])]
     robots = sum(loop["dropped"].get("robots", 0) for loop in report["loops"])
@@ -190,3 +206,23 @@ def test_the_dataset_loads_and_its_card_says_what_the_report_says(mined, capsys)
 
     refused = run_collie(capsys, "export", "-", "--format", "dataset")
     assert refused.code == 2 and "folder" in refused.err
+    wrong = run_collie(capsys, "export", "x.jsonl", "--format", "jsonl", "--shards", "parquet")
+    assert wrong.code == 2 and "--shards is for --format dataset" in wrong.err
+    if importlib.util.find_spec("pyarrow") is not None:  # the parquet extra (also test's)
+        check_parquet(root.parent / "zulu-parquet", documents, capsys)
+
+
+def check_parquet(out: Path, documents: list[dict[str, Any]], capsys) -> None:
+    """--shards parquet: the same documents, field for field, as the JSON-lines shards,
+    and a card that names the Parquet files."""
+    import pyarrow.parquet as pq
+
+    done = run_collie(capsys, "export", str(out), "--format", "dataset", "--shards", "parquet")
+    assert done.code == 0, done.err
+    shards = sorted((out / "data").glob("*"))
+    assert [p.name for p in shards] == ["train-00000-of-00001.parquet"]
+    rows = [row for shard in shards for row in pq.read_table(shard).to_pylist()]
+    assert rows == documents
+    header, body = card_parts((out / "README.md").read_text(encoding="utf-8"))
+    assert header["configs"][0]["data_files"][0]["path"] == "data/train-*.parquet"
+    assert "1 Parquet shard of one train split" in body

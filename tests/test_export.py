@@ -64,7 +64,7 @@ JSONL_HEAD = (
     '"probability": 0.9, "target_share": 0.6, "words": 10, "encoding": "utf-8", '
     '"encoding_method": "http", "fetched_at": "1970-01-01T00:00:01+00:00", "simhash": "00ff", '
     '"warc": {"file": "warc/a.warc.gz", "offset": 5, "length": 7, "record_id": "<urn:x>"}, '
-    '"site_labels": [], "licence": null, "tdm_reserved": null'
+    '"site_labels": [], "licence": null, "tdm_reserved": null, "langid": null'
 )
 JSONL_TAIL = (
     '"paragraphs": [{"text": "Ji duto onyuol ka gin thuolo.", "language": "luo", '
@@ -94,7 +94,7 @@ def test_jsonl_and_the_manifest_byte_for_byte(tmp_path: Path) -> None:
     text = '"text": "Ji duto onyuol ka gin thuolo.\\nAll are born free.\\nBende gin gi rieko."'
     assert (tmp_path / "s.jsonl").read_bytes() == (
         f'{head}, "warc": null, "site_labels": [], "licence": null, "tdm_reserved": null, '
-        f'{text}, {JSONL_TAIL}, "suspected": "site", '
+        f'"langid": null, {text}, {JSONL_TAIL}, "suspected": "site", '
         '"pass_share": 0.25}\n'
     ).encode()
 

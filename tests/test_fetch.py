@@ -48,7 +48,11 @@ class FakeClock:
 
 
 def config(**changes: object) -> FetchConfig:
-    base: dict[str, object] = {"delay": 0.0, "backoff": 0.01, "read_timeout": 5.0}
+    """A fast fetcher's settings; without tdmrep.json (its request is tested on its own,
+    test_tdmrep_is_read_once_per_origin_after_robots), so the requests are robots.txt's
+    and the pages'."""
+    base: dict[str, object] = {"delay": 0.0, "backoff": 0.01, "read_timeout": 5.0,
+                               "tdmrep": False}  # fmt: skip
     return FetchConfig(**{**base, **changes})  # type: ignore[arg-type]
 
 
@@ -478,7 +482,7 @@ def test_default_delay_one_second_per_host(web: MiniWebServer, world: World) -> 
     assert all(r.outcome == "fetched" for r in results)
     for host in hosts:
         times = sorted(e.monotonic for e in web.requests_for(host))
-        assert len(times) == 4  # robots.txt + 3 pages
+        assert len(times) == 5  # robots.txt, tdmrep.json and 3 pages, all paced
         assert min(b - a for a, b in itertools.pairwise(times)) >= 1.0
 
 

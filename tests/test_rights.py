@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+import collie
+from collie.errors import UsageProblem
 from collie.mininet.messages import Response
 from collie.mininet.rights import SIGNALS, plant_rights
 from collie.mininet.server import MiniWebServer, World
@@ -162,3 +165,59 @@ def test_rights_are_kept_shown_and_exported(
     assert f"rights      3 of {len(rows)} documents state a licence" in text
     report = run_collie(capsys, "report").out
     assert "2 reserve text and data mining" in report
+
+
+@pytest.mark.slow
+def test_tdmrep_file_reprocess_and_the_api(
+    tmp_path: Path, capsys, web: MiniWebServer, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A site's /.well-known/tdmrep.json reserves its articles but one whose header says
+    0; another site's page reserves by its header. The run keeps both reservations, a
+    reprocess of pages whose rights and provenance were never kept (a workspace from
+    before them) finds them again from the WARC records, and the Python API's documents
+    and export choose by them."""
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    news, blog = "http://www.izindaba.co.za", "http://zulu-blog.example.za"
+    rules = [
+        {"location": "/indaba/*", "tdm-reservation": 1},
+        {"location": "/", "tdm-reservation": 0},
+    ]
+    world.add(f"{news}/.well-known/tdmrep.json",
+              Response.text(json.dumps(rules), "application/json"))  # fmt: skip
+    _plant(world, f"{news}/indaba/2", "", (("tdm-reservation", "0"),))  # its own choice
+    _plant(world, f"{blog}/", "", (("tdm-reservation", "1"),))
+    monkeypatch.chdir(root)
+    assert run_collie(capsys, "run", "--loops", "1").code == 0
+    assert run_collie(capsys, "export", "a.jsonl", "--format", "jsonl").code == 0
+    rows = {r["url"]: r for r in map(json.loads, Path("a.jsonl").read_text().splitlines())}
+    reserved = {url: r["tdm_reserved"] for url, r in rows.items() if r["tdm_reserved"]}
+    articles = {u for u in rows if u.startswith(f"{news}/indaba/") and u != f"{news}/indaba/2"}
+    assert len(articles) >= 2 and f"{news}/indaba/2" in rows and f"{blog}/" in rows
+    assert reserved == {**dict.fromkeys(articles, "tdmrep-file"), f"{blog}/": "tdmrep-header"}
+    assert all(r["langid"]["chars"] > 0 for r in rows.values())
+    status = json.loads(run_collie(capsys, "status", "--json").out)["rights"]
+    assert status["tdm_sources"] == {"tdmrep-file": len(articles), "tdmrep-header": 1}
+
+    conn = sqlite3.connect(root / "collie.db")
+    with conn:  # as a workspace from before rights and provenance were kept
+        conn.execute("UPDATE pages SET licence = NULL, tdm = NULL, lid_model = NULL, "
+                     "lid_sha256 = NULL, lid_threshold = NULL, lid_margin = NULL, "
+                     "lid_chars = NULL")  # fmt: skip
+    conn.close()
+    assert all(r["langid"] is None and r["tdm_reserved"] is None
+               for r in collie.Workspace(root).documents())  # fmt: skip
+    done = run_collie(capsys, "reprocess")
+    assert done.code == 0, done.err
+    again = {r["url"]: r for r in collie.Workspace(root).documents()}
+    assert {u: (r["tdm_reserved"], r["langid"]) for u, r in again.items()} == {
+        u: (r["tdm_reserved"], r["langid"]) for u, r in rows.items()
+    }
+
+    ws = collie.Workspace(root)
+    free = {r["url"] for r in ws.documents(exclude=["tdm-reserved"])}
+    assert free == set(rows) - set(reserved)
+    assert list(ws.documents(rights="open")) == []  # no page states a licence
+    count = ws.export(tmp_path / "free.txt", exclude=("tdm-reserved",))
+    assert (count.documents, count.rights_left_out) == (len(free), len(reserved))
+    with pytest.raises(UsageProblem, match="tdm-reserved"):
+        list(ws.documents(exclude=["tdm"]))

@@ -63,6 +63,10 @@ def poison_like_an_older_collie(root: Path) -> None:
         conn.execute("DROP TABLE search_runs")  # search-runs
         conn.execute("ALTER TABLE pages DROP COLUMN licence")  # page-rights
         conn.execute("ALTER TABLE pages DROP COLUMN tdm")
+        for column in ("model", "sha256", "threshold", "margin", "chars"):  # page-langid
+            conn.execute(f"ALTER TABLE pages DROP COLUMN lid_{column}")
+        conn.execute("ALTER TABLE robots DROP COLUMN tdmrep")  # tdmrep-file
+        conn.execute("ALTER TABLE pages DROP COLUMN tdm_file")
     conn.close()
 
 

@@ -4,8 +4,9 @@ export`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,13 +16,17 @@ from collie.corpus import status as corpus_status
 from collie.corpus.dataset import export_dataset
 from collie.corpus.export import (
     FORMATS,
+    RIGHTS,
     SEGMENTS,
+    SHARDS,
+    TDM_RESERVED,
     ExportChoice,
     ExportCount,
     export_corpus,
     export_records,
 )
 from collie.corpus.sites import SITE_FORMATS, site_entries, write_sites
+from collie.decide.sitelabels import LABELS
 from collie.errors import InputError, UsageProblem
 from collie.workspace.folder import Workspace
 
@@ -45,16 +50,29 @@ def export_choice(
     source: str | None = None,
     suspects: bool = False,
     unique_paragraphs: bool = False,
+    exclude: Iterable[str] = (),
+    rights: str = "any",
+    shards: str = "jsonl",
 ) -> ExportChoice:
-    """The options of `collie export`, checked as the command line checks them."""
+    """The options of `collie export`, checked as the command line checks them
+    (`exclude`: site labels and `tdm-reserved`; `rights`: any, or open; `shards`: a
+    dataset's, jsonl or parquet)."""
     _check_choice("format", fmt, FORMATS)
     _check_choice("segments", segments, SEGMENTS)
     _check_choice("source", source, SOURCES)
+    _check_choice("rights", rights, RIGHTS)
+    _check_choice("shards", shards, SHARDS)
+    if shards != "jsonl" and fmt != "dataset":
+        raise UsageProblem(f"shards is for the dataset format, not {fmt!r}.")
+    left_out = (exclude,) if isinstance(exclude, str) else tuple(exclude)
+    for name in left_out:
+        _check_choice("exclude", name, (*LABELS, TDM_RESERVED))
     if not (math.isfinite(min_share) and 0 <= min_share <= 1):
         raise UsageProblem(f"min_share must be a number from 0 to 1, not {min_share!r}.")
     if loop is not None and loop < 1:
         raise UsageProblem(f"loop must be 1 or more, not {loop!r}.")
-    return ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
+    choice = ExportChoice(fmt, min_share, segments, loop, source, suspects, unique_paragraphs)
+    return dataclasses.replace(choice, exclude=left_out, rights=rights, shards=shards)
 
 
 def _check_choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:

@@ -118,12 +118,24 @@ class Workspace:
         source: str | None = None,
         suspects: bool = False,
         unique_paragraphs: bool = False,
+        exclude: Iterable[str] = (),
+        rights: str = "any",
     ) -> Iterator[dict[str, Any]]:
         """The documents, as `collie export --format jsonl` writes them: one dict a
-        document (url, title, text, paragraphs, ...: the same keys, rows and order), with
-        the export's options."""
+        document (url, title, text, paragraphs, its `licence`, `tdm_reserved` and
+        `langid` provenance...: the same keys, rows and order), with the export's options
+        (`rights="open"`: openly licensed documents only; `exclude`: site labels and
+        "tdm-reserved")."""
         choice = export_choice(
-            "jsonl", min_share, segments, loop, source, suspects, unique_paragraphs
+            "jsonl",
+            min_share,
+            segments,
+            loop,
+            source,
+            suspects,
+            unique_paragraphs,
+            exclude,
+            rights,
         )
         return iter_documents(self._opener(), choice)
 
@@ -138,12 +150,26 @@ class Workspace:
         source: str | None = None,
         suspects: bool = False,
         unique_paragraphs: bool = False,
+        exclude: Iterable[str] = (),
+        rights: str = "any",
+        shards: str = "jsonl",
         replace: bool = False,
     ) -> ExportCount:
         """What `collie export OUT` does: the corpus written to `out` atomically ("-":
-        stdout); an existing `out` is replaced only with `replace`. Returns the counts."""
+        stdout); an existing `out` is replaced only with `replace`. Returns the counts
+        (`rights_left_out`: the documents `rights` and `exclude` left out; `shards`:
+        format="dataset"'s, "jsonl" or "parquet")."""
         choice = export_choice(
-            format, min_share, segments, loop, source, suspects, unique_paragraphs
+            format,
+            min_share,
+            segments,
+            loop,
+            source,
+            suspects,
+            unique_paragraphs,
+            exclude,
+            rights,
+            shards,
         )
         return export_to(self._opener(), os.fspath(out), choice, replace)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import click
@@ -12,7 +12,7 @@ from collie.api.corpus import export_to
 from collie.api.outputs import check_output
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import force_option
-from collie.corpus.export import FORMATS, RIGHTS, SEGMENTS, TDM_RESERVED, ExportChoice
+from collie.corpus.export import FORMATS, RIGHTS, SEGMENTS, SHARDS, TDM_RESERVED, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.sites import SITE_FORMATS
 from collie.corpus.status import report_data
@@ -74,6 +74,14 @@ def parse_labels(value: str | None) -> tuple[str, ...]:
     "`tdm_reserved` either way.",
 )
 @click.option(
+    "--shards",
+    type=click.Choice(SHARDS),
+    default="jsonl",
+    show_default=True,
+    help="With --format dataset: the shards' format, gzip'd JSON lines, or Parquet (a row "
+    "a document, the same fields as columns; needs pyarrow: pip install 'collie[parquet]').",
+)
+@click.option(
     "--min-share",
     type=FiniteFloatRange(0, 1),
     default=0.0,
@@ -129,6 +137,7 @@ def export(
     unique_paragraphs: bool,
     exclude: tuple[str, ...],
     rights: str,
+    shards: str,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -150,6 +159,7 @@ def export(
       collie export open.jsonl --format jsonl --rights open --exclude tdm-reserved
       collie export sites.tsv --format sites
       collie export zulu-dataset --format dataset --rights open
+      collie export zulu-parquet --format dataset --shards parquet
     """
     if as_json and out == "-":
         raise click.UsageError("--json needs OUT to be a file: stdout carries the corpus.")
@@ -158,9 +168,12 @@ def export(
             "--format dataset writes a folder of the corpus: give OUT a folder name (no -, "
             "no --suspects)."
         )
+    if shards != "jsonl" and fmt != "dataset":
+        raise click.UsageError("--shards is for --format dataset (its shards' format).")
     choice = ExportChoice(
         fmt, min_share, segments, loop, source, suspects, unique_paragraphs, exclude, rights
     )
+    choice = replace(choice, shards=shards)
     count = export_to(app.open, out, choice, force)
     if as_json:
         click.echo(json.dumps({"out": out, "format": fmt, **asdict(count)}, indent=2))

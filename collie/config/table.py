@@ -442,6 +442,15 @@ SETTINGS: tuple[Setting, ...] = (
         effect="A host's pages wait for its robots.txt: they are fetched only once it answers.",
     ),
     Setting(
+        "fetch.tdmrep",
+        True,
+        "Read each site's /.well-known/tdmrep.json (W3C TDMRep) once, right after its "
+        "robots.txt (one request more per host, paced, when robots.txt allows it), and "
+        "apply its rules to the reservation of text and data mining of the site's pages.",
+        effect="Off: a reservation a site states only in that file is not seen (the pages' "
+        "own headers and meta still are).",
+    ),
+    Setting(
         "fetch.allow_private",
         False,
         "Allow IP-literal hosts in private, loopback or link-local ranges.",

@@ -3,7 +3,10 @@
     DIR/README.md                       the dataset card: a YAML header (the Hugging Face
                                         datasets convention), then how the corpus was made
     DIR/data/train-00000-of-00002.jsonl.gz   the documents, SHARD_DOCUMENTS a shard, each
-                                        line the JSON-lines export's object
+                                        line the JSON-lines export's object (--shards
+                                        parquet: train-*.parquet, a row a document, the
+                                        object's keys as columns; with pyarrow, the
+                                        `parquet` extra)
 
 The card is written from the workspace, never by hand: every figure in it is one of
 `collie report --json`'s (corpus.status.report_data, which the API hands in, read before
@@ -37,6 +40,7 @@ from collie.corpus.export import (
     export_texts,
     write_folder,
 )
+from collie.corpus.parquet import parquet_writer, write_table
 from collie.models import ExportRow
 from collie.page.rights import is_open
 from collie.workspace.folder import Workspace
@@ -70,8 +74,12 @@ def export_dataset(
     count = ExportCount(repeats_removed=repeats is not None and repeats.unique)
     items = export_texts(rows, selection, count, repeats, marked=True)
 
+    write = _write_parquet if choice.shards == "parquet" else _write_shards
+    if choice.shards == "parquet":
+        parquet_writer()  # pyarrow missing: said before anything is read or written
+
     def fill(folder: Path) -> None:
-        written = _write_shards(folder / DATA, items)
+        written = write(folder / DATA, items)
         count.rights_left_out = rights.left_out
         card = dataset_card(ws, data, count, written, choice)
         (folder / "README.md").write_text(card, encoding="utf-8")
@@ -94,11 +102,34 @@ def _write_shards(folder: Path, items: Iterable[tuple[ExportRow, str]]) -> Writt
                 written.licences[row.licence or ""] += 1
                 written.reserved += bool(row.tdm)
         parts.append((name, len(batch)))
+    return _name_shards(folder, parts, written, "jsonl.gz")
+
+
+def _name_shards(
+    folder: Path, parts: list[tuple[Path, int]], written: Written, suffix: str
+) -> Written:
+    """The shards renamed train-NNNNN-of-MMMMM.`suffix` once their number is known."""
     for index, (name, documents) in enumerate(parts):
-        final = folder / f"train-{index:05d}-of-{len(parts):05d}.jsonl.gz"
+        final = folder / f"train-{index:05d}-of-{len(parts):05d}.{suffix}"
         name.rename(final)
         written.shards.append((f"{DATA}/{final.name}", documents))
     return written
+
+
+def _write_parquet(folder: Path, items: Iterable[tuple[ExportRow, str]]) -> Written:
+    """The documents as Parquet shards (one row a document, the JSON-lines object's
+    fields as columns: collie.corpus.parquet), named as the JSON-lines shards are."""
+    folder.mkdir()
+    written, stream = Written(), iter(items)
+    parts: list[tuple[Path, int]] = []
+    while batch := list(islice(stream, SHARD_DOCUMENTS)):
+        name = folder / f"part-{len(parts):05d}.parquet"
+        write_table([row.to_json(text) for row, text in batch], name)
+        for row, _ in batch:
+            written.licences[row.licence or ""] += 1
+            written.reserved += bool(row.tdm)
+        parts.append((name, len(batch)))
+    return _name_shards(folder, parts, written, "parquet")
 
 
 # -- the card ---------------------------------------------------------------------------
@@ -144,6 +175,7 @@ def dataset_card(
     pretty = f"{language.display_name} web corpus (collie)"
     licence, details = licence_field(written.licences)
     documents = sum(n for _, n in written.shards)
+    suffix = "parquet" if choice.shards == "parquet" else "jsonl.gz"
     header = {
         "pretty_name": pretty,
         "language": [hf_language(ws)],
@@ -159,7 +191,7 @@ def dataset_card(
         "configs": [
             {
                 "config_name": "default",
-                "data_files": [{"split": "train", "path": f"{DATA}/train-*.jsonl.gz"}],
+                "data_files": [{"split": "train", "path": f"{DATA}/train-*.{suffix}"}],
             }
         ],
     }
@@ -192,6 +224,8 @@ def _intro(
     ws: Workspace, shards: int, documents: int, count: ExportCount, choice: ExportChoice
 ) -> list[str]:
     language = ws.language
+    kind = "Parquet" if choice.shards == "parquet" else "gzip'd JSON-lines"
+    unit = "row" if choice.shards == "parquet" else "line"
     chosen = []
     if choice.rights == "open":
         chosen.append("only documents whose page states an open licence (`--rights open`)")
@@ -203,14 +237,15 @@ def _intro(
     return [
         f"Text in {language.display_name} (ISO 639-3 `{language.code}`) collected from the "
         f"web by [collie](https://pypi.org/project/collie/) {__version__}: "
-        f"{documents} documents, {count.words} words, in {shards} gzip'd JSON-lines "
+        f"{documents} documents, {count.words} words, in {shards} {kind} "
         f"shard{'s' if shards != 1 else ''} of one train split.",
         "",
-        "Each line of a shard is one document: `url`, `title`, `loop`, `source` (search, "
+        f"Each {unit} of a shard is one document: `url`, `title`, `loop`, `source` (search, "
         "crawl, archive), `query` or `referrer`, `language`, `probability`, "
         "`target_share`, `words`, `fetched_at`, `simhash`, `warc` (its record in the "
         "workspace's WARC files), `site_labels`, `licence` and `tdm_reserved` (the rights "
-        "its page states), `text` (its paragraphs in the target language, one a line) and "
+        "its page states), `langid` (how its language was identified), `text` (its "
+        "paragraphs in the target language, one a line) and "
         "`paragraphs` (the whole document, each paragraph with its language)." + subset,
         "",
         "Every figure below is `collie report --json`'s for the workspace the dataset was "
@@ -306,8 +341,9 @@ def _rights(data: dict[str, Any], written: Written, documents: int) -> list[str]
         "The rights each page states, read from its HTML and headers: a Creative Commons "
         'licence (a `rel="license"` link, a `dc.rights` or '
         "`dcterms.license` meta), and a reservation of text and data mining (the W3C TDMRep "
-        "`tdm-reservation` header or meta, robots `noai`). A page that states no licence "
-        "is not openly licensed: its text belongs to its authors.",
+        "`tdm-reservation` header or meta, the site's `/.well-known/tdmrep.json`, robots "
+        "`noai`). A page that states no licence is not openly licensed: its text belongs "
+        "to its authors.",
         "",
         *_table(("rights (the corpus)", "documents", "share"), rows),
         f"In this dataset: {documents} documents; licences {in_data or '-'}; "
@@ -339,21 +375,27 @@ def _model(data: dict[str, Any]) -> list[str]:
     m = data["language_model"]
     rows = [
         ("model", m["file"]),
+        ("version", m["version"]),
         ("SHA-256", m["sha256"]),
         ("langid.threshold", m["threshold"]),
         ("langid.min_chars", m["min_chars"]),
         ("langid.min_target_words", m["min_target_words"]),
         *((key, value) for key, value in data["near_duplicates"].items()),
     ]
+    by_model = [(name, n) for name, n in m["documents_by_model"].items()]
     return [
         "## Language identification and near-duplicates",
         "",
         "Each paragraph's language was identified by collie's model (character n-grams, "
         "naive Bayes and maximum entropy; the bundled model or one learnt from the seed "
         "documents); near-duplicate documents (64-bit simhash within `dedup.max_distance` "
-        "bits, or paragraph sketches) are left out, the first one kept.",
+        "bits, or paragraph sketches) are left out, the first one kept. Each document's "
+        "`langid` says how its language was identified: the model's version and SHA-256, "
+        "its threshold, the margin between the top two languages' shares of its letters, "
+        "and the characters classified.",
         "",
         *_table(("setting", "value"), rows),
+        *_table(("documents identified by the model", "documents"), by_model),
     ]
 
 
@@ -376,8 +418,9 @@ def _limits(data: dict[str, Any]) -> list[str]:
         "judged.",
         "- Boilerplate: main-text extraction and line rules leave some menus and notices; "
         "a site's paragraphs repeated on three or more of its pages are left out.",
-        "- Rights: what a page states, read from its markup; a licence stated elsewhere on "
-        "the site (an about page, `/.well-known/tdmrep.json`) is not seen.",
+        "- Rights: what a page states, read from its markup and headers, and the site's "
+        "`/.well-known/tdmrep.json`; a licence stated elsewhere on the site (an about "
+        "page) is not seen.",
         "- Personal data: pages may name people; nothing was removed for that.",
         "",
     ]

@@ -47,6 +47,7 @@ from collie.workspace.folder import Workspace
 FORMATS = ("txt", "jsonl", "dir", "warc", "dataset", "sites", "web-languages")
 SEGMENTS = ("target", "all")
 RIGHTS = ("any", "open")  # --rights: every document, or only the openly licensed ones
+SHARDS = ("jsonl", "parquet")  # --shards: a dataset's (parquet: with pyarrow, the extra)
 TDM_RESERVED = "tdm-reserved"  # --exclude's name for documents reserving text and data mining
 
 
@@ -83,6 +84,7 @@ class ExportChoice:
     unique_paragraphs: bool = False
     exclude: tuple[str, ...] = ()  # site labels whose sites' documents are left out
     rights: str = "any"  # RIGHTS: "open" writes only openly licensed documents
+    shards: str = "jsonl"  # SHARDS: a dataset's shards, gzip'd JSON lines or Parquet
 
     @property
     def whole(self) -> bool:

@@ -4,10 +4,7 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
@@ -15,9 +12,8 @@ from collie.corpus.review.results import audit_data
 from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.fetch.bodycache import CACHE_FOLDER
-from collie.langid.learn import workspace_model_path
-from collie.langid.modelfile import BUNDLED
 from collie.mining.coverage import coverage_by_loop
+from collie.mining.provenance import file_sha256, model_file
 from collie.page.rights import is_open
 from collie.search import BACKENDS
 from collie.search.coverage import Estimate
@@ -334,18 +330,23 @@ def collection_data(ws: Workspace, status: dict[str, Any]) -> dict[str, Any]:
 
 
 def model_data(ws: Workspace) -> dict[str, Any]:
-    """The language model the corpus was identified with: its file and SHA-256 (the
-    workspace's own, else the bundled one) and the settings it ran with; the model is
-    not loaded (status and report never load it)."""
-    own = workspace_model_path(ws.root)
-    path = own if own.is_file() else Path(str(resources.files("collie").joinpath(BUNDLED)))
-    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    """The language model the corpus is identified with: its file, version and SHA-256
+    (the workspace's own, else the bundled one), the settings it runs with, and the
+    corpus's documents by the model that identified them (version and SHA-256 as kept
+    with each page, collie.mining.provenance; "unknown": identified before collie kept
+    them); the model is not loaded (status and report never load it)."""
+    version, path = model_file(ws.root)
     return {
-        "file": "workspace" if own.is_file() else "bundled",
-        "sha256": digest,
+        "file": "workspace" if version == "workspace" else "bundled",
+        "version": version,
+        "sha256": file_sha256(path),
         "threshold": ws.settings["langid.threshold"],
         "min_chars": ws.settings["langid.min_chars"],
         "min_target_words": ws.settings["langid.min_target_words"],
+        "documents_by_model": {
+            f"{model} {sha256}" if sha256 else "unknown": n
+            for model, sha256, n in CorpusStore(ws.conn).langid_counts()
+        },
     }
 
 

@@ -250,6 +250,22 @@ def judge_with_site(outcome: PageOutcome, rules: PageRules, model: LangModel) ->
     mark_listing(outcome, outcome.final_url or "", texts, rules)
 
 
+def language_figures(labels: Sequence[tuple[str, str, float]]) -> tuple[int, float]:
+    """What the model was given and how clear its answer was, for a page's provenance:
+    the characters of its paragraphs, and the margin between the top two languages'
+    shares of its letters (1.0: all one language; 0.0: two languages alike, or none
+    identified; `und` and `zxx` are no language). The decision is `decide`'s; these
+    only describe the labels it decided on."""
+    letters: Counter[str] = Counter()
+    for paragraph, code, _ in labels:
+        letters[code] += sum(ch.isalpha() for ch in paragraph)
+    total = sum(letters.values())
+    shares = sorted((n for c, n in letters.items() if c not in NO_ANSWER), reverse=True)
+    first, second = [*shares, 0, 0][:2]
+    margin = (first - second) / total if total else 0.0
+    return sum(len(paragraph) for paragraph, _, _ in labels), round(margin, 4)
+
+
 def decide(
     outcome: PageOutcome, text: str, labels: Labels, rules: PageRules, near: Sequence[bool] = ()
 ) -> None:

@@ -53,6 +53,9 @@ from collie.fetch.robots import (
     RobotsRecord,
     RobotsStore,
 )
+from collie.fetch.tdmrep import LIMIT as TDMREP_LIMIT
+from collie.fetch.tdmrep import PATH as TDMREP_PATH
+from collie.fetch.tdmrep import file_text as tdmrep_text
 from collie.http import (
     RETRY_STATUSES,
     Clock,
@@ -91,6 +94,7 @@ class FetchConfig:
     backoff: float = 1.0  # first backoff step, seconds
     robots_ttl: float = TTL
     robots_retry: float = RETRY_WAIT  # first wait before an unreachable robots.txt again
+    tdmrep: bool = True  # fetch.tdmrep: read each origin's /.well-known/tdmrep.json
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], **overrides: Any) -> FetchConfig:
@@ -268,7 +272,8 @@ class Fetcher:
                     read_timeout=self.config.read_timeout,
                 )
                 self._exchanged(exchange)
-                return result
+                known = self.robots.get(origin_of(current))
+                return replace(result, tdmrep=known.tdm_reservation(current) if known else None)
             finally:
                 resp.close()
                 self.gate.release(host)
@@ -351,20 +356,31 @@ class Fetcher:
     # -- robots.txt -------------------------------------------------------------------
     def robots_for(self, url: str) -> RobotsRecord:
         """The robots.txt record of `url`'s origin: from the store while fresh, else
-        fetched (once per origin even when several threads ask)."""
+        fetched (once per origin even when several threads ask), with the origin's
+        tdmrep.json (fetch.tdmrep: fetched once, right after robots.txt)."""
         origin = origin_of(url)
         record = self.robots.get(origin)
-        if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
+        if self._stale(record):
             with self._lock:
                 lock = self._robots_locks.setdefault(origin, threading.Lock())
             with lock:
                 record = self.robots.get(origin)
                 if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
                     record = self._robots_now(origin)
+                if self.config.tdmrep and record.tdmrep is None and not record.unreachable:
+                    record = replace(record, tdmrep=self._download_tdmrep(record))
+                    self.robots.put(record)
+        assert record is not None
         delay = record.crawl_delay(self.config.agent_token)
         if delay is not None and delay <= self.config.max_crawl_delay:
             self.gate.set_delay(host_key(url), max(self.config.delay, delay))
         return record
+
+    def _stale(self, record: RobotsRecord | None) -> bool:
+        """Must the origin's robots.txt (or its tdmrep.json, never asked) be fetched?"""
+        if record is None or not record.is_fresh(self.clock.wall(), self.config.robots_ttl):
+            return True
+        return self.config.tdmrep and record.tdmrep is None
 
     def _robots_now(self, origin: str) -> RobotsRecord:
         """robots.txt of `origin` fetched now, unless it failed lately and its retry time
@@ -407,6 +423,36 @@ class Fetcher:
     def robots_unreachable(self) -> dict[str, str]:
         """The origins whose robots.txt could not be fetched (and not since), with why."""
         return self.robots_failures.failing()
+
+    def _download_tdmrep(self, record: RobotsRecord) -> str:
+        """The origin's /.well-known/tdmrep.json (tdmrep.py), paced like any request and
+        only if robots.txt allows it: its text, or "" (absent, an error, disallowed)."""
+        current = f"{record.origin}{TDMREP_PATH}"
+        if not record.allows(current, self.config.agent_token):
+            return ""
+        for _ in range(ROBOTS_REDIRECTS + 1):
+            if urlsplit(current).scheme not in ("http", "https"):
+                break
+            answer = self._send(current)
+            if answer.response is None:
+                return ""
+            resp, host = answer.response, host_key(current)
+            try:
+                location = resp.headers.get("Location")
+                if resp.status_code in REDIRECT_STATUSES and location:
+                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
+                    current = urldefrag(urljoin(current, location.strip()))[0]
+                    continue
+                if not 200 <= resp.status_code < 300:
+                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
+                    return ""
+                body = read_body(resp, False, TDMREP_LIMIT, self.config.read_timeout)
+                self._exchanged(exchange_of(resp, current, answer.fetched_at, body))
+                return "" if body.problem else tdmrep_text(resp.status_code, body.text)
+            finally:
+                resp.close()
+                self.gate.release(host)
+        return ""
 
     def _download_robots(self, origin: str) -> RobotsRecord:
         current = f"{origin}/robots.txt"

@@ -26,6 +26,8 @@ from typing import Protocol
 
 from protego import Protego
 
+from collie.fetch.tdmrep import reservation
+
 PARSE_LIMIT = 500 * 1024  # RFC 9309: parse at least 500 KiB
 TTL = 24 * 3600.0  # RFC 9309: do not use a cached robots.txt for more than 24 hours
 RULES, ALLOW_ALL, UNREACHABLE = "rules", "allow-all", "unreachable"
@@ -48,6 +50,9 @@ class RobotsRecord:
     body: str = ""  # the robots.txt text when kind == "rules"
     status: int | None = None  # HTTP status of the final answer; None when there was none
     fetched_at: float = 0.0  # wall-clock time (time.time())
+    # the origin's /.well-known/tdmrep.json as fetched with it (tdmrep.py): its text, ""
+    # when it has none (or robots.txt disallows it), None when not asked yet
+    tdmrep: str | None = None
     _parser: Protego | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -97,6 +102,10 @@ class RobotsRecord:
     def sitemaps(self) -> list[str]:
         """The URLs of its `Sitemap:` lines."""
         return list(self.parser().sitemaps) if self.kind == RULES else []
+
+    def tdm_reservation(self, url: str) -> int | None:
+        """What the origin's tdmrep.json says of `url`: 1 reserved, 0 not, None nothing."""
+        return reservation(self.tdmrep, url)
 
     def is_fresh(self, now: float, ttl: float = TTL) -> bool:
         return 0 <= now - self.fetched_at < ttl

@@ -39,7 +39,7 @@ from collie.mininet.newsroom import (
 )
 from collie.mininet.reach import mark_reachable
 from collie.mininet.records import BuildOptions, SiteTruth, Trap, World
-from collie.mininet.rights import plant_rights
+from collie.mininet.rights import plant_rights, plant_tdmrep
 from collie.mininet.sites import SiteBuilder, Style, WorldPage, slug
 from collie.mininet.texts import LanguageText, ParagraphPool, load_texts, split_seed
 from collie.mininet.worldfile import write_world
@@ -144,6 +144,7 @@ def build_world(options: BuildOptions) -> World:
         if kind in ("hidden", "other"):
             world.homes.setdefault(kind, {})[number] = (site.url("/"), site.name)
     world.rights = plant_rights(world.pages)
+    plant_tdmrep(world.pages, world.sites, world.robots, world.rights)
     mark_reachable(world.pages, world.robots)
     return world
 

@@ -7,13 +7,24 @@ signal found, none invented.
 
 Everything is planted in the <head> and the headers, so no page's text, links or
 language changes: the worlds' other figures stay as they were.
+
+Some target sites also serve a `/.well-known/tdmrep.json` (W3C TDMRep; `plant_tdmrep`):
+one reserving a section of the site and saying 0 for the rest, the next reserving the
+whole site. Its truth: every HTML page it reserves is reserved (`tdmrep-file`) unless the
+page states its own choice (a `tdm-reservation` header or meta, 0 or 1) or reserves by
+another signal already, which then stands. No page links to the file: only a crawler
+that asks for it sees it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import json
+from collections import Counter
+from collections.abc import Mapping, MutableMapping
+from urllib.parse import urlsplit
 
+from collie.mininet.records import SiteTruth
 from collie.mininet.sites import WorldPage
 
 EVERY = 5  # about one page in EVERY gets a signal or a decoy
@@ -85,3 +96,74 @@ def plant_rights(pages: Mapping[str, WorldPage]) -> dict[str, tuple[str | None, 
         page.headers = [*page.headers, *headers]
         truth[url] = expected
     return truth
+
+
+TDMREP_EVERY = 6  # about one target site in TDMREP_EVERY serves a tdmrep.json
+TDMREP_PATH = "/.well-known/tdmrep.json"
+POLICY = "https://example.org/tdm-policy.json"
+
+
+def _stated(url: str) -> bool:
+    """Does the page's planted signal state its own TDM choice (header or meta, 0 or 1)?"""
+    pick = _pick(url)
+    if pick is None:
+        return False
+    head, headers, _ = SIGNALS[pick]
+    return 'name="tdm-reservation"' in head or any(k == "tdm-reservation" for k, _ in headers)
+
+
+def plant_tdmrep(
+    pages: MutableMapping[str, WorldPage],
+    sites: Mapping[str, SiteTruth],
+    robots: Mapping[str, str],
+    truth: dict[str, tuple[str | None, str | None]],
+) -> dict[str, str]:
+    """Serve a tdmrep.json on some target sites (module docstring; at least one, never
+    on a site whose robots.txt fails or asks for a crawl delay) and add what it reserves
+    to `truth` (changed in place); returns {host: the file's text}."""
+    eligible = [
+        host
+        for host, site in sorted(sites.items())
+        if site.kind == "target"
+        and robots.get(host, "-") != ""
+        and "delay" not in robots.get(host, "")
+    ]
+    chosen = [
+        h for h in eligible if int(hashlib.sha1(h.encode()).hexdigest(), 16) % TDMREP_EVERY == 0
+    ]
+    chosen = chosen or eligible[:1]
+    files = {}
+    for number, host in enumerate(chosen):
+        html = sorted(
+            url
+            for url, page in pages.items()
+            if urlsplit(url).netloc == host and page.kind == "page" and page.status == 200
+        )
+        sections = Counter(
+            urlsplit(u).path.split("/")[1] for u in html if urlsplit(u).path.count("/") > 1
+        )
+        section = sections.most_common(1)[0][0] if sections and number % 2 == 0 else ""
+        if section:
+            rules = [
+                {"location": f"/{section}/", "tdm-reservation": 1, "tdm-policy": POLICY},
+                {"location": "/", "tdm-reservation": 0},
+            ]
+        else:
+            rules = [{"location": "/", "tdm-reservation": 1, "tdm-policy": POLICY}]
+        text = json.dumps(rules, indent=1)
+        url = f"http://{host}{TDMREP_PATH}"
+        pages[url] = WorldPage(
+            url,
+            host,
+            headers=[("Content-Type", "application/json")],
+            body=text.encode(),
+            kind="tdmrep",
+        )
+        files[host] = text
+        for page_url in html:
+            licence, tdm = truth.get(page_url, (None, None))
+            if tdm is not None or _stated(page_url):
+                continue  # its own signal stands
+            if urlsplit(page_url).path.startswith(f"/{section}/" if section else "/"):
+                truth[page_url] = (licence, "tdmrep-file")
+    return files

@@ -16,6 +16,7 @@ import logging
 import zlib
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
@@ -26,30 +27,49 @@ from collie.store.warc import WARC_FOLDER, read_record
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class KeptAnswer:
+    """A recorded page's raw body and, when its WARC record keeps them, the headers of
+    the answer (lower-case names; None: the body cache or a WET record keeps none)."""
+
+    body: bytes
+    headers: dict[str, str] | None = None
+
+
 def read_kept(root: Path, page: CachedPage, max_bytes: int) -> bytes | None:
     """The raw body `page` was made from (workspace `root`), or None when it is gone."""
+    answer = read_kept_answer(root, page, max_bytes)
+    return answer.body if answer is not None else None
+
+
+def read_kept_answer(root: Path, page: CachedPage, max_bytes: int) -> KeptAnswer | None:
+    """`read_kept`, with the answer's HTTP headers where its record keeps them."""
+    answer = None
     if page.warc_file is None or page.warc_offset is None:
         body = read_body(root / CACHE_FOLDER, page.body_sha1)
+        answer = KeptAnswer(body) if body is not None else None
     else:
-        body = _read_checked(root / WARC_FOLDER / page.warc_file, page.warc_offset, page, max_bytes)
+        answer = _read_checked(
+            root / WARC_FOLDER / page.warc_file, page.warc_offset, page, max_bytes
+        )
     scanned, offset = page.archive_file, page.archive_offset
-    if body is None and scanned and offset is not None and not scanned.startswith("http"):
-        body = _read_checked(Path(scanned), offset, page, max_bytes)
-    return body
+    if answer is None and scanned and offset is not None and not scanned.startswith("http"):
+        answer = _read_checked(Path(scanned), offset, page, max_bytes)
+    return answer
 
 
-def _read_checked(path: Path, offset: int, page: CachedPage, max_bytes: int) -> bytes | None:
-    """The body of the record at `offset` of a WARC file if it is the one `page` was
-    made from, else None (and a warning)."""
+def _read_checked(path: Path, offset: int, page: CachedPage, max_bytes: int) -> KeptAnswer | None:
+    """The body (and headers) of the record at `offset` of a WARC file if it is the one
+    `page` was made from, else None (and a warning)."""
     try:
-        body = archived_body(path, offset, max_bytes)
+        answer = archived_answer(path, offset, max_bytes)
     except (OSError, ValueError, zlib.error) as exc:  # the caller counts (note_unread)
         log.debug("%s: its WARC record cannot be read (%s)", page.url, exc)
         return None
-    if hashlib.sha1(body).hexdigest() != page.body_sha1:
+    if hashlib.sha1(answer.body).hexdigest() != page.body_sha1:
         log.debug("%s: its WARC record is not the body it was made from", page.url)
         return None
-    return body
+    return answer
 
 
 def note_unread(task: str, pages: Iterable[CachedPage]) -> int:
@@ -73,13 +93,20 @@ def archived_body(path: Path, offset: int, max_bytes: int) -> bytes:
     """The body of the record at `offset` of a WARC file: a response's payload decoded
     (its Content-Encoding undone, at most `max_bytes`), a resource's or a WET
     conversion's (a page's text) as it is."""
+    return archived_answer(path, offset, max_bytes).body
+
+
+def archived_answer(path: Path, offset: int, max_bytes: int) -> KeptAnswer:
+    """`archived_body`, with a response's HTTP headers (lower-case names; a header
+    repeated keeps its last value)."""
     kind, http, payload = read_record(path, offset)
     if kind in ("resource", "conversion"):
-        return payload
+        return KeptAnswer(payload)
     if kind != "response" or http is None:
         raise ValueError(f"a {kind} record holds no body")
     decoder = Decoder(http.get_header("Content-Encoding") or "")
-    return decoder.feed(payload, max_bytes + 1)[:max_bytes]
+    headers = {name.lower(): value for name, value in http.headers}
+    return KeptAnswer(decoder.feed(payload, max_bytes + 1)[:max_bytes], headers)
 
 
 def _place(name: str) -> str:

@@ -22,19 +22,21 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.decide.classify import PageRules, decide, mark_listing
+from collie.decide.classify import PageRules, decide, language_figures, mark_listing
 from collie.fetch.bodycache import compress_body
 from collie.fetch.fetcher import FetchConfig, Fetcher, origin_of
 from collie.fetch.pool import fetch_all
 from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
-from collie.mining.bodies import read_kept
+from collie.mining.bodies import read_kept_answer
 from collie.models import CachedPage, Examined, FetchResult, PageOutcome, QueuedPage
 from collie.page.extract import text_paragraphs
 from collie.page.process import process
+from collie.page.rights import with_site_file
 from collie.reasons import CACHE_MISSING
 
 MISSING = CACHE_MISSING  # a recorded body gone (from the WARC files, or cache/)
+RIGHTS_HEADERS = ("tdm-reservation", "tdm-policy", "x-robots-tag")  # read back for reprocess
 log = logging.getLogger(__name__)
 
 
@@ -111,18 +113,23 @@ def examine_cached(page: CachedPage, root: Path, model: LangModel, rules: PageRu
     """`examine` a recorded page again from its raw body as the workspace at `root` kept
     it (its WARC record, or the body cache: bodies.py), without the network."""
     queued = QueuedPage(page.id, page.url, page.site, page.loop, page.source, page.depth)
-    body = read_kept(root, page, rules.max_bytes)
-    if body is None:
+    kept = read_kept_answer(root, page, rules.max_bytes)
+    if kept is None:
         return Examined(queued, PageOutcome(page.id, page.site, "dropped", MISSING))
     if page.archive_kind == "conversion":  # a WET record: the page's text, no HTML
-        return examine_text(queued, body, page.fetched_at or 0.0, model, rules)
+        return examine_text(queued, kept.body, page.fetched_at or 0.0, model, rules)
+    headers = {"content-type": _content_type(page)}
+    for name in RIGHTS_HEADERS:  # the rights its answer stated (the body cache keeps none)
+        if kept.headers and name in kept.headers:
+            headers[name] = kept.headers[name]
     result = FetchResult(
         page.url,
         page.final_url or page.url,
         page.http_status,
-        {"content-type": _content_type(page)},
-        body,
+        headers,
+        kept.body,
         fetched_at=page.fetched_at or 0.0,
+        tdmrep=page.tdm_file,  # its site's tdmrep.json as it was when the page was fetched
     )
     return examine(queued, result, model, rules, keep_body=False)  # already kept
 
@@ -178,7 +185,8 @@ def examine_page(
         outcome.body_sha1 = hashlib.sha1(result.body).hexdigest()
     outcome.content_type = result.headers.get("content-type")
     outcome.links = page.links
-    outcome.licence, outcome.tdm = page.rights.licence, page.rights.tdm
+    rights = with_site_file(page.rights, result.tdmrep)  # its site's tdmrep.json too
+    outcome.licence, outcome.tdm, outcome.tdm_file = rights.licence, rights.tdm, result.tdmrep
     return decide_text(examined, page.text, page.paragraphs, model, rules)
 
 
@@ -193,6 +201,7 @@ def decide_text(
     outcome.text_chars = len(text)
     found = model.identify_nearest(paragraphs)
     labels = [(p, code, prob) for p, (code, prob, _) in zip(paragraphs, found, strict=True)]
+    outcome.lid_chars, outcome.lid_margin = language_figures(labels)  # the model's own
     if len(text) < rules.short_page_chars:
         examined.short_text, examined.short_paragraphs = text, paragraphs
         examined.short_labels = labels  # the vote decides, with langid.site_own_text

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from collie.langid.model import LangModel
 from collie.mining.neighbours import NeighbourReport, learn_neighbours
+from collie.mining.provenance import stamped_figures
 from collie.mining.records import LoopReport, RunEvents
 from collie.mining.relatives import RelativesReport, learn_relatives, pages_to_restore
 from collie.mining.settle import Settler
@@ -100,6 +101,11 @@ class LoopPasses:
         self.count.set_aside += done.pages
         settler.forget_originals()  # documents may have left the corpus
         settler.use_model(model)
+        # the corpus's paragraphs were labelled again by the new model: its provenance
+        pages = [
+            (page_id, paragraphs) for page_id, _, _, paragraphs, _ in store.corpus_paragraphs()
+        ]
+        store.set_langid(stamped_figures(settler.model_stamp(), pages))
         restored = pages_to_restore(store, model, rules)
         if not restored:
             return 0

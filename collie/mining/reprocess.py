@@ -27,6 +27,7 @@ from collie.mining.archive import migrate_body_cache
 from collie.mining.config import RunConfig
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
+from collie.mining.provenance import model_stamp
 from collie.mining.records import RunEvents
 from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
@@ -107,6 +108,7 @@ def reprocess(
     shards = shard_pages(pages, ws.root, rules, per_task)
     events.stage(0, "reprocess", len(pages))
     shared = executor.share(model)
+    stamp = model_stamp(ws.root, model)  # the model's version and hash, for each page
     files = {p.id: p.warc_file for p in pages if p.warc_file is not None}
     lost: Counter[str] = Counter()  # WARC file -> pages whose body could not be read
     short: list[Examined] = []
@@ -118,12 +120,14 @@ def reprocess(
                 if one.short_text is not None:
                     short.append(one)  # its language is the vote of the pages linking to it
                 else:
-                    _rewrite(rewriter, one, report)
+                    stamp.apply([one.outcome])
+                    _rewrite(rewriter, one, report, one.queued.id in files)
             events.advance(len(examined))
         for one in short:
             voted = short_page_vote(rewriter.referrers(one.queued.url), config.crawl.min_votes)
             decide_short(one, voted, rules)
-            _rewrite(rewriter, one, report)
+            stamp.apply([one.outcome])
+            _rewrite(rewriter, one, report, one.queued.id in files)
         rewriter.keep_site_suspects()
         report.duplicates = _redo_duplicates(rewriter, config.keep.paragraphs)
         teasers = mark_teasers(rewriter, config.keep.teasers, config.crawl.short_page_chars)
@@ -139,12 +143,16 @@ def reprocess(
     return report
 
 
-def _rewrite(rewriter: Rewriter, examined: Examined, report: ReprocessReport) -> None:
+def _rewrite(
+    rewriter: Rewriter, examined: Examined, report: ReprocessReport, headers_read: bool = True
+) -> None:
+    """One page examined again into the store (`headers_read`: its answer's headers were
+    read back from its WARC record: collie.store.rewrite.Rewriter.update_page)."""
     outcome = examined.outcome
     if outcome.reason == MISSING:
         report.missing += 1
         return
-    rewriter.update_page(outcome)
+    rewriter.update_page(outcome, headers_read)
     rewriter.put_suspect(outcome)
     if outcome.document is not None:
         report.documents[rewriter.put_document(outcome.page_id, outcome.document)] += 1

@@ -38,6 +38,7 @@ from collie.langid.model import LangModel
 from collie.mining.bodies import note_unread
 from collie.mining.config import RunConfig
 from collie.mining.examine import MISSING, examine_cached
+from collie.mining.provenance import ModelStamp, model_stamp
 from collie.mining.records import LoopReport
 from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.mining.spider import Spider
@@ -72,6 +73,7 @@ class Settler:
     originals: Deduplicator | None = None  # the near-duplicate lookups
     counted: dict[int, PageOutcome] = field(default_factory=dict)  # may be recounted
     waiting: dict[int, _Waiting] = field(default_factory=dict)  # short pages of this run
+    stamp: ModelStamp | None = None  # the model's, for each page's provenance (provenance.py)
 
     # -- a batch ---------------------------------------------------------------------
 
@@ -112,6 +114,7 @@ class Settler:
         many URLs were new."""
         store = self.store
         originals = self._originals()
+        self.model_stamp().apply(outcomes)
         try:
             with store.batch():
                 write_outcomes(store, outcomes, originals)
@@ -149,7 +152,14 @@ class Settler:
 
     def use_model(self, model: LangModel) -> None:
         """Judge sites with `model` from now on."""
-        self.model = model
+        self.model, self.stamp = model, None
+
+    def model_stamp(self) -> ModelStamp:
+        """The version, file hash and threshold of the model pages are judged with (read
+        from its file once the model is in use: the relatives pass saves it first)."""
+        if self.stamp is None:
+            self.stamp = model_stamp(self.store.root, self.model)
+        return self.stamp
 
     # -- what is kept ------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ data mining, read from its HTML and its HTTP headers (issue 57).
     rights = detect_rights(html, {"tdm-reservation": "1"})
     rights.licence   # "CC-BY-SA-4.0" (an SPDX identifier), or None
     rights.tdm       # "tdmrep-header", or None: no reservation found
+    with_site_file(rights, 1).tdm   # the site's tdmrep.json reserves it: "tdmrep-file"
 
 The licence, strongest signal first: a `rel="license"` link (`<a>` or `<link>`) to a
 creativecommons.org licence or public-domain tool; a `dc.rights`, `dcterms.license` (or
@@ -17,8 +18,10 @@ image's credit (a Flickr or Wikimedia photo's CC BY-SA), not the text's licence.
 A reservation of text and data mining: the W3C TDMRep `tdm-reservation: 1` header or
 `<meta name="tdm-reservation" content="1">` (0 says there is none), or a robots meta
 (`robots`, or one naming a crawler) or an X-Robots-Tag header with `noai` or
-`noimageai`. A site-wide `/.well-known/tdmrep.json` is not read: it takes a request of
-its own per site (a later step).
+`noimageai`. A site-wide `/.well-known/tdmrep.json` (the fetcher reads it once per
+site: collie.fetch.tdmrep) reserves the pages its rules reserve (`tdmrep-file`) unless a
+page states its own choice: the page's header or meta, `tdm-reservation` 0 or 1, outranks
+the site's file (`with_site_file`), as TDMRep's HTTP fields override the file.
 
 Regular expressions over the tags, not a parser: the page is parsed once already, by
 extract.py; this reads a few tags' attributes, fast, and never raises.
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Licences whose terms let anyone share and adapt the text (the Open Definition's
 # conformant Creative Commons licences): no NonCommercial, no NoDerivatives.
@@ -56,11 +59,13 @@ _NOAI = re.compile(r"\bno(?:image)?ai\b", re.I)
 class Rights:
     """What a page says of its rights: its licence (an SPDX identifier) and where it was
     found (`rel-license`, `meta`), and its reservation of text and data mining
-    (`tdmrep-header`, `tdmrep-meta`, `robots-noai`, `x-robots-noai`), None when absent."""
+    (`tdmrep-header`, `tdmrep-meta`, `robots-noai`, `x-robots-noai`; `tdmrep-file` by its
+    site's file: `with_site_file`), None when absent."""
 
     licence: str | None = None
     licence_source: str | None = None
     tdm: str | None = None
+    tdm_stated: bool = False  # the page states tdm-reservation itself (0 or 1)
 
     @property
     def open(self) -> bool:
@@ -113,6 +118,7 @@ def detect_rights(html: str, headers: Mapping[str, str] | None = None) -> Rights
     """The licence and the TDM reservation `html` and its `headers` state (see above)."""
     found: dict[str, str] = {}  # source -> licence, the first of each
     tdm: str | None = None
+    stated = False
     for match in _TAG.finditer(html):
         tag, attrs = match[1].lower(), _attributes(match[2])
         if tag in ("a", "link"):
@@ -127,20 +133,32 @@ def detect_rights(html: str, headers: Mapping[str, str] | None = None) -> Rights
             licence = licence_of_name(content)
             if licence is not None:
                 found.setdefault("meta", licence)
-        elif name == "tdm-reservation" and content.strip() == "1":
-            tdm = tdm or "tdmrep-meta"
+        elif name == "tdm-reservation" and content.strip() in ("0", "1"):
+            stated = True
+            tdm = tdm or ("tdmrep-meta" if content.strip() == "1" else None)
         elif (name == "robots" or name.endswith("bot")) and _NOAI.search(content):
             tdm = tdm or "robots-noai"
-    tdm = _header_reservation(headers or {}) or tdm
+    lowered = {key.lower(): value for key, value in (headers or {}).items()}
+    tdm = _header_reservation(lowered) or tdm
+    stated = stated or lowered.get("tdm-reservation", "").strip() in ("0", "1")
     for source in ("rel-license", "meta"):
         if source in found:
-            return Rights(found[source], source, tdm)
-    return Rights(None, None, tdm)
+            return Rights(found[source], source, tdm, stated)
+    return Rights(None, None, tdm, stated)
 
 
-def _header_reservation(headers: Mapping[str, str]) -> str | None:
-    """The reservation the HTTP headers state (they outrank the page's own markup)."""
-    lowered = {key.lower(): value for key, value in headers.items()}
+def with_site_file(rights: Rights, file_says: int | None) -> Rights:
+    """`rights` with what the site's /.well-known/tdmrep.json says of the page (1
+    reserved, 0 not, None nothing): a reservation `tdmrep-file` when the file reserves
+    the page and the page neither reserves it already nor states its own choice."""
+    if file_says != 1 or rights.tdm is not None or rights.tdm_stated:
+        return rights
+    return replace(rights, tdm="tdmrep-file")
+
+
+def _header_reservation(lowered: Mapping[str, str]) -> str | None:
+    """The reservation the HTTP headers (lower-case names) state (they outrank the
+    page's own markup)."""
     if lowered.get("tdm-reservation", "").strip() == "1":
         return "tdmrep-header"
     if _NOAI.search(lowered.get("x-robots-tag", "")):

@@ -12,6 +12,9 @@ from typing import Any
 from collie.models import ExportRow
 from collie.store.base import from_sqlite
 
+# A page's language provenance (migration page-langid), as ExportRow names it.
+LANGID_COLUMNS = "p.lid_model, p.lid_sha256, p.lid_threshold, p.lid_margin, p.lid_chars"
+
 # Where a page was found: search, crawl, or archive (a web-archive file `collie scan`
 # read: its pages are crawled pages with a row in archive_pages).
 SOURCE = "CASE WHEN p.id IN (SELECT page_id FROM archive_pages) THEN 'archive' ELSE p.source END"
@@ -47,7 +50,7 @@ class CorpusStore:
             "q.text AS query, r.url AS referrer, d.lang, p.lang_prob, p.target_share, d.words, "
             "p.encoding, p.encoding_method, p.fetched_at, d.simhash, d.paragraphs, "
             "d.teasers, p.warc_file, p.warc_offset, p.warc_length, p.warc_record_id, "
-            "p.warc_digest, p.licence, p.tdm "
+            "p.warc_digest, p.licence, p.tdm, " + LANGID_COLUMNS + " "
             "FROM documents d JOIN pages p ON p.id = d.page_id "
             "LEFT JOIN queries q ON q.id = p.query_id LEFT JOIN pages r ON r.id = p.referrer_id "
             f"WHERE {' AND '.join(where)} ORDER BY d.id",
@@ -76,6 +79,17 @@ class CorpusStore:
             "SELECT p.licence, p.tdm, COUNT(*) FROM documents d JOIN pages p ON "
             "p.id = d.page_id WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND "
             "p.status = 'kept' GROUP BY p.licence, p.tdm ORDER BY p.licence, p.tdm"
+        )
+        return [(r[0], r[1], int(r[2])) for r in rows]
+
+    def langid_counts(self) -> list[tuple[str | None, str | None, int]]:
+        """(model version, its SHA-256, documents) over the corpus's original documents:
+        the model that identified each (NULL: before collie kept it)."""
+        rows = self.conn.execute(
+            "SELECT p.lid_model, p.lid_sha256, COUNT(*) FROM documents d JOIN pages p ON "
+            "p.id = d.page_id WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND "
+            "p.status = 'kept' GROUP BY p.lid_model, p.lid_sha256 "
+            "ORDER BY COUNT(*) DESC, p.lid_model, p.lid_sha256"
         )
         return [(r[0], r[1], int(r[2])) for r in rows]
 
@@ -116,7 +130,9 @@ class CorpusStore:
             "p.depth, q.text AS query, r.url AS referrer, p.lang, p.lang_prob, p.target_share, "
             "s.words, p.encoding, p.encoding_method, p.fetched_at, NULL AS simhash, "
             "s.paragraphs, s.level, s.pass_share, s.label, p.warc_file, p.warc_offset, "
-            "p.warc_length, p.warc_record_id, p.warc_digest, p.licence, p.tdm FROM suspects s "
+            "p.warc_length, p.warc_record_id, p.warc_digest, p.licence, p.tdm, "
+            + LANGID_COLUMNS
+            + " FROM suspects s "
             "JOIN pages p ON p.id = s.page_id LEFT JOIN queries q ON q.id = p.query_id "
             f"LEFT JOIN pages r ON r.id = p.referrer_id {where} ORDER BY s.page_id",
             params,

@@ -458,6 +458,35 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE pages ADD COLUMN tdm TEXT",
         ],
     ),
+    (
+        "page-langid",
+        [
+            # How a page's language was identified (collie.mining.provenance): the
+            # model's version ("bundled, collie 0.1.0", "workspace") and the SHA-256 of
+            # its file, its langid.threshold, the margin between the top two languages'
+            # shares of the page's letters, and the characters the model classified;
+            # NULL: not identified, or before this migration (`collie reprocess` fills
+            # them in).
+            "ALTER TABLE pages ADD COLUMN lid_model TEXT",
+            "ALTER TABLE pages ADD COLUMN lid_sha256 TEXT",
+            "ALTER TABLE pages ADD COLUMN lid_threshold REAL",
+            "ALTER TABLE pages ADD COLUMN lid_margin REAL",
+            "ALTER TABLE pages ADD COLUMN lid_chars INTEGER",
+        ],
+    ),
+    (
+        "tdmrep-file",
+        [
+            # An origin's /.well-known/tdmrep.json (W3C TDMRep; collie.fetch.tdmrep), kept
+            # with its robots.txt record: its text, '' when it has none, NULL when not
+            # asked yet (a record from before: asked on its origin's next fetch).
+            "ALTER TABLE robots ADD COLUMN tdmrep TEXT",
+            # What it said of the page when the page was fetched: 1 reserved, 0 not,
+            # NULL nothing (no file, no rule); `collie reprocess` weighs it again with
+            # the page's own statements.
+            "ALTER TABLE pages ADD COLUMN tdm_file INTEGER",
+        ],
+    ),
 ]
 
 

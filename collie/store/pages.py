@@ -69,7 +69,7 @@ class PageStore(FrontierStore):
             PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
             "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
             "p.encoding_method, p.body_sha1, p.status, COALESCE(o.warc_file, p.warc_file), "
-            "COALESCE(o.warc_offset, p.warc_offset), a.source, a.offset, a.kind "
+            "COALESCE(o.warc_offset, p.warc_offset), a.source, a.offset, a.kind, p.tdm_file "
             "FROM pages p LEFT JOIN payloads o ON o.warc_digest = p.warc_digest AND o.n = 1 "
             "LEFT JOIN archive_pages a ON a.page_id = p.id "
             f"WHERE p.body_sha1 IS NOT NULL {'AND ' + where if where else ''} ORDER BY p.id",
@@ -139,7 +139,8 @@ class PageStore(FrontierStore):
             "UPDATE pages SET status = ?, reason = ?, final_url = ?, http_status = ?, "
             "fetched_at = ?, encoding = ?, encoding_method = ?, title = ?, "
             "lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, text_chars = ?, "
-            "body_sha1 = ?, content_type = ?, licence = ?, tdm = ? WHERE id = ?",
+            "body_sha1 = ?, content_type = ?, licence = ?, tdm = ?, tdm_file = ?, lid_model = ?, "
+            "lid_sha256 = ?, lid_threshold = ?, lid_margin = ?, lid_chars = ? WHERE id = ?",
             (
                 o.status,
                 o.reason,
@@ -158,6 +159,8 @@ class PageStore(FrontierStore):
                 o.content_type,
                 o.licence,
                 o.tdm,
+                o.tdm_file,
+                *langid_values(o),
                 o.page_id,
             ),
         )
@@ -179,6 +182,17 @@ class PageStore(FrontierStore):
                 (o.site, int(o.status == "kept"), o.target_letters, o.near_letters),
             )
         return doc_id
+
+    def set_langid(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """The language provenance of pages labelled again ((model, SHA-256, threshold,
+        margin, characters, page id): collie.mining.provenance.stamped_figures), in one
+        transaction."""
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE pages SET lid_model = ?, lid_sha256 = ?, lid_threshold = ?, "
+                "lid_margin = ?, lid_chars = ? WHERE id = ?",
+                list(rows),
+            )
 
     def insert_suspect(self, page_id: int, suspect: SuspectRow) -> None:
         """The suspects row of a page (in the caller's transaction)."""
@@ -292,3 +306,9 @@ class PageStore(FrontierStore):
             (before_loop,),
         )
         return [r[0] for r in rows]
+
+
+def langid_values(o: PageOutcome) -> tuple[Any, ...]:
+    """The provenance of a page's language (models.PageOutcome's lid_* fields), in the
+    order of the pages table's lid_* columns."""
+    return (o.lid_model, o.lid_sha256, o.lid_threshold, o.lid_margin, o.lid_chars)

@@ -1,7 +1,9 @@
 """What `collie reprocess` reads and rewrites in collie.db, in one transaction.
 
 Rewritten, for every page whose raw body is in cache/: its outcome (status, reason),
-encoding, title, `lang` attribute, language, probability, target share and text length;
+encoding, title, `lang` attribute, language, probability, target share and text length,
+its rights (licence, reservation: from the body and the answer's headers its WARC record
+keeps, with its site's tdmrep.json as it was at the fetch) and its language's provenance;
 its document (kind, language, text, paragraphs, words, fingerprints), updated in place
 so that document ids, and the review judgements that point at them, stay; a document for
 a page that now yields one (new id, after all existing ones); no document for a page
@@ -19,7 +21,15 @@ from collections.abc import Iterator, Sequence
 
 from collie.models import CachedPage, DocumentRow, PageOutcome
 from collie.store.base import from_sqlite
-from collie.store.pages import DOCUMENT_COLUMNS, PageStore, document_values, paragraph_texts
+from collie.store.pages import (
+    DOCUMENT_COLUMNS,
+    PageStore,
+    document_values,
+    langid_values,
+    paragraph_texts,
+)
+
+HEADER_SOURCES = "'tdmrep-header', 'x-robots-noai'"  # reservations only headers state
 
 
 class Rewriter(PageStore):
@@ -36,11 +46,17 @@ class Rewriter(PageStore):
         self.conn.execute("UPDATE documents SET duplicate_of = NULL")  # decided again
         return self.conn
 
-    def update_page(self, o: PageOutcome) -> None:
+    def update_page(self, o: PageOutcome, headers_read: bool = True) -> None:
+        """The page's outcome, rights and language provenance as examined again; a page
+        whose answer's headers are not kept (`headers_read` False: the body cache)
+        keeps a reservation its headers stated."""
+        header_kept = "" if headers_read else f" WHEN tdm IN ({HEADER_SOURCES}) THEN tdm"
         self.conn.execute(
             "UPDATE pages SET status = ?, reason = ?, encoding = ?, encoding_method = ?, "
             "title = ?, lang_attribute = ?, lang = ?, lang_prob = ?, target_share = ?, "
-            "text_chars = ? WHERE id = ?",
+            f"text_chars = ?, licence = ?, tdm = CASE WHEN ? IS NOT NULL THEN ?{header_kept} "
+            "END, lid_model = ?, lid_sha256 = ?, lid_threshold = ?, lid_margin = ?, "
+            "lid_chars = ? WHERE id = ?",
             (
                 o.status,
                 o.reason,
@@ -52,6 +68,10 @@ class Rewriter(PageStore):
                 o.lang_prob,
                 o.target_share,
                 o.text_chars,
+                o.licence,
+                o.tdm,
+                o.tdm,
+                *langid_values(o),
                 o.page_id,
             ),
         )

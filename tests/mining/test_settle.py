@@ -4,12 +4,14 @@ pages linking to it, without a second examination."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from collie.langid.model import LangModel
 from collie.mining.archive import open_archive
 from collie.mining.config import RunConfig
 from collie.mining.examine import examine
+from collie.mining.provenance import ModelStamp, file_sha256, model_file, stamped_figures
 from collie.mining.records import LoopReport
 from collie.mining.settle import Settler
 from collie.mining.spider import Spider
@@ -91,3 +93,36 @@ def test_a_short_page_is_decided_by_its_referrers_vote_and_counted_once(ws, mode
     settler.record([decided.outcome], {decided.queued.id: decided.queued}, 1)
     settler.recount(report, [decided.outcome])
     assert report.pages == {"kept": 3} and "too-short" not in report.reasons
+
+
+def test_each_page_keeps_how_its_language_was_identified(ws, model: LangModel) -> None:
+    """The settler stamps every page the model labelled with the model's version, the
+    SHA-256 of its file and its threshold (provenance.py); the worker's figures (margin,
+    characters) come with it; a new model (the relatives pass's) stamps anew."""
+    store, settler = settler_of(ws, model)
+    pages = {"http://alpha.co.za/a": article("zul", 0), "http://gamma.co.za/en": article("eng", 1)}
+    settler.settle(examined(store, model, pages, settler.config.rules), LoopReport(1))
+    rows = store.conn.execute(
+        "SELECT lid_model, lid_sha256, lid_threshold, lid_margin, lid_chars, text_chars "
+        "FROM pages ORDER BY id"
+    ).fetchall()
+    version, path = model_file(ws.root)
+    assert {r[:3] for r in rows} == {(version, file_sha256(path), model.threshold)}
+    assert len(rows) == 2 and all(0.5 < r[3] <= 1 and 0 < r[4] <= r[5] for r in rows)
+    stamp = settler.model_stamp()
+    settler.use_model(model)  # a new model: its stamp is read again
+    assert settler.stamp is None and settler.model_stamp() == stamp
+    [(page_id, paragraphs_row)] = [
+        (p, json.loads(d))
+        for p, d in store.conn.execute(
+            "SELECT page_id, paragraphs FROM documents WHERE kind = 'target'"
+        )
+    ]
+    store.set_langid(
+        stamped_figures(ModelStamp("workspace", "ab" * 32, 0.3), [(page_id, paragraphs_row)])
+    )
+    row = store.conn.execute(
+        "SELECT lid_model, lid_sha256, lid_threshold, lid_margin FROM pages WHERE id = ?",
+        (page_id,),
+    ).fetchone()
+    assert row[:3] == ("workspace", "ab" * 32, 0.3) and row[3] == rows[0][3]
