@@ -52,21 +52,36 @@ def closeness(base: LangModel, code: str, paragraphs: Sequence[str]) -> dict[str
     return {c: round(labels[c] / len(paragraphs), 4) for c in near}
 
 
-def margin(model: LangModel, code: str, other: str, texts: Sequence[str]) -> float | None:
-    """How far `code` leads `other` on `texts` taken together: the letter-weighted mean,
-    over the texts, of the difference of their best columns' scores per known n-gram
-    (naive Bayes evidence; negative where the neighbour wins). None without letters."""
-    if not texts or code not in model.codes or other not in model.codes:
-        return None
-    mine, theirs = model.codes.index(code), model.codes.index(other)
-    values, weights = [], []
+def leads(
+    model: LangModel, code: str, others: Sequence[str], texts: Sequence[str]
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """(neighbour -> how far `code` leads it on each text: the difference of their best
+    columns' scores per known n-gram, naive Bayes evidence, negative where the neighbour
+    wins; the letters of each text)."""
+    found: dict[str, list[np.ndarray]] = {o: [] for o in others if o in model.codes}
+    counts: list[np.ndarray] = []
+    mine = model.codes.index(code)
     for start in range(0, len(texts), 256):
         scores, hits, letters, _ = model._raw_scores(list(texts[start : start + 256]))
         best = model.code_scores(scores, hits)
-        values.append((best[:, mine] - best[:, theirs]) / np.maximum(hits, 1))
-        weights.append(letters)
-    weight = np.concatenate(weights)
-    return float(np.average(np.concatenate(values), weights=weight)) if weight.sum() else None
+        for other, parts in found.items():
+            theirs = model.codes.index(other)
+            parts.append((best[:, mine] - best[:, theirs]) / np.maximum(hits, 1))
+        counts.append(letters)
+    empty = np.zeros(0)
+    return (
+        {o: np.concatenate(parts) if parts else empty for o, parts in found.items()},
+        np.concatenate(counts) if counts else np.zeros(0, np.int64),
+    )
+
+
+def margin(model: LangModel, code: str, other: str, texts: Sequence[str]) -> float | None:
+    """How far `code` leads `other` on `texts` taken together: the letter-weighted mean of
+    `leads` (None without letters, or when the model lacks either)."""
+    if code not in model.codes or other not in model.codes:
+        return None
+    values, letters = leads(model, code, [other], texts)
+    return float(np.average(values[other], weights=letters)) if letters.sum() else None
 
 
 def margins(
