@@ -121,3 +121,42 @@ def test_code_and_angle_brackets_are_no_breadcrumb() -> None:
         "At the ISL> prompt, type 'disp'",
         "setTodos(todos.filter(todo => todo.id !== id));",
     ]
+
+
+POPUP_PARAGRAPHS = [
+    "Wavuvi wa ziwa walianza safari yao alfajiri, wakihesabu {} waliorudi kwenye maji "
+    "ya kina kifupi na kuandika mahali kingo zilipoporomoka tangu mafuriko ya mwisho. "
+    "Kila mwaka idadi yao inaandikwa kwenye daftari la kijiji.",
+    "Wazee wa kijiji walikutana chini ya mti mkubwa kujadili {} na jinsi mashamba ya "
+    "mpunga yatakavyogawanywa kabla ya mvua za masika kuanza mwezi ujao. "
+    "Mkutano huo ulidumu hadi jua lilipozama nyuma ya milima.",
+    "Walimu wa shule ya msingi waliwapeleka wanafunzi kuona {} ili wajifunze majina ya "
+    "ndege na samaki wanaoishi kando ya mto unaopita katikati ya bonde. "
+    "Watoto waliandika insha kuhusu safari hiyo siku iliyofuata.",
+    "Mwandishi wa makala hii alitembelea soko la samaki jioni na kuzungumza na {} "
+    "kuhusu bei zilizopanda tangu barabara mpya ilipofunguliwa mwaka jana. "
+    "Wengi wao wanasema biashara imekuwa ngumu zaidi.",
+]
+
+
+def test_a_paragraph_is_never_written_twice_when_its_popup_links_go() -> None:
+    """Issue 56: the pre-cleaning removes `javascript:` pop-up links with their words
+    (their class names a pop-up), so its copy of a paragraph is no longer trafilatura's
+    string; matched by its words, it is not put back a second time."""
+    popup = '<a class="popup-link" href="javascript:void(0)" onclick="show({})">{}</a>'
+    names = ["korongo na vitwitwi", "maji ya mto", "mamba wa mto", "wachuuzi wa samaki"]
+    paragraphs = [
+        f"<p>{text.format(popup.format(i, name))}</p>"
+        for i, (text, name) in enumerate(zip(POPUP_PARAGRAPHS, names, strict=True))
+    ]
+    page = (
+        "<html><body><div class='menu'><a href='/'>Mwanzo</a></div><article>"
+        f"<h1>Habari za bonde</h1>{''.join(paragraphs)}<p>{PROSE * 3}</p>"
+        "</article></body></html>"
+    )
+    extracted = extract_html(page, "http://a.ke/bonde")
+    assert len(extracted.paragraphs) == 6  # the heading, four paragraphs, the last one
+    for name in names:  # trafilatura's copy, the link's words in it, once
+        assert sum(name in p for p in extracted.paragraphs) == 1
+    assert "mpunga yatakavyogawanywa" in extracted.text
+    assert extracted.text.count("mpunga yatakavyogawanywa") == 1

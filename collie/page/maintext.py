@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from itertools import pairwise
 from typing import Any
 
 from collie.errors import dependency_error
@@ -140,6 +141,7 @@ def with_long_lines(main: list[list[Line]], rules: list[list[Line]]) -> list[lis
         _key(line): (i, j) for i, paragraph in enumerate(main) for j, line in enumerate(paragraph)
     }
     rules = _until_last_found(rules, where)
+    pairs: set[tuple[str, str]] | None = None  # the main content's word pairs, when needed
     merged: list[list[Line]] = []
     cursor, fresh = (0, 0), True  # the next main-content line; does it open a paragraph?
 
@@ -163,10 +165,32 @@ def with_long_lines(main: list[list[Line]], rules: list[list[Line]]) -> list[lis
             if found is not None and found >= cursor:
                 emit_until((found[0], found[1] + 1))
             elif found is None and len(line.text) >= LONG_LINE and not _MARKUP.search(line.text):
-                merged.append([line])
-                fresh = True
+                if pairs is None:
+                    pairs = {pair for p in main for kept in p for pair in _pairs(kept)}
+                if not _already_there(line, pairs):
+                    merged.append([line])
+                    fresh = True
     emit_until((len(main), 0))
     return merged
+
+
+SAME_WORDS = 0.5  # of a long line's word pairs found in the main content: the same paragraph
+
+
+def _pairs(line: Line) -> set[tuple[str, str]]:
+    """The pairs of successive words of a line, lower-cased, punctuation cut off."""
+    words = _words(line.lower)
+    return set(pairwise(words))
+
+
+def _already_there(line: Line, pairs: set[tuple[str, str]]) -> bool:
+    """Is this long line of the pre-cleaning's a paragraph the main content holds already,
+    written another way (issue 56)? Its words are compared, not its string: a paragraph
+    whose pop-up links (`<a class="popup" href="javascript:...">`) the pre-cleaning
+    removed with their words, or one trafilatura split in two, is the same paragraph
+    (SAME_WORDS of its pairs of successive words found in the main content)."""
+    own = _pairs(line)
+    return bool(own) and len(own & pairs) >= SAME_WORDS * len(own)
 
 
 def _until_last_found(
