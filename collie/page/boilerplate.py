@@ -142,18 +142,25 @@ def _drop_isolated_lines(lines: list[Line | None], decisions: list[str | None]) 
 
 
 def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None]) -> None:
-    """A heading whose section lost every line ('Most read' over a dropped list) goes too."""
+    """A heading whose section lost every line ('Most read' over a dropped list) goes too,
+    unless that would leave the page empty (issue 56): a page of headings over images (a
+    gallery, a poster) keeps its headings."""
     last_kept_heading: int | None = None
     section_kept = False
+    orphans: list[int] = []
     for i, line in enumerate([*lines, _END]):
         if line is None or (i < len(lines) and decisions[i] is not None):
             continue
         if line is _END or line.markdown.lstrip().startswith("#"):
             if last_kept_heading is not None and not section_kept:
-                decisions[last_kept_heading] = ORPHAN_HEADING.name
+                orphans.append(last_kept_heading)
             last_kept_heading, section_kept = (None if line is _END else i), False
         else:
             section_kept = True
+    kept = sum(line is not None and d is None for line, d in zip(lines, decisions, strict=True))
+    if kept > len(orphans):
+        for i in orphans:
+            decisions[i] = ORPHAN_HEADING.name
 
 
 # A line of a code block (html2text indents <pre> by four spaces; not a list item): no
