@@ -160,3 +160,24 @@ def test_a_paragraph_is_never_written_twice_when_its_popup_links_go() -> None:
         assert sum(name in p for p in extracted.paragraphs) == 1
     assert "mpunga yatakavyogawanywa" in extracted.text
     assert extracted.text.count("mpunga yatakavyogawanywa") == 1
+
+
+def test_short_linked_list_items_inside_the_text_are_kept() -> None:
+    """Issue 56: a list of short links between two paragraphs of a post (a changelog,
+    "Here's our year in review!") is text; a list of links after it is not."""
+    first = PROSE * 2
+    last = POPUP_PARAGRAPHS[1].format("mashamba")
+    items = ["Here's our year in review!", "fixed a shutdown hang", "kamusi mpya ya Kiswahili"]
+    listed = "".join(f"<li><a href='/log/{i}'>{t}</a></li>" for i, t in enumerate(items))
+    page = (
+        "<html><body><nav><a href='/'>Mwanzo</a></nav><article><h1>Habari za mwaka</h1>"
+        f"<p>{first}</p><p>Mabadiliko makuu ya toleo hili:</p><ul>{listed}</ul><p>{last}</p>"
+        "<ul><li><a href='/a'>Makala nyingine ya zamani</a></li>"
+        "<li><a href='/b'>Makala ya mwaka jana</a></li></ul></article></body></html>"
+    )
+    extracted = extract_html(page, "http://a.ke/blog/mwaka")
+    assert "Mabadiliko makuu ya toleo hili:" in extracted.paragraphs
+    at = extracted.paragraphs.index("Mabadiliko makuu ya toleo hili:")
+    assert extracted.paragraphs[at + 1] == "\n".join(items)
+    assert "Makala nyingine" not in extracted.text
+    assert "* Here's our year in review!" in extracted.markdown.split("\n")

@@ -30,6 +30,7 @@ import contextlib
 import functools
 import html
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -41,6 +42,7 @@ from collie.page.maintext import (
     SHORT_MAIN,
     is_page_dump,
     main_content,
+    with_list_items,
     with_long_lines,
     without_menu_text,
 )
@@ -219,17 +221,22 @@ def extract_html(
     page = _without_markers(normalise_text(remove_junk(page)))
     links = find_links(page, base_url)
     link_runs: list[list[str]] | None = [] if boilerplate == "rules" else None
-    rules = apply_rules(to_markdown(clean_markup(page, link_runs)), boilerplate, link_runs or [])
+    items: set[int] = set()  # the link runs that are list items
+    whole = to_markdown(clean_markup(page, link_runs, items))
+    rules = apply_rules(whole, boilerplate, link_runs or [])
     paragraphs, dropped = rules
     if main is not None:
-        markdown, runs = _main_markdown(main, boilerplate)
+        markdown, runs, main_items = _main_markdown(main, boilerplate)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
             again = main_content(original, fast=False)
             if again is not None:
-                markdown, runs = _main_markdown(again, boilerplate)
+                markdown, runs, main_items = _main_markdown(again, boilerplate)
         if len(markdown) >= MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
             paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
+            paragraphs, back = with_list_items(paragraphs, markdown, runs or [], main_items)
             paragraphs = with_long_lines(paragraphs, rules[0])
+            paragraphs, _ = with_list_items(paragraphs, whole, link_runs or [], items)
+            dropped = _without(dropped, back)
             if boilerplate == "rules" and is_page_dump(paragraphs, links):
                 dump = (paragraphs[0][0].text, MENU_TEXT.name)
                 paragraphs, dropped = rules[0], [*rules[1], dump]
@@ -249,11 +256,28 @@ def extract_html(
     )
 
 
-def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None]:
-    """The main content's Markdown, and its link runs when the line rules apply."""
+def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None, set[int]]:
+    """The main content's Markdown, its link runs when the line rules apply, and which
+    of them are list items."""
     runs: list[list[str]] | None = [] if boilerplate == "rules" else None
+    items: set[int] = set()
     main = _INLINE_CODE.sub(r"\1", main) if "<pre>" in main else main
-    return to_markdown(clean_markup(_without_markers(normalise_text(main)), runs)), runs
+    markdown = to_markdown(clean_markup(_without_markers(normalise_text(main)), runs, items))
+    return markdown, runs, items
+
+
+def _without(dropped: list[tuple[str, str]], back: list[str]) -> list[tuple[str, str]]:
+    """The dropped lines without the link-only ones put back (`with_list_items`)."""
+    if not back:
+        return dropped
+    left = Counter(back)
+    kept = []
+    for line, rule in dropped:
+        if rule == "link-only" and left[line] > 0:
+            left[line] -= 1
+        else:
+            kept.append((line, rule))
+    return kept
 
 
 # trafilatura writes inline <code> as <pre>: a one-line <pre> is a word of its sentence.
