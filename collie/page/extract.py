@@ -205,7 +205,9 @@ def extract_html(
     engine "trafilatura": the main content is found on the DOM (`main_content`; found
     again with trafilatura's fallbacks when under SHORT_MAIN characters), with
     the line rules after it (not the layout passes), the long lines only the
-    pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
+    pre-cleaning kept put back (`with_long_lines`: what the main content does not say
+    already), short linked list items inside the text kept (`with_list_items`) and
+    menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
     where it finds under MIN_MAIN_CHARS, or only its dump of a thin page
     (`is_page_dump`). engine "rules": the pre-cleaning only. code "apart": a code
