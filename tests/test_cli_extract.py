@@ -82,6 +82,12 @@ def test_bad_input(capsys, tmp_path: Path) -> None:
     pdf.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 20)
     dropped = run_collie(capsys, "extract", str(pdf))
     assert dropped.code == 1 and "would drop" in dropped.err
+    menu = tmp_path / "menu.html"
+    menu.write_text("<html><body><nav><a href='/'>Home</a></nav><p><a href='/a'>About</a></p>")
+    empty = run_collie(capsys, "extract", str(menu))
+    assert empty.code == 1 and "empty-text (every line of it was boilerplate: 1 link-only)" in (
+        empty.err
+    )
 
 
 def _listing_html() -> str:

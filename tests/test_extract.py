@@ -181,6 +181,22 @@ def test_runs_of_short_lines_and_orphan_headings() -> None:
     assert result.paragraphs == ["Tamko la Haki za Binadamu", *MAIN]
 
 
+def test_a_page_of_headings_over_images_keeps_its_headings() -> None:
+    """Issue 56: the orphan-heading rule gives way when it would leave the page empty."""
+    page = (
+        "<html><body><nav><a href='/'>Mwanzo</a> <a href='/p'>Picha</a></nav><main>"
+        "<h1>Picha za harusi ya Amina na Juma</h1><img src='a.jpg' alt='Bibi harusi'>"
+        "<img src='b.jpg'><h2>Sherehe ya jioni kwenye ufukwe wa Bagamoyo</h2>"
+        "<img src='c.jpg'></main><footer>© 2024 Picha</footer></body></html>"
+    )
+    result = extract_html(page, "http://a.ke/picha")
+    assert result.paragraphs == [
+        "Picha za harusi ya Amina na Juma",
+        "Sherehe ya jioni kwenye ufukwe wa Bagamoyo",
+    ]
+    assert not any(rule == "orphan-heading" for _, rule in result.dropped)
+
+
 def test_link_only_blocks_skip_html2text_but_are_reported_in_order() -> None:
     items = "".join(f'<li><a href="/{w}">{w}</a></li>' for w in ["Mwanzo", "Habari", "Siasa"])
     page = wrap(f"<ul>{items}</ul><p>{MAIN[0]} Tena.</p><div><a href='/x'>Zaidi</a></div>")

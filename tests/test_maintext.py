@@ -121,3 +121,63 @@ def test_code_and_angle_brackets_are_no_breadcrumb() -> None:
         "At the ISL> prompt, type 'disp'",
         "setTodos(todos.filter(todo => todo.id !== id));",
     ]
+
+
+POPUP_PARAGRAPHS = [
+    "Wavuvi wa ziwa walianza safari yao alfajiri, wakihesabu {} waliorudi kwenye maji "
+    "ya kina kifupi na kuandika mahali kingo zilipoporomoka tangu mafuriko ya mwisho. "
+    "Kila mwaka idadi yao inaandikwa kwenye daftari la kijiji.",
+    "Wazee wa kijiji walikutana chini ya mti mkubwa kujadili {} na jinsi mashamba ya "
+    "mpunga yatakavyogawanywa kabla ya mvua za masika kuanza mwezi ujao. "
+    "Mkutano huo ulidumu hadi jua lilipozama nyuma ya milima.",
+    "Walimu wa shule ya msingi waliwapeleka wanafunzi kuona {} ili wajifunze majina ya "
+    "ndege na samaki wanaoishi kando ya mto unaopita katikati ya bonde. "
+    "Watoto waliandika insha kuhusu safari hiyo siku iliyofuata.",
+    "Mwandishi wa makala hii alitembelea soko la samaki jioni na kuzungumza na {} "
+    "kuhusu bei zilizopanda tangu barabara mpya ilipofunguliwa mwaka jana. "
+    "Wengi wao wanasema biashara imekuwa ngumu zaidi.",
+]
+
+
+def test_a_paragraph_is_never_written_twice_when_its_popup_links_go() -> None:
+    """Issue 56: the pre-cleaning removes `javascript:` pop-up links with their words
+    (their class names a pop-up), so its copy of a paragraph is no longer trafilatura's
+    string; matched by its words, it is not put back a second time."""
+    popup = '<a class="popup-link" href="javascript:void(0)" onclick="show({})">{}</a>'
+    names = ["korongo na vitwitwi", "maji ya mto", "mamba wa mto", "wachuuzi wa samaki"]
+    paragraphs = [
+        f"<p>{text.format(popup.format(i, name))}</p>"
+        for i, (text, name) in enumerate(zip(POPUP_PARAGRAPHS, names, strict=True))
+    ]
+    page = (
+        "<html><body><div class='menu'><a href='/'>Mwanzo</a></div><article>"
+        f"<h1>Habari za bonde</h1>{''.join(paragraphs)}<p>{PROSE * 3}</p>"
+        "</article></body></html>"
+    )
+    extracted = extract_html(page, "http://a.ke/bonde")
+    assert len(extracted.paragraphs) == 6  # the heading, four paragraphs, the last one
+    for name in names:  # trafilatura's copy, the link's words in it, once
+        assert sum(name in p for p in extracted.paragraphs) == 1
+    assert "mpunga yatakavyogawanywa" in extracted.text
+    assert extracted.text.count("mpunga yatakavyogawanywa") == 1
+
+
+def test_short_linked_list_items_inside_the_text_are_kept() -> None:
+    """Issue 56: a list of short links between two paragraphs of a post (a changelog,
+    "Here's our year in review!") is text; a list of links after it is not."""
+    first = PROSE * 2
+    last = POPUP_PARAGRAPHS[1].format("mashamba")
+    items = ["Here's our year in review!", "fixed a shutdown hang", "kamusi mpya ya Kiswahili"]
+    listed = "".join(f"<li><a href='/log/{i}'>{t}</a></li>" for i, t in enumerate(items))
+    page = (
+        "<html><body><nav><a href='/'>Mwanzo</a></nav><article><h1>Habari za mwaka</h1>"
+        f"<p>{first}</p><p>Mabadiliko makuu ya toleo hili:</p><ul>{listed}</ul><p>{last}</p>"
+        "<ul><li><a href='/a'>Makala nyingine ya zamani</a></li>"
+        "<li><a href='/b'>Makala ya mwaka jana</a></li></ul></article></body></html>"
+    )
+    extracted = extract_html(page, "http://a.ke/blog/mwaka")
+    assert "Mabadiliko makuu ya toleo hili:" in extracted.paragraphs
+    at = extracted.paragraphs.index("Mabadiliko makuu ya toleo hili:")
+    assert extracted.paragraphs[at + 1] == "\n".join(items)
+    assert "Makala nyingine" not in extracted.text
+    assert "* Here's our year in review!" in extracted.markdown.split("\n")

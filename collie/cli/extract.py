@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 
@@ -95,7 +96,7 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
         return
     if page.outcome != "kept":
         raise CollieError(
-            f"collie would drop this page: {page.reason}.",
+            f"collie would drop this page: {page.reason}{_why_empty(page)}.",
             "Try --format json for the details (encoding decision, dropped lines).",
         )
     click.echo(page.markdown if fmt == "markdown" else page.text)
@@ -107,6 +108,16 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
             "crawls its links but keeps it out of the corpus (reason listing; "
             "extract.listings = false keeps it)."
         )
+
+
+def _why_empty(page: Page) -> str:
+    """For a page left without text: the rules that dropped its lines, most lines first
+    (issue 56: say why a page is dropped)."""
+    if page.reason != "empty-text" or not page.dropped:
+        return ""
+    counts = Counter(rule for _, rule in page.dropped)
+    rules = ", ".join(f"{n} {rule}" for rule, n in counts.most_common())
+    return f" (every line of it was boilerplate: {rules})"
 
 
 def _file_response(path: Path, base_url: str) -> FetchResult:

@@ -142,18 +142,25 @@ def _drop_isolated_lines(lines: list[Line | None], decisions: list[str | None]) 
 
 
 def _drop_orphan_headings(lines: list[Line | None], decisions: list[str | None]) -> None:
-    """A heading whose section lost every line ('Most read' over a dropped list) goes too."""
+    """A heading whose section lost every line ('Most read' over a dropped list) goes too,
+    unless that would leave the page empty (issue 56): a page of headings over images (a
+    gallery, a poster) keeps its headings."""
     last_kept_heading: int | None = None
     section_kept = False
+    orphans: list[int] = []
     for i, line in enumerate([*lines, _END]):
         if line is None or (i < len(lines) and decisions[i] is not None):
             continue
         if line is _END or line.markdown.lstrip().startswith("#"):
             if last_kept_heading is not None and not section_kept:
-                decisions[last_kept_heading] = ORPHAN_HEADING.name
+                orphans.append(last_kept_heading)
             last_kept_heading, section_kept = (None if line is _END else i), False
         else:
             section_kept = True
+    kept = sum(line is not None and d is None for line, d in zip(lines, decisions, strict=True))
+    if kept > len(orphans):
+        for i in orphans:
+            decisions[i] = ORPHAN_HEADING.name
 
 
 # A line of a code block (html2text indents <pre> by four spaces; not a list item): no
@@ -167,6 +174,7 @@ def apply_rules(
     boilerplate: str = "rules",
     link_runs: Sequence[list[str]] = (),
     layout: bool = True,
+    only_long: int = 0,
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
     """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs.
 
@@ -177,6 +185,10 @@ def apply_rules(
 
     `link_runs` are the anchor texts of link-only blocks that clean_markup kept away from
     html2text; their marker lines are reported as one dropped `link-only` line each.
+
+    `only_long`: the line rules test only the lines of at least this many characters
+    and the layout passes are skipped (the pre-cleaning's long lines, all a page whose
+    main content trafilatura found needs of it: issue 56, a tenth of the time).
     """
     lines: list[Line | None] = []
     runs: dict[int, int] = {}  # line index -> index in link_runs
@@ -195,12 +207,14 @@ def apply_rules(
         decisions[i] = "link-only"
     if boilerplate == "rules":
         for i, kept in enumerate(lines):
-            if kept is not None and decisions[i] is None and not CODE_LINE.match(kept.markdown):
+            if kept is None or decisions[i] is not None or len(kept.text) < only_long:
+                continue
+            if not CODE_LINE.match(kept.markdown):
                 short = len(kept.markdown) <= CACHED_CHARS
                 decision = match_rule(kept) if short else match_rule.__wrapped__(kept)
                 cap = None if layout else MAIN_CONTENT_MAX_CHARS.get(decision or "")
                 decisions[i] = None if cap and len(kept.text) > cap else decision
-    if boilerplate == "rules" and layout:
+    if boilerplate == "rules" and layout and not only_long:
         _drop_short_runs(lines, decisions)
         _drop_isolated_lines(lines, decisions)
         _drop_orphan_headings(lines, decisions)

@@ -30,6 +30,7 @@ import contextlib
 import functools
 import html
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -37,10 +38,12 @@ from collie.page.boilerplate import LINK_RUN, apply_rules
 from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN, MENU_TEXT
 from collie.page.encoding import normalise_text
 from collie.page.maintext import (
+    LONG_LINE,
     MIN_MAIN_CHARS,
     SHORT_MAIN,
     is_page_dump,
     main_content,
+    with_list_items,
     with_long_lines,
     without_menu_text,
 )
@@ -172,12 +175,16 @@ def find_links(page: str, base_url: str) -> list[tuple[str, str]]:
     return links
 
 
+_TITLE_START, _TITLE_END = re.compile("<title", re.I), re.compile("</title", re.I)
+
+
 def _title(page: str) -> str:
-    lower = page.lower()
-    start = lower.find("<title")
-    opened = lower.find(">", start) if start >= 0 else -1
-    end = lower.find("</title", opened) if opened >= 0 else -1
-    return clean_inline(page[opened + 1 : end]) if end >= 0 else ""
+    """The text of the page's first <title> (searched without lower-casing a copy of the
+    whole page: a millisecond a page)."""
+    start = _TITLE_START.search(page)
+    opened = page.find(">", start.end()) if start else -1
+    end = _TITLE_END.search(page, opened) if opened >= 0 else None
+    return clean_inline(page[opened + 1 : end.start()]) if end else ""
 
 
 def _lang(page: str) -> str:
@@ -198,7 +205,9 @@ def extract_html(
     engine "trafilatura": the main content is found on the DOM (`main_content`; found
     again with trafilatura's fallbacks when under SHORT_MAIN characters), with
     the line rules after it (not the layout passes), the long lines only the
-    pre-cleaning kept put back (`with_long_lines`) and menu text run together dropped
+    pre-cleaning kept put back (`with_long_lines`: what the main content does not say
+    already), short linked list items inside the text kept (`with_list_items`) and
+    menu text run together dropped
     (`without_menu_text`); the pre-cleaning with regular expressions decides a page
     where it finds under MIN_MAIN_CHARS, or only its dump of a thin page
     (`is_page_dump`). engine "rules": the pre-cleaning only. code "apart": a code
@@ -219,23 +228,31 @@ def extract_html(
     page = _without_markers(normalise_text(remove_junk(page)))
     links = find_links(page, base_url)
     link_runs: list[list[str]] | None = [] if boilerplate == "rules" else None
-    rules = apply_rules(to_markdown(clean_markup(page, link_runs)), boilerplate, link_runs or [])
-    paragraphs, dropped = rules
+    items: set[int] = set()  # the link runs that are list items
+    whole = to_markdown(clean_markup(page, link_runs, items))
+    markdown = ""
     if main is not None:
-        markdown, runs = _main_markdown(main, boilerplate)
+        markdown, runs, main_items = _main_markdown(main, boilerplate)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
             again = main_content(original, fast=False)
             if again is not None:
-                markdown, runs = _main_markdown(again, boilerplate)
-        if len(markdown) >= MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
-            paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
-            paragraphs = with_long_lines(paragraphs, rules[0])
-            if boilerplate == "rules" and is_page_dump(paragraphs, links):
-                dump = (paragraphs[0][0].text, MENU_TEXT.name)
-                paragraphs, dropped = rules[0], [*rules[1], dump]
-            elif boilerplate == "rules":
-                paragraphs, menus = without_menu_text(paragraphs, links)
-                dropped += menus
+                markdown, runs, main_items = _main_markdown(again, boilerplate)
+    if len(markdown) < MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
+        paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
+    else:  # of the pre-cleaning's lines, only the long ones are judged (with_long_lines)
+        lines, _ = apply_rules(whole, boilerplate, link_runs or [], only_long=LONG_LINE)
+        paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
+        paragraphs, back = with_list_items(paragraphs, markdown, runs or [], main_items)
+        paragraphs = with_long_lines(paragraphs, lines)
+        paragraphs, _ = with_list_items(paragraphs, whole, link_runs or [], items)
+        dropped = _without(dropped, back)
+        if boilerplate == "rules" and is_page_dump(paragraphs, links):
+            dump = (paragraphs[0][0].text, MENU_TEXT.name)
+            paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
+            dropped.append(dump)
+        elif boilerplate == "rules":
+            paragraphs, menus = without_menu_text(paragraphs, links)
+            dropped += menus
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
     return Extracted(
@@ -249,11 +266,28 @@ def extract_html(
     )
 
 
-def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None]:
-    """The main content's Markdown, and its link runs when the line rules apply."""
+def _main_markdown(main: str, boilerplate: str) -> tuple[str, list[list[str]] | None, set[int]]:
+    """The main content's Markdown, its link runs when the line rules apply, and which
+    of them are list items."""
     runs: list[list[str]] | None = [] if boilerplate == "rules" else None
+    items: set[int] = set()
     main = _INLINE_CODE.sub(r"\1", main) if "<pre>" in main else main
-    return to_markdown(clean_markup(_without_markers(normalise_text(main)), runs)), runs
+    markdown = to_markdown(clean_markup(_without_markers(normalise_text(main)), runs, items))
+    return markdown, runs, items
+
+
+def _without(dropped: list[tuple[str, str]], back: list[str]) -> list[tuple[str, str]]:
+    """The dropped lines without the link-only ones put back (`with_list_items`)."""
+    if not back:
+        return dropped
+    left = Counter(back)
+    kept = []
+    for line, rule in dropped:
+        if rule == "link-only" and left[line] > 0:
+            left[line] -= 1
+        else:
+            kept.append((line, rule))
+    return kept
 
 
 # trafilatura writes inline <code> as <pre>: a one-line <pre> is a word of its sentence.

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from collie.errors import dependency_error
+from collie.page.boilerplate import LINK_RUN, parse_line
 from collie.page.boilerplate_rules import MENU_TEXT, Line
 
 log = logging.getLogger(__name__)
@@ -140,6 +142,7 @@ def with_long_lines(main: list[list[Line]], rules: list[list[Line]]) -> list[lis
         _key(line): (i, j) for i, paragraph in enumerate(main) for j, line in enumerate(paragraph)
     }
     rules = _until_last_found(rules, where)
+    triples: set[tuple[str, str, str]] | None = None  # the main content's, when needed
     merged: list[list[Line]] = []
     cursor, fresh = (0, 0), True  # the next main-content line; does it open a paragraph?
 
@@ -163,10 +166,44 @@ def with_long_lines(main: list[list[Line]], rules: list[list[Line]]) -> list[lis
             if found is not None and found >= cursor:
                 emit_until((found[0], found[1] + 1))
             elif found is None and len(line.text) >= LONG_LINE and not _MARKUP.search(line.text):
-                merged.append([line])
-                fresh = True
+                if triples is None:
+                    triples = {t for p in main for kept in p for t in _triples(kept.text)}
+                left = _not_there(line, triples)
+                if left is not None:
+                    merged.append([left])
+                    fresh = True
     emit_until((len(main), 0))
     return merged
+
+
+SAME_WORDS = 0.5  # of a sentence's word triples found in the main content: said there already
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])\s+")
+
+
+def _triples(text: str) -> list[tuple[str, str, str]]:
+    """The runs of three successive words of a text, lower-cased, punctuation cut off."""
+    words = _words(text.lower())
+    return list(zip(words, words[1:], words[2:], strict=False))
+
+
+def _not_there(line: Line, triples: set[tuple[str, str, str]]) -> Line | None:
+    """What this long line of the pre-cleaning's says that the main content does not
+    (issue 56): its words are compared, not its string, sentence by sentence. A sentence
+    with SAME_WORDS of its word triples in the main content is there already: a paragraph
+    whose pop-up links (`<a class="popup" href="javascript:...">`) the pre-cleaning
+    removed with their words, or several paragraphs trafilatura kept apart that the
+    pre-cleaning ran together, are not put back a second time. None when every sentence
+    is there; the line itself when none is; else a line of the sentences that are not."""
+    sentences = _SENTENCE_SPLIT.split(line.text)
+    new = []
+    for sentence in sentences:
+        own = _triples(sentence)
+        if not own or sum(t in triples for t in own) < SAME_WORDS * len(own):
+            new.append(sentence)
+    if len(new) == len(sentences):
+        return line
+    left = " ".join(s for s in new if _triples(s))  # sentences of three words or more
+    return parse_line(left) if len(left) >= LONG_LINE // 2 else None
 
 
 def _until_last_found(
@@ -183,6 +220,58 @@ def _until_last_found(
     head = [*rules[: last[0]], rules[last[0]][: last[1] + 1]]
     after = [*rules[last[0]][last[1] + 1 :], *(line for p in rules[last[0] + 1 :] for line in p)]
     return [*head, *([line] for line in after if _LIST_ITEM.match(line.markdown))]
+
+
+def with_list_items(
+    paragraphs: list[list[Line]],
+    markdown: str,
+    link_runs: Sequence[list[str]],
+    item_runs: Collection[int],
+) -> tuple[list[list[Line]], list[str]]:
+    """The paragraphs with the short linked list items of `markdown` (runs of `<li><a>`
+    that `clean_markup` took away, `item_runs` of `link_runs`) put back where the list sits
+    inside the kept text: the lines just before and just after it in `markdown` are kept,
+    one right after the other (issue 56: "Here's our year in review!", "fixed a shutdown
+    hang" in a blog post were dropped as link-only, by the line rules or by trafilatura);
+    and the anchors put back. A list of links before or after the text (a menu, related
+    articles, a footer) has no kept line on one side, and stays out."""
+    if not item_runs:
+        return paragraphs, []
+    order = [(i, j) for i, paragraph in enumerate(paragraphs) for j in range(len(paragraph))]
+    rank = {at: k for k, at in enumerate(order)}
+    where = {_key(paragraphs[i][j]): (i, j) for i, j in order}
+    raw = [line.strip() for line in markdown.split("\n") if line.strip()]
+    runs = [_LINK_RUN_LINE.fullmatch(line) if LINK_RUN in line else None for line in raw]
+    inserts: dict[tuple[int, int], list[str]] = {}
+    n = 0
+    while n < len(raw):
+        block = n  # a block of successive runs of links, list items or not
+        while n < len(raw) and runs[n] is not None:
+            n += 1
+        if block == n:
+            n += 1
+            continue
+        found = [int(run.group(1)) for run in runs[block:n] if run is not None]
+        if block == 0 or n == len(raw) or not all(k in item_runs for k in found):
+            continue
+        before = where.get(_key(parse_line(raw[block - 1])))
+        after = where.get(_key(parse_line(raw[n])))
+        if before is not None and after is not None and rank[after] == rank[before] + 1:
+            inserts[before] = [anchor for k in found for anchor in link_runs[k]]
+    if not inserts:
+        return paragraphs, []
+    merged: list[list[Line]] = []
+    for i, paragraph in enumerate(paragraphs):
+        merged.append([])
+        for j, line in enumerate(paragraph):
+            merged[-1].append(line)
+            if (i, j) in inserts:
+                items = [parse_line(f"* {anchor}") for anchor in inserts[(i, j)]]
+                if j + 1 == len(paragraph):
+                    merged.append(items)  # between two paragraphs: one of its own
+                else:
+                    merged[-1].extend(items)
+    return merged, [anchor for anchors in inserts.values() for anchor in anchors]
 
 
 def without_menu_text(
@@ -238,6 +327,7 @@ def _words(text: str) -> list[str]:
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_LINK_RUN_LINE = re.compile(f"{LINK_RUN}(\\d+){LINK_RUN}")
 
 
 def _key(line: Line) -> str:

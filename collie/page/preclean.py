@@ -161,20 +161,23 @@ def _tag_end(page: str, i: int) -> int:
         i = close + 1
 
 
-def clean_markup(page: str, link_runs: list[list[str]] | None = None) -> str:
+def clean_markup(
+    page: str, link_runs: list[list[str]] | None = None, item_runs: set[int] | None = None
+) -> str:
     """Drop navigation, page frame, forms and attribute-named boilerplate elements, and
     simplify the remaining tags (`_simple_tag`), in one walk over the tags.
 
     With `link_runs`, blocks holding nothing but one short link (menu items, headline
     lists) are not handed to html2text: each run of them becomes one marker line
     (LINK_RUN, its index in `link_runs`, LINK_RUN) and their anchor texts go to
-    `link_runs`, for `apply_rules` to report them as dropped `link-only` lines.
+    `link_runs`, for `apply_rules` to report them as dropped `link-only` lines; the
+    indexes of the runs that are list items (`<li>`) go to `item_runs` when given.
     """
     page = shorten_long_tags(page)
     tags = list(_TAG.finditer(page))
     names = [t[2].lower() for t in tags]
     closing = [t[1] == "/" for t in tags]
-    walk = _TagWalk(page, tags, names, closing, link_runs)
+    walk = _TagWalk(page, tags, names, closing, link_runs, item_runs)
     if "main" in names:
         mains = [i for i, n in enumerate(names) if n == "main" and not closing[i]]
         end = walk.end_of(mains[0]) if len(mains) == 1 else None
@@ -190,6 +193,7 @@ class _TagWalk:
     names: list[str]
     closing: list[bool]
     link_runs: list[list[str]] | None = None
+    item_runs: set[int] | None = None
 
     def link_block(self, i: int, last: int) -> tuple[int, int, str] | None:
         """(next tag index, next position, anchor) when element i is <x><a>short</a></x>
@@ -213,13 +217,16 @@ class _TagWalk:
             return i + 4, after.end(), anchor
         return i + 3, after.start(), anchor  # an unclosed <li> followed by the next one
 
-    def collapse_link(self, kept: list[str], found: tuple[int, int, str]) -> None:
-        """Add a link-only block to the current run of them, or start a run."""
+    def collapse_link(self, kept: list[str], found: tuple[int, int, str], item: bool) -> None:
+        """Add a link-only block to the current run of them, or start a run (a run of
+        list items when `item`, the block an <li>)."""
         assert self.link_runs is not None
         anchor = found[2]
         if len(kept) >= 2 and kept[-1] == "<p>" and kept[-2].startswith(LINK_RUN):
             self.link_runs[-1].append(anchor)
             return
+        if item and self.item_runs is not None:
+            self.item_runs.add(len(self.link_runs))
         self.link_runs.append([anchor])
         kept += ("<p>", f"{LINK_RUN}{len(self.link_runs) - 1}{LINK_RUN}", "<p>")
 
@@ -266,7 +273,7 @@ class _TagWalk:
                 if found is not None:
                     if not text.isspace():
                         kept.append(_escape_stray(text))
-                    self.collapse_link(kept, found)
+                    self.collapse_link(kept, found, name == "li")
                     i, position = found[0], found[1]
                     continue
             j = self.removed_until(i, in_main or content_depth > 0, limit)
