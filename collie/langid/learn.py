@@ -142,10 +142,10 @@ def fit_language(
     lead = margins(trial or model, code, list(near), held or paragraphs)
     _set_per_code(model, "neighbour_margins", code, lead or None)
     theirs = {c: texts for c, texts in negatives.items() if c in near}
-    return LearnedLanguage(
-        model, code, recall, len(labels), confusions, fitted=True, near=near,
-        taken=taken_shares(model, code, list(near), theirs),
-    )  # fmt: skip
+    taken = taken_shares(model, code, list(near), theirs)
+    learned = LearnedLanguage(model, code, recall, len(labels), confusions, fitted=True)
+    learned.near, learned.taken = near, taken
+    return learned
 
 
 def _held_back(

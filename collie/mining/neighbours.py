@@ -102,8 +102,8 @@ def learn_neighbours(
     near = known_neighbours(model, code)
     if not is_fitted(model, code) or not near:
         return model, report
-    lead = {c: v for c, v in model.meta.get("neighbour_margins", {}).get(code, {}).items()
-            if c in near}  # fmt: skip
+    measured: dict[str, float] = model.meta.get("neighbour_margins", {}).get(code, {})
+    lead = {c: v for c, v in measured.items() if c in near}
     texts = _site_texts(store, set(near))
     # The yardstick was measured without the web's columns: so are the sites.
     fitted = remove_columns(model, {c for c in model.columns if c.endswith(f"/{WEB_COLUMN}")})
@@ -126,8 +126,7 @@ def learn_neighbours(
         before, after = _share(model, code, mine), _share(new, code, mine)
         if after < before - MAX_RECALL_LOSS:
             report.refused = True
-            log.info("neighbours: web columns refused (recall on the seed documents %.3f -> "
-                     "%.3f)", before, after)  # fmt: skip
+            log.info("neighbours: web columns refused (seed recall %.3f -> %.3f)", before, after)
             new, used = model, {}
     report.used = used
     corpus_sites = {site for _, site, *_ in store.corpus_paragraphs()}
