@@ -106,8 +106,6 @@ class LoopPasses:
             (page_id, paragraphs) for page_id, _, _, paragraphs, _ in store.corpus_paragraphs()
         ]
         store.set_langid(stamped_figures(settler.model_stamp(), pages))
-        if isinstance(done, NeighbourReport):
-            return 0  # the pages a known neighbour nearly wins stay aside: none to restore
         restored = pages_to_restore(store, model, rules)
         if not restored:
             return 0
