@@ -427,41 +427,32 @@ class Fetcher:
     def _download_tdmrep(self, record: RobotsRecord) -> str:
         """The origin's /.well-known/tdmrep.json (tdmrep.py), paced like any request and
         only if robots.txt allows it: its text, or "" (absent, an error, disallowed)."""
-        current = f"{record.origin}{TDMREP_PATH}"
-        if not record.allows(current, self.config.agent_token):
+        url = f"{record.origin}{TDMREP_PATH}"
+        if not record.allows(url, self.config.agent_token):
             return ""
-        for _ in range(ROBOTS_REDIRECTS + 1):
-            if urlsplit(current).scheme not in ("http", "https"):
-                break
-            answer = self._send(current)
-            if answer.response is None:
-                return ""
-            resp, host = answer.response, host_key(current)
-            try:
-                location = resp.headers.get("Location")
-                if resp.status_code in REDIRECT_STATUSES and location:
-                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
-                    current = urldefrag(urljoin(current, location.strip()))[0]
-                    continue
-                if not 200 <= resp.status_code < 300:
-                    self._exchanged(unread_exchange(resp, current, answer.fetched_at))
-                    return ""
-                body = read_body(resp, False, TDMREP_LIMIT, self.config.read_timeout)
-                self._exchanged(exchange_of(resp, current, answer.fetched_at, body))
-                return "" if body.problem else tdmrep_text(resp.status_code, body.text)
-            finally:
-                resp.close()
-                self.gate.release(host)
-        return ""
+        got = self._get_file(url, TDMREP_LIMIT)
+        if got is None or got[0] is None or not 200 <= got[0] < 300:
+            return ""
+        return tdmrep_text(got[0], got[1])
 
     def _download_robots(self, origin: str) -> RobotsRecord:
-        current = f"{origin}/robots.txt"
+        got = self._get_file(f"{origin}/robots.txt", PARSE_LIMIT)
+        if got is None:  # too many redirects: RFC 9309 treats it as "unavailable" (allow all)
+            return RobotsRecord.from_answer(origin, 404, b"", self.clock.wall())
+        return RobotsRecord.from_answer(origin, *got)
+
+    def _get_file(self, url: str, limit: int) -> tuple[int | None, bytes, float] | None:
+        """A site's file (robots.txt, tdmrep.json) fetched, paced, with at most
+        ROBOTS_REDIRECTS redirects followed and every exchange kept: (status, body, when)
+        of the final answer (status None when none came or its body could not be read;
+        the body empty unless 2xx), or None after too many redirects."""
+        current = url
         for _ in range(ROBOTS_REDIRECTS + 1):
             if urlsplit(current).scheme not in ("http", "https"):
                 break
             answer = self._send(current)
             if answer.response is None:
-                return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
+                return None, b"", self.clock.wall()
             resp, host = answer.response, host_key(current)
             try:
                 location = resp.headers.get("Location")
@@ -471,18 +462,13 @@ class Fetcher:
                     continue
                 if not 200 <= resp.status_code < 300:
                     self._exchanged(unread_exchange(resp, current, answer.fetched_at))
-                    return RobotsRecord.from_answer(
-                        origin, resp.status_code, b"", answer.fetched_at
-                    )
-                body = read_body(resp, False, PARSE_LIMIT, self.config.read_timeout)
+                    return resp.status_code, b"", answer.fetched_at
+                body = read_body(resp, False, limit, self.config.read_timeout)
                 self._exchanged(exchange_of(resp, current, answer.fetched_at, body))
                 if body.problem:
-                    return RobotsRecord.from_answer(origin, None, b"", self.clock.wall())
-                return RobotsRecord.from_answer(
-                    origin, resp.status_code, body.text, answer.fetched_at
-                )
+                    return None, b"", self.clock.wall()
+                return resp.status_code, body.text, answer.fetched_at
             finally:
                 resp.close()
                 self.gate.release(host)
-        # Too many redirects: RFC 9309 treats it as "unavailable" (allow all).
-        return RobotsRecord.from_answer(origin, 404, b"", self.clock.wall())
+        return None
