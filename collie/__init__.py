@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from collie.version import __version__ as __version__
+
 if TYPE_CHECKING:
     from collie.api import (
         Identification,
@@ -21,7 +23,6 @@ if TYPE_CHECKING:
         scan,
     )
 
-__version__ = "0.1.0"
 __all__ = ["Identification", "RunEvents", "Workspace", "identify", "identify_texts", "init", "scan"]
 
 

@@ -17,7 +17,6 @@ from typing import Any
 
 import click
 
-from collie import __version__
 from collie.cli.options import CONTEXT, App, common_options, configure_logging
 from collie.config import unknown_environment
 from collie.errors import (
@@ -28,6 +27,7 @@ from collie.errors import (
     disk_full_error,
     find_disk_full,
 )
+from collie.version import __version__
 
 # Each command's module, name and one-line summary, in the order of a mining session. A
 # command's module is imported when the command is first asked for, so that `collie

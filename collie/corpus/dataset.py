@@ -30,7 +30,6 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from collie import __version__
 from collie.corpus.export import (
     ExportChoice,
     ExportCount,
@@ -43,6 +42,7 @@ from collie.corpus.export import (
 from collie.corpus.parquet import parquet_writer, write_table
 from collie.models import ExportRow
 from collie.page.rights import is_open
+from collie.version import __version__
 from collie.workspace.folder import Workspace
 
 SHARD_DOCUMENTS = 10_000  # documents a shard (a few tens of MB of JSON before gzip)

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from collie import __version__
 from collie.decide.sitelabels import LABELS, SiteEvidence, SiteLabel, label_site
 from collie.files import atomic_write
 from collie.models import ExportRow
 from collie.store.sitefacts import SiteFactsStore
 from collie.store.tallies import TallyStore
+from collie.version import __version__
 from collie.workspace.folder import Workspace
 
 SITE_FORMATS = ("sites", "web-languages")

@@ -9,10 +9,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from collie import __version__
 from collie.langid.learn import WORKSPACE_MODEL, workspace_model_path
 from collie.langid.modelfile import BUNDLED
 from collie.store.tallies import TallyStore
+from collie.version import __version__
 from collie.workspace.folder import Workspace
 
 # The settings an export's counts depend on: the target, the site-boilerplate rule, the

@@ -18,13 +18,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from collie import __version__
 from collie.fetch.bodycache import CACHE_FOLDER, read_body
 from collie.mining.config import KeepConfig, RunConfig
 from collie.models import WarcLocation
 from collie.store.archived import ArchiveStore
 from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.store.warccheck import suspect_files
+from collie.version import __version__
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store.pages import PageStore

@@ -23,12 +23,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from collie import __version__
 from collie.decide.classify import language_figures
 from collie.langid.learn import workspace_model_path
 from collie.langid.model import LangModel
 from collie.langid.modelfile import BUNDLED
 from collie.models import PageOutcome
+from collie.version import __version__
 
 _HASHES: dict[tuple[str, int, int], str] = {}  # (path, size, mtime_ns) -> SHA-256
 

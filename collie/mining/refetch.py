@@ -20,13 +20,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from collie import __version__
 from collie.fetch.pool import fetch_all
 from collie.mining.config import KeepConfig
 from collie.mining.records import RunEvents
 from collie.models import FetchResult, WarcLocation
 from collie.store.archived import CHANGED, FAILED, SAME, ArchiveStore, LostPage
 from collie.store.warc import WARC_FOLDER, WarcArchive
+from collie.version import __version__
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.fetch.fetcher import Fetcher

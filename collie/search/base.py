@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 import requests
 from urllib3.exceptions import NameResolutionError
 
-from collie import __version__
 from collie.errors import CollieError
 from collie.http import RETRY_STATUSES, Clock, RetryPolicy, parse_retry_after
+from collie.version import __version__
 
 log = logging.getLogger(__name__)
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from collie import __version__
 from collie.errors import WorkspaceError, disk_full_error, disk_is_full
 from collie.store.base import now_iso
 from collie.store.migrations import MIGRATIONS, migrate, schema_version
 from collie.store.search import QueryCache
+from collie.version import __version__
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 
-from collie import __version__
 from collie.errors import WorkspaceError
+from collie.version import __version__
 
 MIGRATIONS: list[tuple[str, list[str]]] = [
     (
