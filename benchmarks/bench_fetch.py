@@ -22,6 +22,7 @@ import os
 import random
 import tempfile
 import time
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import fetch_all
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
+from collie.mining.config import RunConfig
 from collie.mining.loop import run
 from collie.mining.records import RunLimits
 from collie.models import QueueEntry
@@ -101,10 +103,10 @@ def run_stage(targets: list[str], tmp: Path, search_url: str) -> tuple[float, in
     store.enqueue(QueueEntry(u, u.split("/")[2], loop.number, "search", 0, 2.0) for u in targets)
     store.mark_searched(loop.number)
     model = load_model()
-    fetcher = Fetcher(FetchConfig.from_settings(ws.settings))
-    limits = RunLimits(loops=1, crawl_depth=0)
+    config = replace(RunConfig.of(ws, model), limits=RunLimits(loops=1))  # crawl.depth 0
+    fetcher = Fetcher(config.fetch)
     started = time.perf_counter()
-    run(ws, make_backend(ws.settings, os.environ), fetcher, model, limits)
+    run(ws, make_backend(ws.settings, os.environ), fetcher, model, config)
     seconds = time.perf_counter() - started
     recorded = int(ws.conn.execute(
         "SELECT COUNT(*) FROM pages WHERE http_status = 200 AND body_sha1 IS NOT NULL"

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
+from collie.mining.config import RunConfig
 from collie.mining.executor import DaskExecutor, LocalExecutor, start_cluster
 from collie.mining.reprocess import reprocess
 from collie.mining.settle import record_outcomes
@@ -84,7 +85,7 @@ def timed(root: Path, executor: LocalExecutor | DaskExecutor) -> float:
     with open_workspace(root, {}, {}) as ws:
         model = load_model_for(root)
         started = time.perf_counter()
-        report = reprocess(ws, model, executor)
+        report = reprocess(ws, model, executor, RunConfig.of(ws))
         seconds = time.perf_counter() - started
     assert report.pages - report.missing == report.pages
     return seconds

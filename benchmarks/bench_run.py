@@ -16,6 +16,7 @@ import os
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import FetchPool
 from collie.langid import load_model
 from collie.mininet.server import MiniWebServer, Response, World
+from collie.mining.config import RunConfig
 from collie.mining.loop import run
 from collie.mining.records import RunLimits
 from collie.models import FetchResult
@@ -99,9 +101,10 @@ def main() -> None:
 
         FetchPool.take = timed_take  # type: ignore[method-assign]
         backend.search = timed_search  # type: ignore[method-assign,assignment]
-        limits = RunLimits(loops=2, crawl_depth=3)
+        config = RunConfig.of(ws, model)
+        config = replace(config, limits=RunLimits(2), crawl=replace(config.crawl, depth=3))
         started = time.perf_counter()
-        report = run(ws, backend, fetcher, model, limits)
+        report = run(ws, backend, fetcher, model, config)
         total = time.perf_counter() - started
         fetched = sum(sum(loop.pages.values()) for loop in report.loops)
         kept = sum(loop.pages["kept"] for loop in report.loops)

@@ -70,6 +70,7 @@ from collie.mininet.demo import demo_options, ensure_world, hidden_for, run_demo
 from collie.mininet.records import BuildOptions
 from collie.mininet.score import MAINLY, SOME, Scores, read_jsonl, score
 from collie.mininet.worldfile import WorldFile
+from collie.mining.config import RunConfig
 from collie.mining.executor import DaskExecutor, LocalExecutor, start_cluster
 from collie.mining.scan import expand_sources, scan
 from collie.store import CorpusStore
@@ -132,7 +133,9 @@ def run_scan(
     model = load_model_for(root)
     with open_workspace(root, os.environ, {}) as ws:
         started = time.perf_counter()
-        report = scan(ws, model, executor, sources, prefilter=prefilter, passes=passes)
+        report = scan(
+            ws, model, executor, sources, RunConfig.of(ws), prefilter=prefilter, passes=passes
+        )
         wall = time.perf_counter() - started
         docs = {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
     return {"report": report, "wall": wall, "docs": docs}
@@ -319,7 +322,7 @@ def matched_needles(root: Path, sources: list[str], urls: set[str]) -> str:
     from collie.mining.scanfile import WORD, html_sample
 
     with open_workspace(root, os.environ, {}) as ws:
-        needles = prefilter_for(ws, 1, model=load_model_for(root)).needles
+        needles = prefilter_for(ws, 1, RunConfig.of(ws), model=load_model_for(root)).needles
     held: Counter[str] = Counter()
     for source in sources:
         with open(source, "rb") as stream:

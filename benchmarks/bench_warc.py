@@ -31,11 +31,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
-from collie.fetch.bodycache import compress_body, write_body
+from collie.archive.bodycache import compress_body, write_body
+from collie.archive.writer import WarcArchive
 from collie.fetch.fetcher import FetchConfig, Fetcher
 from collie.fetch.pool import fetch_all
 from collie.mininet.demo import demo_options, ensure_world, run_demo
-from collie.store.warc import WarcArchive
 
 ROUNDS = 3
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "extraction-dev"

@@ -24,9 +24,9 @@ LOGGER_ALIASES = {
     "collie.api.mine": "collie.runlog",  # the run's own lines, in logs/ only
     "collie.mining.loop": "collie.pipeline",
     "collie.mining.examine": "collie.examine",
-    "collie.mining.bodies": "collie.bodies",
+    "collie.archive.bodies": "collie.bodies",
     "collie.mining.scan": "collie.scan",
-    "collie.mining.archive": "collie.archive",
+    "collie.archive.keeping": "collie.archive",
     "collie.mining.relatives": "collie.relatives",
 }
 

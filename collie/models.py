@@ -63,7 +63,7 @@ class Exchange:
 
 @dataclass(frozen=True)
 class WarcLocation:
-    """Where a record is in the workspace's WARC files (collie.store.warc): its file's
+    """Where a record is in the workspace's WARC files (collie.archive.writer): its file's
     name, the offset and length of its gzip member, its WARC-Record-ID, and the payload
     digest of the response (for revisit records of the same payload later)."""
 

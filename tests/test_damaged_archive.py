@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from collie.archive.reader import damage
 from collie.cli import main
 from collie.errors import plural
 from collie.mininet.server import MiniWebServer
-from collie.store.warc import damage
 
 from .clihelp import rows, run_collie
 from .zuluworld import SETTINGS, ZuluWorld
@@ -245,7 +245,7 @@ def test_a_pass_reading_a_damaged_file_warns_once(copy: Path, caplog) -> None:  
     not one a page."""
     import logging
 
-    from collie.mining.bodies import note_unread
+    from collie.archive.bodies import note_unread
     from collie.mining.config import RunConfig
     from collie.mining.examine import MISSING, examine_cached
     from collie.store import Store

@@ -26,20 +26,23 @@ SHARED = {"__init__", "__main__", "errors", "config", "models", "reasons", "lang
 STAGES = ("search", "fetch", "page", "langid", "decide", "crawl")  # the loop's order
 # The one cross-stage use: deciding a page reads the language model's answers.
 STAGE_USES = {"decide": {"langid"}}
-STATE = ("workspace", "store")
+STATE = ("workspace", "store", "archive")
 LOOP = ("mining",)
 CORPUS = ("corpus",)
 API = ("api",)
 CLI = ("cli",)
 WEB = ("mininet",)
 # What the store may take from the stages: records and vocabulary (search results,
-# robots.txt records, the body cache's format), never a decision.
-STORE_MAY_IMPORT = {"collie.fetch.robots", "collie.fetch.bodycache", "collie.search.base"}
+# robots.txt records), never a decision.
+STORE_MAY_IMPORT = {"collie.fetch.robots", "collie.search.base"}
 # May import: (the rooms of collie/ a room may import besides SHARED and itself).
 MAY_IMPORT = {
     **{stage: set(STAGE_USES.get(stage, ())) for stage in STAGES},
     "workspace": {"store", "langid", "search", "page"},  # init learns a language, reads seeds
     "store": set(),
+    # The WARC files and raw bodies: the pointers to them are rows of the store's
+    # database; a body is read back as the fetch decoded it (fetch.response).
+    "archive": {"store", "fetch"},
     "mining": {*STAGES, *STATE},
     "corpus": {*STAGES, *STATE, "mining"},
     "api": {*STAGES, *STATE, *LOOP, *CORPUS},

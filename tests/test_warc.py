@@ -1,4 +1,4 @@
-"""The workspace's WARC files (collie.store.warc): what standard readers accept, records
+"""The workspace's WARC files (collie.archive.writer): what standard readers accept, records
 found at their offsets, revisits, rotation and a torn record cut off (issue 33)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from collie.archive.writer import WarcArchive, payload_digest, repair
 from collie.models import Exchange
-from collie.store.warc import WarcArchive, payload_digest, repair
 
 from .warchelp import record_at
 from .warchelp import warcio_check as check_files
@@ -418,7 +418,7 @@ SURT_URLS = [
 def test_index_keys_are_the_surt_package_keys(url: str) -> None:
     import surt
 
-    from collie.store.warcindex import surt_key
+    from collie.archive.index import surt_key
 
     assert surt_key(url) == surt.surt(url)
 
@@ -546,9 +546,9 @@ def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no
     """Killed in the middle of moving cache/ into the WARC files: every page that points
     at a record finds its body there, the others still have theirs in cache/, and the
     next reprocess finishes the move with the corpus unchanged."""
-    import collie.mining.archive as archive_module
-    from collie.mining.archive import migrate_body_cache
-    from collie.mining.bodies import read_kept
+    import collie.archive.keeping as archive_module
+    from collie.archive.bodies import read_kept
+    from collie.archive.keeping import migrate_body_cache
     from collie.store import Store
     from collie.workspace.folder import open_workspace
 
@@ -572,7 +572,7 @@ def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no
 
     monkeypatch.setattr(WarcArchive, "write_resource", dies_on_the_fifth)
     with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
-        migrate_body_cache(ws, Store(ws))
+        migrate_body_cache(Store(ws), "all", 1_000_000_000)
     monkeypatch.setattr(WarcArchive, "write_resource", written)
     with open_workspace(root, {}, {}) as ws:
         pages = Store(ws).kept_pages()

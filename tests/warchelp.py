@@ -1,4 +1,4 @@
-"""Checks of a workspace's WARC files shared by the tests (collie.store.warc)."""
+"""Checks of a workspace's WARC files shared by the tests (collie.archive.writer)."""
 
 from __future__ import annotations
 

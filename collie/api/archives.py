@@ -1,7 +1,7 @@
 """Web-archive files: mining Common Crawl's WARC or WET files (any WARC) for a
 workspace's language, what `collie scan` does (collie.mining.scan); and checking and
 repairing the workspace's own WARC files, what `collie check` does
-(collie.corpus.check). For the command line and for Python."""
+(collie.archive.repair). For the command line and for Python."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from dataclasses import dataclass, replace
 
 from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
-from collie.corpus.check import ArchiveCheck, Repair, check_archive, repair_archive
+from collie.archive.check import FileCheck, check_file
+from collie.archive.pointers import ArchiveStore
+from collie.archive.reader import WARC_FOLDER
+from collie.archive.repair import ArchiveCheck, Repair, check_archive, repair_archive
+from collie.mining.config import RunConfig
 from collie.mining.records import RunEvents
 from collie.mining.scan import ScanReport, expand_sources, scan
 from collie.page.maintext import check_installed
-from collie.store.archived import ArchiveStore
-from collie.store.warc import WARC_FOLDER
-from collie.store.warccheck import FileCheck, check_file
 from collie.workspace.folder import RunLock, Workspace
 
 
@@ -37,9 +38,10 @@ def scan_archives(
     check_installed()
     sources = expand_sources(files, base)
     with open_workspace() as ws, RunLock(ws.root):
+        config = RunConfig.of(ws)  # the scan's one configuration
         model = ws.model()
-        with open_executor(ws.settings, threads, notes) as executor:
-            return scan(ws, model, executor, sources, events or RunEvents(), prefilter=prefilter)
+        with open_executor(config.executor, threads, notes) as executor:
+            return scan(ws, model, executor, sources, config, events, prefilter=prefilter)
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class Checked:
 
 
 def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
-    """Check the workspace's WARC files against its page rows (collie.corpus.check);
+    """Check the workspace's WARC files against its page rows (collie.archive.repair);
     with `repair`, cut or move aside what is damaged and mark the lost pages, which
     `collie run` (or `run(refetch_lost=True)`) fetches again. Refused beside a run; in
     a read-only workspace, the check only (the repair writes)."""

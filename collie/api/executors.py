@@ -3,19 +3,15 @@ process, or Dask), shared by run, scan and reprocess."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from collie.api.options import Notes, no_note
-from collie.mining.config import executor_spec
-from collie.mining.executor import DaskExecutor, LocalExecutor, make_executor
+from collie.mining.executor import DaskExecutor, ExecutorSpec, LocalExecutor, make_executor
 
 
 def open_executor(
-    settings: Any, local_threads: int = 1, notes: Notes = no_note
+    spec: ExecutorSpec, local_threads: int = 1, notes: Notes = no_note
 ) -> LocalExecutor | DaskExecutor:
-    """The executor the settings ask for (run.executor, dask.*; a cluster is started
-    when one is named, and said)."""
-    spec = executor_spec(settings)
+    """The executor the run's configuration asks for (`RunConfig.executor`: run.executor,
+    dask.*; a cluster is started when one is named, and said)."""
     executor = make_executor(spec, local_threads)
     if isinstance(executor, DaskExecutor):
         link = executor.client.dashboard_link if executor.cluster is None else ""

@@ -20,16 +20,16 @@ from typing import Any
 
 from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
-from collie.fetch.fetcher import FetchConfig, Fetcher
+from collie.archive.pointers import ArchiveStore
+from collie.fetch.fetcher import Fetcher
 from collie.lognames import AliasFormatter
 from collie.mining.config import RunConfig
 from collie.mining.coverage import plan_cost
 from collie.mining.loop import run as run_loops
-from collie.mining.records import RunEvents, RunLimits, RunReport
+from collie.mining.records import RunEvents, RunReport
 from collie.mining.refetch import RefetchReport, refetch_lost
 from collie.page.maintext import check_installed
 from collie.search import make_backend
-from collie.store.archived import ArchiveStore
 from collie.workspace.folder import RunLock, Workspace
 
 RUN_LOG = logging.getLogger(__name__)  # the run's own lines, for logs/ only (collie.runlog)
@@ -63,34 +63,31 @@ def mine(
     check_installed()
     with open_workspace() as ws, RunLock(ws.root):
         settings = ws.settings
-        limits = RunLimits(
-            settings["run.loops"],
-            settings["crawl.depth"],
-            settings["run.max_pages"],
-            settings["run.max_time"],
-        )
+        config = RunConfig.of(ws)  # the run's one configuration, handed down
+        limits = config.limits
         done, source = ws.completed_loops(), settings.entry("run.loops").source
-        refetched = _refetch(ws, events or RunEvents(), guard, refetch_lost)
+        refetched = _refetch(ws, config, events or RunEvents(), guard, refetch_lost)
         if refetch_lost or done >= limits.loops:  # nothing (else) to do: no model, no search
             return Mined(RunReport(already_done=True), limits.loops, done, source, None, refetched)
         backend = make_backend(settings, os.environ, ws.language.part1 or "")
         backend.check()
         ws.search_run = ws.queries.begin_run(backend.name)  # its requests counted (cost)
         model = ws.model()
+        config = config.judging_with(model)
         logged = LoggedEvents(events or RunEvents())
         log_path, log_handler = open_run_log(ws.root)
         try:
             logged.line(f"collie run: {limits.loops} loop(s); this run's log is {log_path}")
             spent = ws.queries.requests_sent()
             now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-            for line in plan_cost(ws, backend, limits.loops, now).lines(backend.name):
+            for line in plan_cost(ws, backend, config, now).lines(backend.name):
                 logged.line(line)
             with (
                 guard(),
-                Fetcher(FetchConfig.from_settings(settings)) as fetcher,
-                open_executor(settings, 1, notes) as executor,
+                Fetcher(config.fetch) as fetcher,
+                open_executor(config.executor, 1, notes) as executor,
             ):
-                report = run_loops(ws, backend, fetcher, model, limits, logged, executor)
+                report = run_loops(ws, backend, fetcher, model, config, logged, executor)
         finally:
             close_run_log(log_handler)
         report.requests = ws.queries.requests_sent() - spent
@@ -99,6 +96,7 @@ def mine(
 
 def _refetch(
     ws: Workspace,
+    config: RunConfig,
     events: RunEvents,
     guard: Callable[[], AbstractContextManager[Any]],
     retry_failed: bool,
@@ -106,8 +104,8 @@ def _refetch(
     """The lost pages fetched again (collie.mining.refetch), or None when there are none."""
     if not ArchiveStore(ws).lost_pages(retry_failed):
         return None
-    with guard(), Fetcher(FetchConfig.from_settings(ws.settings)) as fetcher:
-        return refetch_lost(ws, fetcher, RunConfig.of(ws).keep, events, retry_failed)
+    with guard(), Fetcher(config.fetch) as fetcher:
+        return refetch_lost(ws, fetcher, config.keep, events, retry_failed)
 
 
 class LoggedEvents(RunEvents):

@@ -11,7 +11,7 @@ import click
 from collie.api.executors import open_executor as api_executor
 from collie.api.options import no_note
 from collie.cli.options import App, note
-from collie.mining.executor import DaskExecutor, LocalExecutor
+from collie.mining.executor import DaskExecutor, ExecutorSpec, LocalExecutor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,7 +71,9 @@ def executor_options(func: F) -> F:
     return func
 
 
-def open_executor(app: App, settings: Any, local_threads: int = 1) -> LocalExecutor | DaskExecutor:
-    """The executor the settings ask for (a cluster is started when one is named, and
-    said unless -q)."""
-    return api_executor(settings, local_threads, no_note if app.quiet else note)
+def open_executor(
+    app: App, spec: ExecutorSpec, local_threads: int = 1
+) -> LocalExecutor | DaskExecutor:
+    """The executor the run's configuration asks for (a cluster is started when one is
+    named, and said unless -q)."""
+    return api_executor(spec, local_threads, no_note if app.quiet else note)

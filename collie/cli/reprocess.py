@@ -11,6 +11,7 @@ from collie.cli.executor import executor_options, open_executor
 from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
 from collie.cli.progress import CliEvents
 from collie.errors import ArchiveDamaged, CollieError, plural
+from collie.mining.config import RunConfig
 from collie.mining.reprocess import ReprocessReport, reprocess
 from collie.page.maintext import check_installed
 from collie.workspace.folder import RunLock
@@ -58,8 +59,9 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
         model = workspace_model(ws)
         events = CliEvents(app.quiet)
         try:
-            with open_executor(app, settings, threads) as executor:
-                report = reprocess(ws, model, executor, events)
+            config = RunConfig.of(ws)  # the reprocess's one configuration
+            with open_executor(app, config.executor, threads) as executor:
+                report = reprocess(ws, model, executor, config, events)
         finally:
             events.close()
     _print(app, report, settings["warc.keep"])

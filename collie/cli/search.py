@@ -37,7 +37,7 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
     """
     with app.open() as ws:
         number = loop or ws.completed_loops() + 1
-        seed_list = planning.seed_list_for(ws, number)
+        seed_list = planning.seed_list_for(ws, number, RunConfig.of(ws))
     data = text.seed_list_data(seed_list, number)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -69,7 +69,9 @@ def queries(app: App, loop: int | None, as_json: bool) -> None:
     """
     with app.open() as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
-        planned = planning.plan_queries(ws, backend, loop or ws.completed_loops() + 1)
+        planned = planning.plan_queries(
+            ws, backend, loop or ws.completed_loops() + 1, RunConfig.of(ws)
+        )
     if as_json:
         data = [{"query": query, "words": words} for query, words in planned]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
+from collie.archive.reader import WARC_FOLDER
 from collie.corpus.sites import site_labels, with_site_labels
 from collie.corpus.tally import tally_fingerprint
 from collie.decide.classify import holds_target_text
@@ -40,7 +41,6 @@ from collie.models import ExportRow, Segment
 from collie.page.rights import is_open
 from collie.store import CorpusStore
 from collie.store.tallies import TallyStore
-from collie.store.warc import WARC_FOLDER
 from collie.text import count_words, normal_text
 from collie.workspace.folder import Workspace
 
@@ -385,7 +385,8 @@ def _write_warc(
     it refers to: the first answer archived with its payload, `originals`). A document
     without a record is counted, not written; so is one whose record is in a damaged
     file (garbled, truncated, missing: `count.damaged`)."""
-    from collie.store.warc import copy_members, damage, write_warcinfo
+    from collie.archive.reader import copy_members, damage
+    from collie.archive.writer import write_warcinfo
 
     write_warcinfo(out, name, {"software": "collie", "description": "a collie corpus's answers"})
     copied: set[str] = set()

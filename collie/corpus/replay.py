@@ -3,7 +3,7 @@ reviewer sees a page as collie fetched it (issue 33).
 
 pywb is an optional extra (`pip install 'collie[replay]'`; it is GPL-3.0 and runs as
 a program of its own, never imported). `ReplayServer` writes the CDXJ index
-(collie.store.warcindex, warc/index.cdxj) when a WARC file is newer than it, writes a
+(collie.archive.index, warc/index.cdxj) when a WARC file is newer than it, writes a
 pywb configuration naming the index and the warc/ folder as the collection "collie" in
 a temporary folder, starts `wayback` on 127.0.0.1 and waits until it answers. A page's
 archived copy is then at `{base}/collie/{timestamp}/{url}` (with pywb's banner) and its
@@ -26,9 +26,10 @@ from types import TracebackType
 
 import requests
 
+from collie.archive.index import INDEX_FILE, index_is_current, timestamp, write_index
+from collie.archive.reader import WARC_FOLDER, archive_files
+from collie.archive.writer import warc_date
 from collie.errors import CollieError
-from collie.store.warc import WARC_FOLDER, archive_files, warc_date
-from collie.store.warcindex import INDEX_FILE, index_is_current, timestamp, write_index
 
 COLLECTION = "collie"
 START_SECONDS = 60.0  # pywb (gevent) starts in a few seconds; a slow machine gets more

@@ -7,22 +7,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from collie.archive.bodycache import CACHE_FOLDER
+from collie.archive.check import suspect_files
+from collie.archive.pointers import ArchiveStore
+from collie.archive.reader import WARC_FOLDER, archive_files
 from collie.corpus.export import corpus_repeats, tally_by_loop, workspace_selection
 from collie.corpus.review.results import audit_data
 from collie.corpus.sites import label_shares, site_entries, site_labels
 from collie.corpus.tally import tally_fingerprint
-from collie.fetch.bodycache import CACHE_FOLDER
 from collie.mining.coverage import coverage_by_loop
 from collie.mining.provenance import file_sha256, model_file
 from collie.page.rights import is_open
 from collie.search import BACKENDS
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
-from collie.store.archived import ArchiveStore
 from collie.store.scans import ScanStore
 from collie.store.tallies import TallyStore
-from collie.store.warc import WARC_FOLDER, archive_files
-from collie.store.warccheck import suspect_files
 from collie.workspace.folder import Workspace
 
 

@@ -66,6 +66,7 @@ class PageRules:
     max_bytes: int = 5 * 1024 * 1024  # fetch.max_bytes: a kept body is read back to it
     min_target_words: int = 3  # langid.min_target_words
     code: str = "apart"  # extract.code
+    learnt_min_pass: float = 0.0  # langid.min_pass, which min_pass takes for a learnt target
 
     @classmethod
     def from_settings(
@@ -87,7 +88,13 @@ class PageRules:
             settings["fetch.max_bytes"],
             settings["langid.min_target_words"],
             code=settings["extract.code"],
+            learnt_min_pass=settings["langid.min_pass"],
         )
+
+    def for_model(self, target: str, model: LangModel) -> PageRules:
+        """These rules for pages judged with `model`: the relative check only when it
+        learnt `target` from documents."""
+        return replace(self, min_pass=self.learnt_min_pass if is_learnt(model, target) else 0.0)
 
 
 def is_learnt(model: LangModel, code: str) -> bool:

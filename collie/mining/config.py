@@ -3,14 +3,16 @@
 Every part of the loop (the search stage, the spider, the settler, the schedulers, the
 scan, the reprocess) is built from one frozen `RunConfig`, as Scrapy builds each
 component from its crawler's settings; none of them reads a setting by its dotted name.
-A workspace's settings do not change during a run, so a run builds it once
-(`RunConfig.of`); a part that needs one group takes that group.
+A workspace's settings do not change during a run, so a run builds it once, where it
+starts (`RunConfig.of`: collie.api.mine for a run, mining/scan.py for a scan,
+mining/reprocess.py for a reprocess, a command that plans without running), and hands
+it down; a part that needs one group takes that group, and no part builds another.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from collie.decide.classify import PageRules
@@ -18,6 +20,7 @@ from collie.fetch.fetcher import FetchConfig
 from collie.langid.model import LangModel
 from collie.languages import Language
 from collie.mining.executor import ExecutorSpec
+from collie.mining.records import RunLimits
 from collie.search.base import Backend
 
 
@@ -126,6 +129,7 @@ class RunConfig:
     keep: KeepConfig = field(default_factory=KeepConfig)
     workers: int = 8  # fetch.workers
     langid_hide: tuple[str, ...] = ()
+    limits: RunLimits = field(default_factory=lambda: RunLimits(1))  # run.*
 
     @classmethod
     def of(cls, source: Configured, model: LangModel | None = None) -> RunConfig:
@@ -198,7 +202,14 @@ class RunConfig:
             ),
             workers=s["fetch.workers"],
             langid_hide=tuple(s["langid.hide"]),
+            limits=RunLimits(s["run.loops"], s["run.max_pages"], s["run.max_time"]),
         )
+
+    def judging_with(self, model: LangModel) -> RunConfig:
+        """The same configuration, its page rules set for `model` (the relative check of
+        a target the model learnt): the run loads its model after it has read the
+        settings, and reads them no second time."""
+        return replace(self, rules=self.rules.for_model(self.target, model))
 
 
 def executor_spec(s: Mapping[str, Any]) -> ExecutorSpec:

@@ -233,11 +233,10 @@ class SearchCost:
         return lines
 
 
-def plan_cost(ws: Workspace, backend: Backend, loops: int, now: str) -> SearchCost:
-    """The worst case of a run bringing the workspace to `loops` loops (`now`: the time,
-    UTC ISO 8601, whose calendar month counts)."""
-    config = RunConfig.of(ws)
-    search = config.search
+def plan_cost(ws: Workspace, backend: Backend, config: RunConfig, now: str) -> SearchCost:
+    """The worst case of a run bringing the workspace to `config.limits.loops` loops
+    (`now`: the time, UTC ISO 8601, whose calendar month counts)."""
+    search, loops = config.search, config.limits.loops
     _, pages = search.page_size(backend)
     left = max(0, loops - ws.completed_loops())
     requests = left * config.queries.count * pages

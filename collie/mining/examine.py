@@ -22,13 +22,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collie.archive.bodies import read_kept_answer
+from collie.archive.bodycache import compress_body
 from collie.decide.classify import PageRules, decide, language_figures, mark_listing
-from collie.fetch.bodycache import compress_body
 from collie.fetch.fetcher import FetchConfig, Fetcher, origin_of
 from collie.fetch.pool import fetch_all
 from collie.fetch.robots import MemoryRobotsStore, RobotsRecord
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
-from collie.mining.bodies import read_kept_answer
 from collie.models import CachedPage, Examined, FetchResult, PageOutcome, QueuedPage
 from collie.page.extract import text_paragraphs
 from collie.page.process import process

@@ -23,15 +23,15 @@ import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Protocol
 
+from collie.archive.keeping import migrate_body_cache, open_archive
 from collie.fetch.fetcher import Fetcher
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
-from collie.mining.archive import migrate_body_cache, open_archive
 from collie.mining.batches import BatchFetch
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor, LocalExecutor
 from collie.mining.passes import LoopPasses
-from collie.mining.records import Deadline, LoopReport, RunEvents, RunLimits, RunReport
+from collie.mining.records import Deadline, LoopReport, RunEvents, RunReport
 from collie.mining.relatives import search_contrast
 from collie.mining.search import SearchBudget, SearchStage
 from collie.mining.settle import Settler
@@ -86,17 +86,19 @@ def run(
     backend: Backend,
     fetcher: Fetcher,
     model: LangModel,
-    limits: RunLimits,
+    config: RunConfig,
     events: RunEvents | None = None,
     executor: Executor | None = None,
 ) -> RunReport:
-    """Bring the workspace to `limits.loops` completed loops (docs/design.md, "What a run does").
-    Pages are fetched and examined by `executor` (in this process by default, with
-    `fetcher`; on Dask workers, each with its own); only this process writes."""
-    if ws.completed_loops() >= limits.loops:
+    """Bring the workspace to `config.limits.loops` completed loops (docs/design.md, "What
+    a run does"), with the run's one configuration, its page rules set for `model`
+    (`RunConfig.judging_with`). Pages are fetched and examined by `executor` (in this
+    process by default, with `fetcher`; on Dask workers, each with its own); only this
+    process writes."""
+    if ws.completed_loops() >= config.limits.loops:
         return RunReport(already_done=True)
     ws.queries.mark_pending_lost()
-    run = _Run(ws, backend, fetcher, model, limits, events or RunEvents(), executor)
+    run = _Run(ws, backend, fetcher, model, config, events or RunEvents(), executor)
     return run.loops()
 
 
@@ -109,19 +111,18 @@ class _Run:
         backend: Backend,
         fetcher: Fetcher,
         model: LangModel,
-        limits: RunLimits,
+        config: RunConfig,
         events: RunEvents,
         executor: Executor | None,
     ) -> None:
         self.ws, self.backend, self.fetcher = ws, backend, fetcher
-        self.limits, self.events = limits, events
-        self.config = config = RunConfig.of(ws, model)
+        self.config, self.limits, self.events = config, config.limits, events
         self.store = store = Store(ws, config.keep.max_distance)
         self.workers = Workers(executor or LocalExecutor(), fetcher, model, config)
-        self.spider = Spider(store, config, limits.crawl_depth)
+        self.spider = Spider(store, config)
         self.settler = Settler(store, config, self.spider, model, robots=fetcher.robots)
         self.budget = SearchBudget.of(config.search)  # the run's queries
-        self.deadline = Deadline(limits.max_time)
+        self.deadline = Deadline(config.limits.max_time)
         self.report = RunReport()
         self.passes = LoopPasses(ws, self.settler, events)  # when the frontier is empty
         self.search_passes: list[int] = []  # this loop's, during the search: suspects then
@@ -130,8 +131,9 @@ class _Run:
         ws, store, report, settler = self.ws, self.store, self.report, self.settler
         self._load_robots()
         if self.config.keep.warc != "none":
-            settler.archive = open_archive(ws, store, self.config.keep)
-            migrate_body_cache(ws, store, settler.archive, self.config.keep)  # an older workspace
+            keep = self.config.keep
+            settler.archive = open_archive(store, keep.warc_max_bytes)
+            migrate_body_cache(store, keep.warc, keep.warc_max_bytes, settler.archive)  # older
         archive = settler.archive
         try:
             while ws.completed_loops() < self.limits.loops and report.stopped is None:

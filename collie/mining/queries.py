@@ -20,14 +20,14 @@ if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
 
 
-def seed_list_for(ws: Workspace, loop: int, config: RunConfig | None = None) -> SeedList:
+def seed_list_for(ws: Workspace, loop: int, config: RunConfig) -> SeedList:
     """The seed list of a loop: the manual list if there is one; else the odds ratio of
     target against wrong-language text when there is wrong-language text (the user's
     wronglang documents, and the pages earlier loops classified as another language);
     else the frequency list. Target text: the seed documents and the target-language
     documents of earlier loops (near-duplicates left out).
     """
-    seeds = (config or RunConfig.of(ws)).seeds
+    seeds = config.seeds
     manual = ws.manual_seed_words()
     if manual:
         return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
@@ -58,9 +58,10 @@ def seed_list_for(ws: Workspace, loop: int, config: RunConfig | None = None) -> 
     )
 
 
-def plan_queries(ws: Workspace, backend: Backend, loop: int) -> list[tuple[str, list[str]]]:
+def plan_queries(
+    ws: Workspace, backend: Backend, loop: int, config: RunConfig
+) -> list[tuple[str, list[str]]]:
     """The queries (text as sent, seed words) a loop would send, none sent before."""
-    config = RunConfig.of(ws)
     return list(LoopQueries(ws, backend, loop, config, [], config.queries.count))
 
 

@@ -20,10 +20,10 @@ HOSTS_NAMED = 5  # hosts a loop's line names, at most (the run's log has them al
 
 @dataclass
 class RunLimits:
-    """Per-run options of `collie run` (flags over settings)."""
+    """Per-run limits of `collie run` (run.loops, run.max_pages, run.max_time: its flags
+    over the settings)."""
 
     loops: int
-    crawl_depth: int
     max_pages: int = 0  # pages fetched per loop; 0 = no limit
     max_time: float = 0.0  # seconds per run; 0 = no limit
 

@@ -1,5 +1,5 @@
 """Fetching again the pages whose body was lost with a damaged WARC file (`collie check
---repair` marks them: collie.corpus.check), politely (the run's fetcher: robots.txt,
+--repair` marks them: collie.archive.repair), politely (the run's fetcher: robots.txt,
 each host's delay), their exchanges written to the WARC files and the page rows
 pointing at the new records (issue 45).
 
@@ -20,12 +20,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from collie.archive.pointers import CHANGED, FAILED, SAME, ArchiveStore, LostPage
+from collie.archive.reader import WARC_FOLDER
+from collie.archive.writer import WarcArchive
 from collie.fetch.pool import fetch_all
 from collie.mining.config import KeepConfig
 from collie.mining.records import RunEvents
 from collie.models import FetchResult, WarcLocation
-from collie.store.archived import CHANGED, FAILED, SAME, ArchiveStore, LostPage
-from collie.store.warc import WARC_FOLDER, WarcArchive
 from collie.version import __version__
 
 if TYPE_CHECKING:  # types only: the caller hands these in

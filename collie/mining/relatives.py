@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from collie.archive.bodies import note_unread
 from collie.decide.classify import (
     SITE_MIN_LETTERS,
     SITE_OWN_LETTERS,
@@ -51,7 +52,6 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, UNDETERMINED, LangModel
 from collie.langid.modelfile import save_model
-from collie.mining.bodies import note_unread
 from collie.mining.examine import MISSING, examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
 

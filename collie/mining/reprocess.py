@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from collie.archive.keeping import migrate_body_cache
+from collie.archive.reader import WARC_FOLDER, damage
 from collie.crawl.links import short_page_vote
 from collie.decide.classify import PageRules, decide_short
 from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
-from collie.mining.archive import migrate_body_cache
 from collie.mining.config import RunConfig
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
@@ -32,7 +33,6 @@ from collie.mining.records import RunEvents
 from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
 from collie.store.rewrite import Rewriter
-from collie.store.warc import WARC_FOLDER, damage
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
@@ -92,15 +92,19 @@ def examine_shard(shard: CacheShard, model: LangModel) -> list[Examined]:
 
 
 def reprocess(
-    ws: Workspace, model: LangModel, executor: Executor, events: RunEvents | None = None
+    ws: Workspace,
+    model: LangModel,
+    executor: Executor,
+    config: RunConfig,
+    events: RunEvents | None = None,
 ) -> ReprocessReport:
     """Reprocess every kept page of the workspace (see the module docstring); events
     get the stage ("reprocess", with the page count) and each shard's pages as done."""
     events = events or RunEvents()
-    config = RunConfig.of(ws, model)
+    config = config.judging_with(model)
     rules = config.rules
     rewriter = Rewriter(ws, config.keep.max_distance)
-    migrated = migrate_body_cache(ws, rewriter, keep=config.keep)
+    migrated = migrate_body_cache(rewriter, config.keep.warc, config.keep.warc_max_bytes)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
     report.migrated = migrated

@@ -45,10 +45,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from collie.archive.keeping import open_archive
 from collie.crawl.links import site_of
 from collie.errors import InputError
 from collie.langid.model import LangModel
-from collie.mining.archive import open_archive
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor
 from collie.mining.passes import LoopPasses, PassCount
@@ -137,13 +137,12 @@ def _join(root: str, path: str) -> str:
 def prefilter_for(
     ws: Workspace,
     loop: int,
+    config: RunConfig,
     off: bool = False,
-    config: RunConfig | None = None,
     model: LangModel | None = None,
 ) -> Prefilter:
     """The first filter of the workspace's language (scanfile.Prefilter): its needles
     (`needle_words`), its countries' domains."""
-    config = config or RunConfig.of(ws)
     extra = list(config.queries.extra_domains)
     domains = tuple(query_domains(ws.language, extra, "auto"))
     country = tuple(d for d in domains if len(d.rsplit(".", 1)[-1]) == 2)  # ccTLDs only
@@ -154,7 +153,7 @@ def prefilter_for(
 
 
 def needle_words(
-    ws: Workspace, loop: int, config: RunConfig | None = None, model: LangModel | None = None
+    ws: Workspace, loop: int, config: RunConfig, model: LangModel | None = None
 ) -> frozenset[str]:
     """The NEEDLES words (3 letters or more) that only the target uses, chosen as the
     seed words of later loops are (search.seeds.distinctive_words): the target's text
@@ -166,7 +165,6 @@ def needle_words(
     languages the model takes the target's text for when not the target, and
     langid.hide): the page decision tells them apart, the filter must not lose the
     target's pages."""
-    config = config or RunConfig.of(ws)
     store = PageStore(ws)
     texts = ws.seed_texts("target") + store.document_texts("target", loop)
     wrong = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
@@ -199,6 +197,7 @@ def scan(
     model: LangModel,
     executor: Executor,
     sources: list[str],
+    config: RunConfig,
     events: RunEvents | None = None,
     prefilter: bool = True,
     passes: bool = True,
@@ -208,22 +207,22 @@ def scan(
     benchmark's before and after)."""
     started = time.monotonic()
     events = events or RunEvents()
-    config = RunConfig.of(ws, model)
+    config = config.judging_with(model)
     store = Store(ws, config.keep.max_distance)
     loop = store.open_loop()
     report = ScanReport(loop=loop.number)
     plans = plan_sources(store, sources)
     report.skipped = len(sources) - len(plans)
     report.resumed = sum(1 for plan in plans if plan.start)
-    settler = Settler(store, config, Spider(store, config, config.crawl.depth), model)
+    settler = Settler(store, config, Spider(store, config), model)
     loop_report = LoopReport(loop.number)
     if plans:
-        first = prefilter_for(ws, loop.number, not prefilter, config, model)
+        first = prefilter_for(ws, loop.number, config, not prefilter, model)
         tasks = [
             ScanTask(plan.source, config.rules, first, loop.number, plan.start) for plan in plans
         ]
         if config.keep.warc != "none":
-            settler.archive = open_archive(ws, store, config.keep)
+            settler.archive = open_archive(store, config.keep.warc_max_bytes)
         try:
             _scan_files(executor, tasks, plans, settler, loop_report, report, events)
         finally:

@@ -24,6 +24,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from collie.archive.bodies import note_unread
+from collie.archive.bodycache import CACHE_FOLDER, write_body
+from collie.archive.keeping import keeps
+from collie.archive.writer import WarcArchive
 from collie.crawl.links import short_page_vote
 from collie.decide.classify import decide_short
 from collie.decide.dedup import (
@@ -35,7 +39,6 @@ from collie.decide.dedup import (
 )
 from collie.fetch.robots import MemoryRobotsStore
 from collie.langid.model import LangModel
-from collie.mining.bodies import note_unread
 from collie.mining.config import RunConfig
 from collie.mining.examine import MISSING, examine_cached
 from collie.mining.provenance import ModelStamp, model_stamp
@@ -45,7 +48,6 @@ from collie.mining.spider import Spider
 from collie.models import Examined, Exchange, PageOutcome, QueuedPage, WarcLocation
 from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
 from collie.store.pages import PageStore
-from collie.store.warc import WarcArchive
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store import Store
@@ -169,8 +171,7 @@ class Settler:
         """Write a fetch's exchanges to the WARC files, when the run keeps them (warc.keep:
         all, or target and `target` says this fetch gave a target-language document);
         the record of the last answer from `final` (the page's own), if there is one."""
-        keep = self.config.keep.warc
-        if self.archive is None or keep == "none" or (keep == "target" and not target):
+        if self.archive is None or not keeps(self.config.keep.warc, target):
             return None
         found = None
         for exchange in exchanges:
@@ -192,7 +193,7 @@ class Settler:
         outcome = examined.outcome
         if self.archive is None:
             if examined.body is not None:
-                self.store.save_body(examined.body)
+                write_body(self.store.root / CACHE_FOLDER, examined.body)
             return
         if examined.exchanges:
             reason = outcome.reason or ""

@@ -52,11 +52,11 @@ class Robots(Protocol):
 
 
 class Spider:
-    """Link planning and new sites (module docstring), for one run: `depth` is the run's
-    crawl depth (`collie run --depth` over crawl.depth)."""
+    """Link planning and new sites (module docstring), for one run, as deep as
+    crawl.depth (`collie run --depth` over the setting)."""
 
-    def __init__(self, store: SiteStore, config: RunConfig, depth: int) -> None:
-        self.store, self.depth = store, depth
+    def __init__(self, store: SiteStore, config: RunConfig) -> None:
+        self.store, self.depth = store, config.crawl.depth
         self.crawl: CrawlConfig = config.crawl
         self.target = config.target
         self.needles: Needles = language_needles(config.target)

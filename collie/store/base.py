@@ -1,6 +1,6 @@
-"""The store's handle on an open workspace database: its connection and cache/ (taken
+"""The store's handle on an open workspace database: its connection and folder (taken
 from any object that has them, the workspace's handle among them: the store never
-imports the workspace); bodies in cache/; how a 64-bit fingerprint is stored."""
+imports the workspace); how a 64-bit fingerprint is stored."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 from typing import Protocol
-
-from collie.fetch.bodycache import CACHE_FOLDER, compress_body, write_body
-from collie.models import CompressedBody
 
 _SIGN = 1 << 63
 
@@ -36,7 +33,7 @@ def now_iso_precise() -> str:
 
 
 class OpenDatabase(Protocol):
-    """An open workspace database: its connection and the folder holding cache/
+    """An open workspace database: its connection and the workspace's folder
     (collie.workspace.folder.Workspace is one)."""
 
     @property
@@ -52,12 +49,4 @@ class StoreBase:
     def __init__(self, ws: OpenDatabase, max_distance: int = 3) -> None:
         self.conn: sqlite3.Connection = ws.conn
         self.root = ws.root
-        self.cache = ws.root / CACHE_FOLDER
         self.max_distance = max_distance
-
-    def save_body(self, body: bytes | CompressedBody) -> str:
-        """Keep a fetched body in cache/ (gzip, named by its SHA-1); return the SHA-1.
-        Written before the page is recorded, so a recorded page always has its body."""
-        return write_body(
-            self.cache, body if isinstance(body, CompressedBody) else compress_body(body)
-        )

@@ -112,7 +112,7 @@ class CorpusStore:
 
     def warc_originals(self) -> dict[str, tuple[str, str, int]]:
         """Payload digest -> (record id, WARC file, offset) of its first archived page
-        answer: the record a later copy's revisit record refers to (collie.store.warc)."""
+        answer: the record a later copy's revisit record refers to (collie.archive.writer)."""
         rows = self.conn.execute(
             "SELECT warc_digest, warc_record_id, warc_file, warc_offset FROM pages "
             "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200 "

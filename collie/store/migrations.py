@@ -268,7 +268,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "warc-records",
         [
             # Where a page's final answer is in the workspace's WARC files
-            # (collie.store.warc): the file under warc/, the offset and length of the
+            # (collie.archive.writer): the file under warc/, the offset and length of the
             # record's gzip member, its WARC-Record-ID, and the payload digest that a
             # later copy of the same payload is a revisit record of. NULL: fetched
             # before WARC files were written, or no answer.
@@ -403,7 +403,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "lost-bodies",
         [
             # Pages whose only copy of the body was in a damaged WARC file
-            # (collie.corpus.check: `collie check --repair`): where the record was and
+            # (collie.archive.repair: `collie check --repair`): where the record was and
             # what was wrong, kept when the page row's warc_* columns are cleared; then
             # when `collie run` fetched the page again and what came back: 'same' (the
             # body the page was made from), 'changed' (another body: `collie reprocess`

@@ -64,7 +64,7 @@ class PageStore(FrontierStore):
     def kept_pages(self, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
         """Recorded pages whose raw body was kept (and `where`), in id order, each with
         the WARC record holding its payload when it was archived, and the archive file's
-        record of a page a scan found (collie.mining.bodies reads them)."""
+        record of a page a scan found (collie.archive.bodies reads them)."""
         rows = self.conn.execute(
             PAYLOAD_RECORDS + "SELECT p.id, p.url, p.site, p.loop, p.source, p.depth, "
             "p.final_url, p.http_status, p.fetched_at, p.content_type, p.encoding, "
@@ -122,7 +122,7 @@ class PageStore(FrontierStore):
 
     def warc_digests(self) -> list[tuple[str, str, float, str]]:
         """(payload digest, URL, fetched at, record id) of every page answer archived in
-        the WARC files, the first of each payload (collie.store.warc: revisits)."""
+        the WARC files, the first of each payload (collie.archive.writer: revisits)."""
         rows = self.conn.execute(
             "SELECT warc_digest, final_url, fetched_at, warc_record_id FROM pages "
             "WHERE warc_digest IS NOT NULL AND warc_digest != '' AND http_status = 200 "

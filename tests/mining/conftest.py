@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from collie.cli import main
 from collie.langid.model import LangModel
 from collie.langid.modelfile import load_model
+from collie.mining.config import RunConfig
 from collie.mining.records import RunEvents
 from collie.workspace.folder import Workspace, open_workspace
 
@@ -63,3 +65,8 @@ def open_copy(template: Path, tmp_path: Path, **flags: object) -> Workspace:
 def ws(template_ws: Path, tmp_path: Path) -> Iterator[Workspace]:
     with open_copy(template_ws, tmp_path) as opened:
         yield opened
+
+
+def at_depth(config: RunConfig, depth: int) -> RunConfig:
+    """`config` crawling `depth` links deep (crawl.depth)."""
+    return replace(config, crawl=replace(config.crawl, depth=depth))

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from collie.mininet.server import MiniWebServer, Response, World
+from collie.mining.config import RunConfig
 from collie.reasons import is_known
 
 from ..clihelp import run_collie
@@ -213,8 +214,15 @@ def test_page_and_time_limits(tmp_path: Path, capsys, web: MiniWebServer, world:
         and "`collie run --loops 1` again" in timed.err
     )
     assert json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]["finished_at"] is None
+    built: list[str] = []  # the run's configuration is read once, where the run starts
+    read = RunConfig.from_settings.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        RunConfig, "from_settings",
+        classmethod(lambda cls, *args: built.append("built") or read(cls, *args)),
+    )  # fmt: skip
     limited = run_collie(capsys, "run", "--loops", "1", "--max-pages", "3")
     assert limited.code == 0, limited.err
+    assert built == ["built"]
     loop = json.loads(run_collie(capsys, "status", "--json").out)["loops"][0]
     assert loop["finished_at"] and loop["fetched"] == 3 and loop["pages"]["queued"] > 0
 
@@ -397,8 +405,11 @@ def test_batches_on_an_executor_discover_as_the_stream_does(
     """The batch scheduler (an executor's: each task a fresh fetcher, the pacing and
     robots.txt records handed over, as on Dask workers; here the tasks run in this
     process) reads sitemaps and enters other sites through links like the local stream."""
+    from dataclasses import replace
+
     from collie.cli.options import workspace_model
-    from collie.fetch.fetcher import FetchConfig, Fetcher
+    from collie.fetch.fetcher import Fetcher
+    from collie.mining.config import RunConfig
     from collie.mining.executor import LocalExecutor
     from collie.mining.loop import run
     from collie.mining.records import RunLimits
@@ -412,9 +423,10 @@ def test_batches_on_an_executor_discover_as_the_stream_does(
     root = tmp_path / "ws"
     with open_workspace(root, os.environ, {}) as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
-        limits = RunLimits(1, ws.settings["crawl.depth"])
-        with Fetcher(FetchConfig.from_settings(ws.settings)) as fetcher:
-            report = run(ws, backend, fetcher, workspace_model(ws), limits, executor=Elsewhere())
+        model = workspace_model(ws)
+        config = replace(RunConfig.of(ws, model), limits=RunLimits(1))
+        with Fetcher(config.fetch) as fetcher:
+            report = run(ws, backend, fetcher, model, config, executor=Elsewhere())
     assert report.stopped is None and len(report.loops) == 1
     got = pages(root)
     assert got["http://www.umngani.co.za/"][0] == "kept"  # through A's blogroll

@@ -15,7 +15,7 @@ from .conftest import open_copy
 
 
 def test_loop_one_takes_the_seed_documents_frequent_words_minus_the_safetynet(ws) -> None:
-    seeds = seed_list_for(ws, 1)
+    seeds = seed_list_for(ws, 1, RunConfig.of(ws))
     assert seeds.method == "frequency" and seeds.words[0].word == "futhi"  # twice in the text
     assert "wonke" in seeds.removed  # frequent in Xhosa and Ndebele: a poor seed
     assert "wonke" not in {s.word for s in seeds.words}
@@ -23,7 +23,7 @@ def test_loop_one_takes_the_seed_documents_frequent_words_minus_the_safetynet(ws
 
 def test_a_loops_queries_are_combinations_never_repeated(template_ws: Path, tmp_path) -> None:
     with open_copy(template_ws, tmp_path, queries__count=6, queries__words=2) as ws:
-        planned = plan_queries(ws, Backend(), 1)
+        planned = plan_queries(ws, Backend(), 1, RunConfig.of(ws))
     assert len(planned) == 6 and len({text for text, _ in planned}) == 6
     assert all(len(words) == 2 and text == " ".join(words) for text, words in planned)
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from collie.mining.config import RunConfig
+
 from ..clihelp import rows, run_collie
 from ..runhelp import (
     InterruptedExecutor,
@@ -79,7 +81,7 @@ def test_interrupted_reprocess_changes_nothing(two_runs, tmp_path) -> None:
     pages, documents = page_rows(root), document_rows(root)
     flags = {"langid.min_share": (1.0, "test")}  # only pure pages stay: most would change
     with open_workspace(root, {}, flags) as ws, pytest.raises(KeyboardInterrupt):
-        reprocess(ws, load_model_for(root), InterruptedExecutor(1))
+        reprocess(ws, load_model_for(root), InterruptedExecutor(1), RunConfig.of(ws))
     assert page_rows(root) == pages and document_rows(root) == documents
 
 

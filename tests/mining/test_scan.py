@@ -21,6 +21,7 @@ import pytest
 from collie.mininet.ccarchive import write_archive
 from collie.mininet.demo import demo_options, ensure_world, write_seed_docs
 from collie.mininet.worldfile import WorldFile
+from collie.mining.config import RunConfig
 
 from ..clihelp import run_collie
 from ..runhelp import InterruptedExecutor
@@ -286,7 +287,7 @@ def test_an_interrupted_scan_resumes_at_the_file(
     root = new_workspace(tmp_path, capsys, archive, "cut")
     sources = expand_sources([paths])
     with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
-        scan(ws, load_model_for(root), InterruptedExecutor(2), sources)  # type: ignore[arg-type]
+        scan(ws, load_model_for(root), InterruptedExecutor(2), sources, RunConfig.of(ws))  # type: ignore[arg-type]
     conn = sqlite3.connect(root / "collie.db")
     done = [row[0] for row in conn.execute("SELECT source FROM scanned_files")]
     conn.close()

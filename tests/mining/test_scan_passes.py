@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from collie.langid.model import LangModel
+from collie.mining.config import RunConfig
 from collie.mining.executor import LocalExecutor
 from collie.mining.scan import ScanReport, scan
 from collie.store import CorpusStore
@@ -73,7 +74,7 @@ def scanned(
     write_archive(archive)
     events = Lines()
     with open_copy(template, tmp_path) as ws, LocalExecutor() as local:
-        report = scan(ws, model, local, [str(archive)], events, prefilter=False, passes=passes)
+        report = scan(ws, model, local, [str(archive)], RunConfig.of(ws), events, False, passes)
         rows = ws.conn.execute(
             "SELECT url, status, reason FROM pages WHERE url LIKE ?", (f"{SITE}/%",)
         )
@@ -121,7 +122,7 @@ def test_a_scanned_pages_body_is_read_back_from_the_archive_file(
     archive = tmp_path / "cc.warc.wet.gz"
     write_archive(archive, wet=True)
     with open_copy(template_ws, tmp_path) as ws, LocalExecutor() as local:
-        scan(ws, model, local, [str(archive)], prefilter=False)
+        scan(ws, model, local, [str(archive)], RunConfig.of(ws), prefilter=False)
         rules = RunConfig.of(ws, model).rules
         pages = Store(ws).kept_pages()
         assert len(pages) == 5 and {p.archive_kind for p in pages} == {"conversion"}

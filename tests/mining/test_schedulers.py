@@ -21,7 +21,7 @@ from collie.mining.stream import Stream
 from collie.mining.workers import Workers
 from collie.store import Store
 
-from .conftest import open_copy
+from .conftest import at_depth, open_copy
 from .pages import article, queue
 
 SITE = "http://isolezwe.co.za"
@@ -50,7 +50,7 @@ def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
         queue(store, [f"{SITE}/"])
         with Fetcher(config.fetch) as fetcher:
             workers = Workers(LocalExecutor(), fetcher, model, config)
-            spider = Spider(store, config, depth=3)
+            spider = Spider(store, at_depth(config, 3))
             settler = Settler(store, config, spider, model, robots=fetcher.robots)
             listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
             report = LoopReport(1)
@@ -74,7 +74,7 @@ def test_a_scheduler_stops_at_the_time_limit(
     queue(store, [f"{SITE}/"])
     with Fetcher(config.fetch) as fetcher:
         workers = Workers(LocalExecutor(), fetcher, model, config)
-        settler = Settler(store, config, Spider(store, config, depth=3), model)
+        settler = Settler(store, config, Spider(store, at_depth(config, 3)), model)
         listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
         parts = (store, workers, settler, listings, RunEvents(), Deadline(1e-9), LoopReport(1))
         fetching = scheduler(*parts)

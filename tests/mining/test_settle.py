@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from collie.archive.keeping import open_archive
 from collie.langid.model import LangModel
-from collie.mining.archive import open_archive
 from collie.mining.config import RunConfig
 from collie.mining.examine import examine
 from collie.mining.provenance import ModelStamp, file_sha256, model_file, stamped_figures
@@ -18,7 +18,7 @@ from collie.mining.spider import Spider
 from collie.models import Examined
 from collie.store import Store
 
-from .conftest import open_copy
+from .conftest import at_depth, open_copy
 from .pages import answer, article, paragraphs, queue
 
 
@@ -26,7 +26,7 @@ def settler_of(ws, model: LangModel) -> tuple[Store, Settler]:
     config = RunConfig.of(ws, model)
     store = Store(ws, config.keep.max_distance)
     store.open_loop()
-    return store, Settler(store, config, Spider(store, config, depth=2), model)
+    return store, Settler(store, config, Spider(store, at_depth(config, 2)), model)
 
 
 def examined(store: Store, model: LangModel, pages: dict[str, bytes], rules) -> list[Examined]:
@@ -61,7 +61,7 @@ def test_warc_keep_target_archives_only_target_pages(
 ) -> None:
     with open_copy(template_ws, tmp_path, warc__keep="target") as ws:
         store, settler = settler_of(ws, model)
-        settler.archive = open_archive(ws, store, settler.config.keep)
+        settler.archive = open_archive(store, settler.config.keep.warc_max_bytes)
         pages = {
             "http://alpha.co.za/a": article("zul", 3),
             "http://gamma.co.za/en": article("eng", 3),

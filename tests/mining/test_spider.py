@@ -10,7 +10,7 @@ from collie.mining.spider import Spider, crawls_as
 from collie.models import PageOutcome
 from collie.store import Store
 
-from .conftest import open_copy
+from .conftest import at_depth, open_copy
 from .pages import queue
 
 LINKS = [
@@ -28,7 +28,7 @@ def test_a_target_document_brings_its_sites_links_and_new_sites_within_budget(
         store = Store(ws)
         store.open_loop()
         [page] = queue(store, ["http://alpha.co.za/one"])
-        spider = Spider(store, RunConfig.of(ws), depth=2)
+        spider = Spider(store, at_depth(RunConfig.of(ws), 2))
         kept = PageOutcome(page.id, page.site, "kept", links=LINKS)
         entries = spider.plan_links({page.id: page}, [kept], loop=1)
         planned = {(e.url, e.depth, e.source) for e in entries}
@@ -39,7 +39,7 @@ def test_a_target_document_brings_its_sites_links_and_new_sites_within_budget(
         assert all(e.referrer_id == page.id for e in entries)
         wrong = PageOutcome(page.id, page.site, "wronglang", links=LINKS)
         assert spider.plan_links({page.id: page}, [wrong], loop=1) == []
-        deep = Spider(store, RunConfig.of(ws), depth=0)
+        deep = Spider(store, at_depth(RunConfig.of(ws), 0))
         # at the crawl depth the site's links stop; a new site still enters at depth 0
         assert [e.url for e in deep.plan_links({page.id: page}, [kept], loop=1)] == [
             "http://beta.co.za/"
@@ -63,5 +63,5 @@ def test_a_site_whose_pages_yield_too_little_stops(template_ws: Path, tmp_path: 
         with store.batch():
             for page in pages:
                 store.write(PageOutcome(page.id, page.site, "wronglang", lang="eng"))
-        Spider(store, RunConfig.of(ws), depth=2).stop_poor_sites({"example.com"})
+        Spider(store, at_depth(RunConfig.of(ws), 2)).stop_poor_sites({"example.com"})
         assert store.site_counts("example.com")[2] is not None

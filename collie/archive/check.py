@@ -1,8 +1,8 @@
 """One WARC file checked as `warcio check` does, and more (issue 45): every gzip member
-whole (collie.store.warc.whole_records: where a torn or garbled member starts), every
+whole (collie.archive.writer.whole_records: where a torn or garbled member starts), every
 record parsed and its block and payload digests right, and where each record starts
 (what a page row's pointer is checked against). Files only: which pages lost what is
-collie.corpus.check's.
+collie.archive.repair's.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.store.warc import GZIP_MAGIC, whole_records
-from collie.store.warcindex import _Head
+from collie.archive.reader import GZIP_MAGIC, FileHead, whole_records
 
 DAMAGED_FOLDER = "damaged"  # under warc/: files `collie check --repair` moved aside
 
@@ -24,7 +23,7 @@ class FileCheck:
 
     name: str
     size: int = 0
-    damage: str | None = None  # collie.store.warc.damage's words; None: every member whole
+    damage: str | None = None  # collie.archive.writer.damage's words; None: every member whole
     records: int = 0  # records whose gzip members are whole, from the start
     end: int = 0  # where those records end
     # offset -> (WARC-Record-ID, WARC-Type) of each whole record that parsed
@@ -47,7 +46,7 @@ class FileCheck:
 
     def good(self, offset: int) -> bool:
         """Is there a whole record with right digests at `offset`, and after it its
-        companion (collie.store.warc: a page's record is followed by its request or
+        companion (collie.archive.writer: a page's record is followed by its request or
         metadata record, and a reader copies the two together)?"""
         if offset not in self.starts or offset >= self.good_end:
             return False
@@ -102,7 +101,7 @@ def _read_records(path: Path, found: FileCheck) -> None:
     from warcio.exceptions import ArchiveLoadFailed
 
     with path.open("rb") as file:
-        records = ArchiveIterator(_Head(file, found.end), check_digests=True)
+        records = ArchiveIterator(FileHead(file, found.end), check_digests=True)
         position = 0  # where the next record starts
         try:
             for record in records:

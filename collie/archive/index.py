@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
 
+from collie.archive.reader import FileHead, whole_records
 from collie.files import atomic_write
-from collie.store.warc import whole_records
 
 INDEX_FILE = "index.cdxj"  # in warc/
 INDEXED = ("response", "revisit", "resource", "metadata")
@@ -128,7 +127,7 @@ def index_lines(path: Path, name: str | None = None, limit: int | None = None) -
 
     name = name or path.name
     with path.open("rb") as file:
-        records = ArchiveIterator(file if limit is None else _Head(file, limit))
+        records = ArchiveIterator(file if limit is None else FileHead(file, limit))
         for record in records:
             kind = record.rec_type
             headers = record.rec_headers
@@ -172,7 +171,7 @@ def _digest(payload: bytes) -> str:
 def write_index(folder: Path, files: list[str]) -> tuple[Path, dict[str, tuple[str, int]]]:
     """The sorted index of the WARC files `files` of `folder`, written whole to
     folder/index.cdxj (a temporary file renamed); its path, and the damaged files
-    (name -> (damage, whole records indexed): collie.store.warc.damage), of which only
+    (name -> (damage, whole records indexed): collie.archive.writer.damage), of which only
     the whole records before the damage are indexed. An index with damaged files is
     left older than they are, so the next use writes it again and names them again."""
     lines: list[str] = []
@@ -192,25 +191,6 @@ def write_index(folder: Path, files: list[str]) -> tuple[Path, dict[str, tuple[s
             older = min(there) - 1_000_000_000
             os.utime(out, ns=(older, older))
     return out, damaged
-
-
-class _Head(io.RawIOBase):
-    """The first `limit` bytes of a binary file, read as a stream."""
-
-    def __init__(self, file: IO[bytes], limit: int) -> None:
-        self.file, self.left = file, limit
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        wanted = min(len(buffer), self.left)
-        if wanted <= 0:
-            return 0
-        data = self.file.read(wanted)
-        buffer[: len(data)] = data
-        self.left -= len(data)
-        return len(data)
 
 
 def index_is_current(folder: Path, files: list[str]) -> bool:

@@ -1,5 +1,5 @@
 """A recorded page's raw body read back, wherever the workspace keeps it: the record of
-its answer in the WARC files (collie.store.warc; a response's payload has its
+its answer in the WARC files (collie.archive.writer; a response's payload has its
 Content-Encoding undone as the fetch did, within `fetch.max_bytes`), or, for a workspace
 that keeps no WARC files (warc.keep none), the body cache (bodycache.py); for a page
 `collie scan` found that the workspace did not keep (a WET record's text, or warc.keep
@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from collie.fetch.bodycache import CACHE_FOLDER, read_body
+from collie.archive.bodycache import CACHE_FOLDER, read_body
+from collie.archive.reader import WARC_FOLDER, read_record
 from collie.fetch.response import Decoder
 from collie.models import CachedPage
-from collie.store.warc import WARC_FOLDER, read_record
 
 log = logging.getLogger(__name__)
 

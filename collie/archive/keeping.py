@@ -1,6 +1,7 @@
-"""The workspace's WARC files for a run or a reprocess (collie.store.warc writes them):
-opened with what they already hold remembered, and a workspace from before them has its
-body cache (cache/) moved in on first use.
+"""What a workspace keeps of the pages it fetched: the keep policy (warc.keep), the WARC
+files opened for a run or a reprocess (collie.archive.writer writes them) with what they
+already hold remembered, and a workspace from before them has its body cache (cache/)
+moved in on first use.
 
 The move: each body of cache/ that a page points at becomes a resource record (the body
 as collie read it, Content-Encoding undone; the headers were never kept) with a metadata
@@ -18,17 +19,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from collie.fetch.bodycache import CACHE_FOLDER, read_body
-from collie.mining.config import KeepConfig, RunConfig
+from collie.archive.bodycache import CACHE_FOLDER, read_body
+from collie.archive.check import suspect_files
+from collie.archive.pointers import ArchiveStore
+from collie.archive.reader import WARC_FOLDER
+from collie.archive.writer import WarcArchive
 from collie.models import WarcLocation
-from collie.store.archived import ArchiveStore
-from collie.store.warc import WARC_FOLDER, WarcArchive
-from collie.store.warccheck import suspect_files
 from collie.version import __version__
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store.pages import PageStore
-    from collie.workspace.folder import Workspace
 
 
 log = logging.getLogger(__name__)
@@ -40,13 +40,24 @@ MOVED_NOTE = (
 )
 
 
-def open_archive(ws: Workspace, store: PageStore, keep: KeepConfig) -> WarcArchive:
-    """The workspace's WARC files (warc/), a torn last record cut off, the payloads of
-    the pages archived before remembered (a refetch of one is a revisit record)."""
+KEEP_POLICIES = ("all", "target", "none")  # warc.keep
+
+
+def keeps(policy: str, target: bool) -> bool:
+    """Whether a fetch's exchanges go into the WARC files under warc.keep `policy`: all
+    of them; with target, those of a fetch that gave a target-language document (or may
+    give one: `target` says so); with none, no WARC files at all (the body cache)."""
+    return policy == "all" or (policy == "target" and target)
+
+
+def open_archive(store: PageStore, max_bytes: int) -> WarcArchive:
+    """The workspace's WARC files (warc/) of the workspace `store` is open on, a torn
+    last record cut off, the payloads of the pages archived before remembered (a refetch
+    of one is a revisit record); a file grows to `max_bytes` (warc.max_bytes)."""
     software = f"collie/{__version__}"
-    archive = WarcArchive(ws.root / WARC_FOLDER, keep.warc_max_bytes, software)
+    archive = WarcArchive(store.root / WARC_FOLDER, max_bytes, software)
     archive.remember(store.warc_digests())
-    damaged = suspect_files(archive.folder, archive.files(), ArchiveStore(ws).record_ends())
+    damaged = suspect_files(archive.folder, archive.files(), ArchiveStore(store).record_ends())
     if damaged:
         log.warning(
             "damaged WARC files: %s. Pages whose body they held cannot be read back; "
@@ -63,29 +74,26 @@ def has_body_cache(root: Path) -> bool:
 
 
 def migrate_body_cache(
-    ws: Workspace,
-    store: PageStore,
-    archive: WarcArchive | None = None,
-    keep: KeepConfig | None = None,
+    store: PageStore, policy: str, max_bytes: int, archive: WarcArchive | None = None
 ) -> int:
     """Move cache/ into the WARC files (module docstring), with the run's `archive` or
     one opened here; how many pages now point at a moved body. Nothing to do when
-    warc.keep is none or there is no body cache."""
-    keep = keep or RunConfig.of(ws).keep
-    if keep.warc == "none" or not has_body_cache(ws.root):
+    warc.keep (`policy`) is none or there is no body cache."""
+    if policy == "none" or not has_body_cache(store.root):
         return 0
     own = archive is None
-    archive = archive or open_archive(ws, store, keep)
+    archive = archive or open_archive(store, max_bytes)
+    cache = store.root / CACHE_FOLDER
     moved = 0
     try:
         pending = store.unarchived_bodies()
         for start in range(0, len(pending), MIGRATE_CHUNK):
             chunk = pending[start : start + MIGRATE_CHUNK]
-            moved += _move_chunk(store.cache, store, archive, chunk)
+            moved += _move_chunk(cache, store, archive, chunk)
     finally:
         if own:
             archive.close()
-    _remove_moved(store.cache, store)
+    _remove_moved(cache, store)
     if moved:
         log.info("%d pages' bodies moved from cache/ into the WARC files", moved)
     return moved

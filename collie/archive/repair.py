@@ -2,7 +2,7 @@
 checked against the page rows that point into them, and repaired (issue 45).
 
 The check reads every WARC file of warc/ and every file a page row names
-(collie.store.warccheck: gzip members whole, records parsed, digests right) and finds
+(collie.archive.check: gzip members whole, records parsed, digests right) and finds
 the page rows whose record is gone: in a missing or unreadable file, past a torn or
 garbled member or a record with a wrong digest, or not the record the row names. A
 revisit record holds no payload, so the pages whose payload was only in a lost record
@@ -24,11 +24,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from collie.archive.check import DAMAGED_FOLDER, FileCheck, check_file
+from collie.archive.index import INDEX_FILE
+from collie.archive.pointers import ArchiveStore, LostCounts, RecordRow
+from collie.archive.reader import WARC_FOLDER, archive_files
+from collie.archive.writer import repair
 from collie.files import atomic_write
-from collie.store.archived import ArchiveStore, LostCounts, RecordRow
-from collie.store.warc import WARC_FOLDER, archive_files, repair
-from collie.store.warccheck import DAMAGED_FOLDER, FileCheck, check_file
-from collie.store.warcindex import INDEX_FILE
 
 COPY_PIECE = 1 << 20
 PAYLOAD_HOLDERS = ("response", "resource")  # records that hold a payload (not revisit)
