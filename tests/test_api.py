@@ -183,6 +183,18 @@ def test_status_is_what_status_prints(
     assert [loop["number"] for loop in ws.status()["loops"]] == [1, 2, 3]  # 3: the scan's
 
 
+def test_report_and_review_results_are_what_the_commands_print(
+    documented: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = documented["ws"]
+    shown = run_collie(capsys, "-w", str(ws.root), "report", "--json")
+    assert shown.code == 0, shown.err
+    assert ws.report() == json.loads(shown.out)
+    results = run_collie(capsys, "-w", str(ws.root), "review", "--results", "--json")
+    assert results.code == 0, results.err
+    assert ws.review_results() == json.loads(results.out)
+
+
 def test_the_command_line_goes_on_with_a_workspace_the_api_made(
     documented: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:

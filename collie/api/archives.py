@@ -12,12 +12,15 @@ from dataclasses import dataclass, replace
 
 from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
+from collie.archive.bodycache import CACHE_FOLDER
 from collie.archive.check import FileCheck, check_file
 from collie.archive.pointers import ArchiveStore
 from collie.archive.reader import WARC_FOLDER
 from collie.archive.repair import ArchiveCheck, Repair, check_archive, repair_archive
+from collie.errors import CollieError
 from collie.mining.config import RunConfig
 from collie.mining.records import RunEvents
+from collie.mining.reprocess import ReprocessReport, reprocess
 from collie.mining.scan import ScanReport, expand_sources, scan
 from collie.page.maintext import check_installed
 from collie.workspace.folder import RunLock, Workspace
@@ -42,6 +45,28 @@ def scan_archives(
         model = ws.model()
         with open_executor(config.executor, threads, notes) as executor:
             return scan(ws, model, executor, sources, config, events, prefilter=prefilter)
+
+
+def reprocess_workspace(
+    open_workspace: Opener,
+    threads: int = 1,
+    events: RunEvents | None = None,
+    notes: Notes = no_note,
+) -> ReprocessReport:
+    """Process the workspace's fetched pages again from its WARC files (`collie
+    reprocess`: collie.mining.reprocess), on the executor the settings ask for (local:
+    `threads` threads), with the settings and model of now; refused beside a run."""
+    check_installed()
+    with open_workspace() as ws, RunLock(ws.root):
+        if not any((ws.root / name).is_dir() for name in (WARC_FOLDER, CACHE_FOLDER)):
+            raise CollieError(
+                "This workspace has no fetched pages yet (no warc/ or cache/ folder).",
+                "Run `collie run` first; it keeps every page it reads.",
+            )
+        config = RunConfig.of(ws)  # the reprocess's one configuration
+        model = ws.model()
+        with open_executor(config.executor, threads, notes) as executor:
+            return reprocess(ws, model, executor, config, events)
 
 
 @dataclass(frozen=True)

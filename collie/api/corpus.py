@@ -42,6 +42,12 @@ def workspace_status(open_workspace: Opener) -> dict[str, Any]:
         return corpus_status.status_data(ws)
 
 
+def workspace_report(open_workspace: Opener) -> dict[str, Any]:
+    """What `collie report --json` prints (collie.corpus.status.report_data)."""
+    with open_workspace() as ws:
+        return corpus_status.report_data(ws)
+
+
 def export_choice(
     fmt: str = "jsonl",
     min_share: float = 0.0,

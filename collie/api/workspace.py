@@ -13,15 +13,23 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from collie.api.archives import Checked, check_workspace, scan_archives
-from collie.api.corpus import export_choice, export_to, iter_documents, workspace_status
+from collie.api.archives import Checked, check_workspace, reprocess_workspace, scan_archives
+from collie.api.corpus import (
+    export_choice,
+    export_to,
+    iter_documents,
+    workspace_report,
+    workspace_status,
+)
 from collie.api.create import create_workspace
 from collie.api.langid import Identification, identify_with, language_model
 from collie.api.mine import mine
 from collie.api.options import Notes, Opener, PathLike, as_flags, log_note, workspace_root
+from collie.api.review import review_results
 from collie.corpus.export import ExportCount
 from collie.mining.records import RunEvents, RunReport
 from collie.mining.refetch import RefetchReport
+from collie.mining.reprocess import ReprocessReport
 from collie.mining.scan import ScanReport
 from collie.workspace.folder import open_workspace
 
@@ -80,6 +88,21 @@ class Workspace:
             "max_time": ("run.max_time", max_time),
         }
         return mine(self._opener(settings, named), events, notes).report
+
+    def reprocess(self, threads: int = 1, events: RunEvents | None = None) -> ReprocessReport:
+        """Process the fetched pages again from the WARC files, with the workspace's
+        settings and model of now (`collie reprocess`; docs/reprocess.md)."""
+        return reprocess_workspace(self._opener(), threads, events, log_note)
+
+    def report(self) -> dict[str, Any]:
+        """What `collie report --json` prints: per loop queries, pages and documents,
+        the languages fetched, the best sites and queries, the review's audit."""
+        return workspace_report(self._opener())
+
+    def review_results(self) -> dict[str, Any]:
+        """What `collie review --results --json` prints: the judged documents weighed by
+        their stratum's documents in the corpus now."""
+        return review_results(self._opener())
 
     def check(self, repair: bool = False) -> Checked:
         """What `collie check` does: the WARC files checked against the page rows

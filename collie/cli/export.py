@@ -8,14 +8,13 @@ from pathlib import Path
 
 import click
 
-from collie.api.corpus import export_to
+from collie.api.corpus import export_to, workspace_report
 from collie.api.outputs import check_output
 from collie.cli.options import CONTEXT, App, FiniteFloatRange, common_options, note
 from collie.cli.outputs import force_option
 from collie.corpus.export import FORMATS, RIGHTS, SEGMENTS, SHARDS, TDM_RESERVED, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.sites import SITE_FORMATS
-from collie.corpus.status import report_data
 from collie.decide.sitelabels import LABELS
 from collie.errors import ArchiveDamaged, InputError, plural
 from collie.files import atomic_write
@@ -274,8 +273,7 @@ def report(app: App, html_path: Path | None, as_json: bool, force: bool) -> None
     """
     if html_path is not None:
         check_output(html_path, force)
-    with app.open() as ws:
-        data = report_data(ws)
+    data = workspace_report(app.open)
     if html_path is not None:
         _write_atomically(html_path, html_report(data))
         if not app.quiet:

@@ -7,14 +7,13 @@ from typing import Any
 
 import click
 
-from collie.cli.executor import executor_options, open_executor
-from collie.cli.options import CONTEXT, App, common_options, note, workspace_model
+from collie.api.archives import reprocess_workspace
+from collie.api.options import no_note
+from collie.cli.executor import executor_options
+from collie.cli.options import CONTEXT, App, common_options, note
 from collie.cli.progress import CliEvents
-from collie.errors import ArchiveDamaged, CollieError, plural
-from collie.mining.config import RunConfig
-from collie.mining.reprocess import ReprocessReport, reprocess
-from collie.page.maintext import check_installed
-from collie.workspace.folder import RunLock
+from collie.errors import ArchiveDamaged, plural
+from collie.mining.reprocess import ReprocessReport
 
 
 @click.command("reprocess", context_settings=CONTEXT)
@@ -48,23 +47,12 @@ def reprocess_command(app: App, threads: int, **_options: Any) -> None:
       collie reprocess --cluster local:4
       collie reprocess --scheduler tcp://10.0.0.5:8786
     """
-    check_installed()
-    with app.open() as ws, RunLock(ws.root):
-        settings = ws.settings
-        if not any((ws.root / name).is_dir() for name in ("warc", "cache")):
-            raise CollieError(
-                "This workspace has no fetched pages yet (no warc/ or cache/ folder).",
-                "Run `collie run` first; it keeps every page it reads.",
-            )
-        model = workspace_model(ws)
-        events = CliEvents(app.quiet)
-        try:
-            config = RunConfig.of(ws)  # the reprocess's one configuration
-            with open_executor(app, config.executor, threads) as executor:
-                report = reprocess(ws, model, executor, config, events)
-        finally:
-            events.close()
-    _print(app, report, settings["warc.keep"])
+    events = CliEvents(app.quiet)
+    try:
+        report = reprocess_workspace(app.open, threads, events, no_note if app.quiet else note)
+    finally:
+        events.close()
+    _print(app, report, report.keep)
     if report.damaged:
         lost = sum(n for _, n in report.damaged.values())
         raise ArchiveDamaged(

@@ -63,6 +63,7 @@ class ReprocessReport:
     documents: Counter[str] = field(default_factory=Counter)  # updated, added, removed, reviewed
     duplicates: int = 0
     teasers: int = 0  # teaser paragraphs marked (extract.teasers)
+    keep: str = "all"  # warc.keep: what the workspace kept of each page to read back
 
 
 def shard_pages(
@@ -107,6 +108,7 @@ def reprocess(
     migrated = migrate_body_cache(rewriter, config.keep.warc, config.keep.warc_max_bytes)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
+    report.keep = config.keep.warc
     report.migrated = migrated
     per_task = min(SHARD_PAGES, len(pages) // (8 * executor.slots) + 1)  # 8+ tasks a slot
     shards = shard_pages(pages, ws.root, rules, per_task)
