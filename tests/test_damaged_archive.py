@@ -254,7 +254,7 @@ def test_a_pass_reading_a_damaged_file_warns_once(copy: Path, caplog) -> None:  
     victim = _victim(copy)
     _truncate(victim)
     with open_workspace(copy, {}, {}) as ws:
-        pages = Store(ws).kept_pages("p.warc_file = ?", (victim.name,))
+        pages = Store(ws.db).pages.kept_pages("p.warc_file = ?", (victim.name,))
         rules, model = RunConfig.of(ws).rules, ws.model()
         with caplog.at_level(logging.DEBUG):
             examined = [(p, examine_cached(p, copy, model, rules)) for p in pages]

@@ -104,8 +104,8 @@ def reprocess(
     events = events or RunEvents()
     config = config.judging_with(model)
     rules = config.rules
-    rewriter = Rewriter(ws, config.keep.max_distance)
-    migrated = migrate_body_cache(rewriter, config.keep.warc, config.keep.warc_max_bytes)
+    rewriter = Rewriter(ws.db)
+    migrated = migrate_body_cache(rewriter.pages, config.keep.warc, config.keep.warc_max_bytes)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
     report.keep = config.keep.warc
@@ -130,13 +130,17 @@ def reprocess(
                     _rewrite(rewriter, one, report, one.queued.id in files)
             events.advance(len(examined))
         for one in short:
-            voted = short_page_vote(rewriter.referrers(one.queued.url), config.crawl.min_votes)
+            voted = short_page_vote(
+                rewriter.pages.frontier.referrers(one.queued.url), config.crawl.min_votes
+            )
             decide_short(one, voted, rules)
             stamp.apply([one.outcome])
             _rewrite(rewriter, one, report, one.queued.id in files)
         rewriter.keep_site_suspects()
-        report.duplicates = _redo_duplicates(rewriter, config.keep.paragraphs)
-        teasers = mark_teasers(rewriter, config.keep.teasers, config.crawl.short_page_chars)
+        report.duplicates = _redo_duplicates(
+            rewriter, config.keep.max_distance, config.keep.paragraphs
+        )
+        teasers = mark_teasers(rewriter.pages, config.keep.teasers, config.crawl.short_page_chars)
         report.teasers = teasers.paragraphs
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
@@ -168,11 +172,11 @@ def _rewrite(
             report.documents[dropped] += 1
 
 
-def _redo_duplicates(rewriter: Rewriter, compare_paragraphs: bool = True) -> int:
+def _redo_duplicates(rewriter: Rewriter, max_distance: int, compare_paragraphs: bool) -> int:
     """Every target document against the earlier originals, in id order (collie.decide.dedup:
     the same exact key, else a simhash within dedup.max_distance, else the paragraph
     sketch with dedup.paragraphs); returns how many are near-duplicates."""
-    originals = Deduplicator(rewriter.max_distance, paragraphs=compare_paragraphs)
+    originals = Deduplicator(max_distance, paragraphs=compare_paragraphs)
     decisions: list[tuple[int, int]] = []
     for doc_id, key, fingerprint, stored, paragraphs in rewriter.target_fingerprints():
         sketch = stored_sketch(stored, paragraphs)
