@@ -83,8 +83,7 @@ class Settler:
         """A batch of examined pages into the workspace (see the module docstring), in
         the batch's order. Returns their outcomes."""
         short = {e.queued.id: _waiting_copy(e) for e in examined if e.short_text is not None}
-        outcomes = [self._finish(e) for e in examined]
-        judge_with_sites(self.store, self.model, self.config.rules, outcomes)
+        outcomes = self.decide(examined)
         for one in examined:
             self._keep(one)
         if self.archive is not None:
@@ -101,6 +100,21 @@ class Settler:
             if outcome.reason == TOO_SHORT and outcome.page_id in short:
                 self.waiting[outcome.page_id] = _Waiting(short[outcome.page_id], self.model)
         return outcomes
+
+    def decide(self, examined: Sequence[Examined]) -> list[PageOutcome]:
+        """The examined pages' outcomes as the rules decide them here, for a run and a
+        reprocess alike: a short page by its referrers' vote, a page relative-suspected
+        on its own by its site (once the model knows the relatives' text)."""
+        outcomes = [self._finish(e) for e in examined]
+        judge_with_sites(self.store, self.model, self.config.rules, outcomes)
+        return outcomes
+
+    def fresh_originals(self) -> Deduplicator:
+        """Near-duplicate lookups over no document yet, with the run's rule
+        (dedup.max_distance, dedup.paragraphs): what a reprocess decides every
+        document again with, in id order (a run's lookups: `_originals`)."""
+        keep = self.config.keep
+        return Deduplicator(keep.max_distance, paragraphs=keep.paragraphs)
 
     def new_loop(self) -> None:
         """A loop begins: its report counts afresh, its short pages are its own."""
