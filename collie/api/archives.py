@@ -119,7 +119,7 @@ def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
     with open_workspace() as ws, _lock(ws, repair):
         store = ArchiveStore(ws.db)
         found = check_archive(ws.root, store)
-        if not repair or not (found.damaged or found.lost):
+        if not repair or not (found.damaged or found.lost or found.moved):
             return Checked(found)
         done = repair_archive(ws.root, store, found)
         folder = ws.root / WARC_FOLDER

@@ -111,6 +111,15 @@ class ArchiveStore:
                 marked += 1
         return marked
 
+    def relocate(self, moves: Iterable[tuple[int, int]]) -> None:
+        """Page rows follow their records to new offsets in the same file (page id,
+        offset), in one transaction."""
+        with self.db.batch():
+            self.conn.executemany(
+                "UPDATE pages SET warc_offset = ? WHERE id = ?",
+                [(offset, page_id) for page_id, offset in moves],
+            )
+
     def lost_pages(self, retry_failed: bool) -> list[LostPage]:
         """The pages to fetch again: never tried, and (`retry_failed`) those whose
         fetch failed; in page order."""
