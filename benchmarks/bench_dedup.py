@@ -28,7 +28,6 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 
 from simhash import Simhash, SimhashIndex
 
@@ -41,7 +40,7 @@ from collie.decide.dedup import (
     simhash_text,
 )
 from collie.models import DocumentRow, ParagraphSketch
-from collie.store import Store
+from collie.store import Database, Store
 from collie.store.database import connect
 from collie.store.migrations import migrate
 from collie.text import tokenize
@@ -138,8 +137,8 @@ def run_workspace_index(fps: list[int]) -> tuple[float, int]:
                 "VALUES (?, ?, 's', 1, 'search', 0, 'kept')",
                 ((i + 1, f"http://s/{i}") for i in range(len(fps))),
             )
-        store = Store(SimpleNamespace(conn=conn, root=Path(tmp)))  # type: ignore[arg-type]
-        originals = Deduplicator(3, store.exact_original)
+        store = Store(Database(conn, Path(tmp)))
+        originals = Deduplicator(3, store.pages.exact_original)
         doc = DocumentRow("target", "zul", "", [], 0)
         rng = random.Random(5)
         started = time.perf_counter()
@@ -151,7 +150,7 @@ def run_workspace_index(fps: list[int]) -> tuple[float, int]:
                     doc.sketch = ParagraphSketch(keys, tuple(sorted(keys)[:4]), 2000)
                     doc.duplicate_of = originals.find(f"k{i}", fps[i], doc.sketch)
                     found += doc.duplicate_of is not None
-                    doc_id = store.insert_document(i + 1, doc, f"k{i}", fps[i])
+                    doc_id = store.pages.insert_document(i + 1, doc, f"k{i}", fps[i])
                     if doc.duplicate_of is None:
                         originals.add(doc_id, f"k{i}", fps[i], doc.sketch)
         elapsed = time.perf_counter() - started

@@ -98,10 +98,12 @@ def run_stage(targets: list[str], tmp: Path, search_url: str) -> tuple[float, in
                 "fetch.delay": 0.0, "fetch.workers": WORKERS, "crawl.depth": 0}  # fmt: skip
     create_workspace(root, settings, plan_seed_documents([SeedInput(docs, "target", None)]), [])
     ws = open_workspace(root, os.environ, {})
-    store = Store(ws)
-    loop = store.open_loop()
-    store.enqueue(QueueEntry(u, u.split("/")[2], loop.number, "search", 0, 2.0) for u in targets)
-    store.mark_searched(loop.number)
+    store = Store(ws.db)
+    loop = store.frontier.open_loop()
+    store.frontier.enqueue(
+        QueueEntry(u, u.split("/")[2], loop.number, "search", 0, 2.0) for u in targets
+    )
+    store.frontier.mark_searched(loop.number)
     model = load_model()
     config = replace(RunConfig.of(ws, model), limits=RunLimits(loops=1))  # crawl.depth 0
     fetcher = Fetcher(config.fetch)

@@ -57,10 +57,10 @@ def make_workspace(root: Path, count: int) -> None:
     assert result.exit_code == 0, result.output
     pages = build_corpus(decl, count, seed=1, pages_per_site=5)
     with open_workspace(root, {}, {}) as ws:
-        store = Store(ws)
+        store = Store(ws.db)
         entries = [QueueEntry(p.url + f"?n={i}", p.url.split("/")[2], 1, "search", 0, 1.0)
                    for i, p in enumerate(pages)]  # fmt: skip
-        store.enqueue(entries)
+        store.frontier.enqueue(entries)
         ids = dict(ws.conn.execute("SELECT url, id FROM pages"))
         outcomes = []
         for entry, page in zip(entries, pages, strict=True):

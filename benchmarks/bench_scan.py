@@ -137,7 +137,7 @@ def run_scan(
             ws, model, executor, sources, RunConfig.of(ws), prefilter=prefilter, passes=passes
         )
         wall = time.perf_counter() - started
-        docs = {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
+        docs = {row.final_url or row.url for row in CorpusStore(ws.db).export_rows()}
     return {"report": report, "wall": wall, "docs": docs}
 
 
@@ -310,7 +310,7 @@ def candidates(root: Path) -> set[str]:
 
 def documents(root: Path) -> set[str]:
     with open_workspace(root, os.environ, {}) as ws:
-        return {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
+        return {row.final_url or row.url for row in CorpusStore(ws.db).export_rows()}
 
 
 def matched_needles(root: Path, sources: list[str], urls: set[str]) -> str:
@@ -513,7 +513,7 @@ def continue_live(root: Path, world: Path) -> set[str]:
         subprocess.run(command, env=_proxy_env(server.proxy_url), check=True)
     stored.close()
     with open_workspace(root, os.environ, {}) as ws:
-        return {row.final_url or row.url for row in CorpusStore(ws.conn).export_rows()}
+        return {row.final_url or row.url for row in CorpusStore(ws.db).export_rows()}
 
 
 def cluster_client(cluster: Any) -> Any:

@@ -199,6 +199,32 @@ def test_only_the_state_opens_the_database() -> None:
         assert "sqlite3" not in {n.split(".")[0] for n in imports(path)}, path
 
 
+def test_commands_open_no_store_of_their_own() -> None:
+    """The command line calls the API, which opens the stores; of store/ it takes only
+    what it says about a database it cannot write (database.py)."""
+    for path, room in rooms():
+        if room in CLI:
+            for name in collie_imports(path):
+                if name.startswith("collie.store"):
+                    assert name == "collie.store.database", f"{path.relative_to(PACKAGE)}: {name}"
+
+
+def test_a_transaction_is_opened_one_way() -> None:
+    """`Database.batch()` (store/base.py) is the only place that opens a transaction of
+    the workspace database: no `with conn:` and no BEGIN anywhere else (the closed
+    world's own database aside)."""
+    for path, room in rooms():
+        if room in WEB or path.relative_to(PACKAGE).as_posix() == "store/base.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.With):
+                for item in node.items:
+                    held = ast.unparse(item.context_expr)
+                    assert not held.endswith("conn"), f"{path.relative_to(PACKAGE)}: with {held}"
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not node.value.lstrip().upper().startswith("BEGIN"), path
+
+
 def test_no_import_circles() -> None:
     """No two modules import each other, directly or round a longer circle; imports
     under TYPE_CHECKING and inside functions count too."""

@@ -54,7 +54,7 @@ def test_the_review_page_shows_a_documents_site_labels(tmp_path: Path) -> None:
     import requests
 
     from collie.corpus.review.server import ReviewServer
-    from collie.store import ReviewStore
+    from collie.store import Database, ReviewStore
 
     conn = sqlite3.connect(tmp_path / "r.db", check_same_thread=False)
     conn.executescript(
@@ -70,7 +70,7 @@ def test_the_review_page_shows_a_documents_site_labels(tmp_path: Path) -> None:
         "INSERT INTO documents VALUES (1, 1, 'Yesu', '[[\"Yesu\", \"luo\", 1.0]]');"
         "INSERT INTO reviews VALUES (1, 1, 1, NULL, NULL, NULL);"
     )
-    server = ReviewServer(ReviewStore(conn), "Dholuo", "me", target="luo",
+    server = ReviewServer(ReviewStore(Database(conn, tmp_path)), "Dholuo", "me", target="luo",
                           site_labels={"jw.org": ["religious"]})  # fmt: skip
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

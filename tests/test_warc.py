@@ -572,10 +572,10 @@ def test_an_interrupted_move_of_the_body_cache_loses_nothing(  # type: ignore[no
 
     monkeypatch.setattr(WarcArchive, "write_resource", dies_on_the_fifth)
     with open_workspace(root, {}, {}) as ws, pytest.raises(KeyboardInterrupt):
-        migrate_body_cache(Store(ws), "all", 1_000_000_000)
+        migrate_body_cache(Store(ws.db).pages, "all", 1_000_000_000)
     monkeypatch.setattr(WarcArchive, "write_resource", written)
     with open_workspace(root, {}, {}) as ws:
-        pages = Store(ws).kept_pages()
+        pages = Store(ws.db).pages.kept_pages()
     moved = [p for p in pages if p.warc_file is not None]
     assert 0 < len(moved) < len(pages)
     for page in pages:  # from its record, or from cache/

@@ -352,18 +352,17 @@ def test_missing_database_is_a_broken_workspace(tmp_path: Path, luo_doc: Path, c
 
 
 def test_a_url_reached_by_a_redirect_is_not_queued_again(tmp_path: Path) -> None:
-    from types import SimpleNamespace
 
     from collie.models import QueueEntry
-    from collie.store import Store
+    from collie.store import Database, Store
     from collie.store.database import connect
     from collie.store.migrations import migrate
 
     conn = connect(tmp_path / "collie.db")
     migrate(conn)
-    store = Store(SimpleNamespace(conn=conn, root=tmp_path))  # type: ignore[arg-type]
+    store = Store(Database(conn, tmp_path))
     old, new = "http://a.ke/old/story.html", "http://a.ke/news/story-1.html"
-    assert store.enqueue([QueueEntry(old, "a.ke", 1, "search", 0, 2.0)]) == 1
+    assert store.frontier.enqueue([QueueEntry(old, "a.ke", 1, "search", 0, 2.0)]) == 1
     with conn:
         conn.execute("UPDATE pages SET status = 'kept', final_url = ? WHERE url = ?", (new, old))
     entries = [
@@ -371,8 +370,10 @@ def test_a_url_reached_by_a_redirect_is_not_queued_again(tmp_path: Path) -> None
         QueueEntry(old, "a.ke", 1, "crawl", 1, 0.5),
     ]
     other = QueueEntry("http://a.ke/news/story-2.html", "a.ke", 1, "crawl", 1, 0.5)
-    assert store.enqueue([*entries, other]) == 1  # the redirect's target and the old URL: seen
-    assert store.queued_count() == 1
+    assert (
+        store.frontier.enqueue([*entries, other]) == 1
+    )  # the redirect's target and the old URL: seen
+    assert store.frontier.queued_count() == 1
     conn.close()
 
 

@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from collie.api.executors import open_executor
 from collie.api.options import Notes, Opener, no_note
@@ -17,12 +18,14 @@ from collie.archive.check import FileCheck, check_file
 from collie.archive.pointers import ArchiveStore
 from collie.archive.reader import WARC_FOLDER
 from collie.archive.repair import ArchiveCheck, Repair, check_archive, repair_archive
+from collie.corpus.replay import ensure_index
 from collie.errors import CollieError
 from collie.mining.config import RunConfig
 from collie.mining.records import RunEvents
 from collie.mining.reprocess import ReprocessReport, reprocess
 from collie.mining.scan import ScanReport, expand_sources, scan
 from collie.page.maintext import check_installed
+from collie.store import CorpusStore
 from collie.workspace.folder import RunLock, Workspace
 
 
@@ -70,6 +73,27 @@ def reprocess_workspace(
 
 
 @dataclass(frozen=True)
+class ReplayIndex:
+    """The workspace's CDXJ index, written again if a WARC file is newer (`collie
+    replay`), the damaged files in it, and a document to show as an example."""
+
+    root: Path
+    index: Path
+    damaged: dict[str, tuple[str, int]]
+    example: tuple[str, float] | None  # (URL, fetched at) of an archived document
+
+
+def replay_index(open_workspace: Opener) -> ReplayIndex:
+    """warc/index.cdxj brought up to date (corpus.replay.ensure_index), the files the
+    page rows name checked among them."""
+    with open_workspace() as ws:
+        store = CorpusStore(ws.db)
+        index, damaged = ensure_index(ws.root, store.warc_files_named())
+        first = next(iter(store.archived_documents(1)), None)
+        return ReplayIndex(ws.root, index, damaged, first)
+
+
+@dataclass(frozen=True)
 class Checked:
     """What `collie check` found (ArchiveCheck), what `--repair` did, and the repaired
     files checked again (None without a repair)."""
@@ -93,9 +117,9 @@ def check_workspace(open_workspace: Opener, repair: bool = False) -> Checked:
     `collie run` (or `run(refetch_lost=True)`) fetches again. Refused beside a run; in
     a read-only workspace, the check only (the repair writes)."""
     with open_workspace() as ws, _lock(ws, repair):
-        store = ArchiveStore(ws)
+        store = ArchiveStore(ws.db)
         found = check_archive(ws.root, store)
-        if not repair or not (found.damaged or found.lost):
+        if not repair or not (found.damaged or found.lost or found.moved):
             return Checked(found)
         done = repair_archive(ws.root, store, found)
         folder = ws.root / WARC_FOLDER

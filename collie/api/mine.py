@@ -102,7 +102,7 @@ def _refetch(
     retry_failed: bool,
 ) -> RefetchReport | None:
     """The lost pages fetched again (collie.mining.refetch), or None when there are none."""
-    if not ArchiveStore(ws).lost_pages(retry_failed):
+    if not ArchiveStore(ws.db).lost_pages(retry_failed):
         return None
     with guard(), Fetcher(config.fetch) as fetcher:
         return refetch_lost(ws, fetcher, config.keep, events, retry_failed)

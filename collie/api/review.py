@@ -21,6 +21,7 @@ from collie.corpus.review.judgements import (
 )
 from collie.corpus.review.results import audit_data, site_label_names
 from collie.corpus.review.sample import Candidate, draw_sample, origin_name
+from collie.corpus.review.server import ReviewServer
 from collie.errors import InputError, UsageProblem
 from collie.store import ReviewStore
 from collie.workspace.folder import Workspace
@@ -38,7 +39,7 @@ def ensure_sample(ws: Workspace, size: int) -> SampleDrawn:
     """The workspace's review sample: drawn now, stratified (collie.corpus.review.sample)
     with run.seed, or the one drawn before, continued; UsageProblem when the corpus has
     no document yet."""
-    store = ReviewStore(ws.conn)
+    store = ReviewStore(ws.db)
     existing = store.review_sample_size()
     if existing:
         return SampleDrawn(existing, True)
@@ -50,6 +51,19 @@ def ensure_sample(ws: Workspace, size: int) -> SampleDrawn:
         raise UsageProblem("The corpus has no documents to review yet.", "Run `collie run` first.")
     chosen = draw_sample(candidates, size, ws.settings["run.seed"], site_label_names(ws))
     return SampleDrawn(store.add_review_sample(chosen), False)
+
+
+def review_server(ws: Workspace, reviewer: str, port: int = 0) -> ReviewServer:
+    """The review page's server on the workspace's sample (`collie review`), on
+    127.0.0.1:`port` (0: a free one); OSError when it cannot listen there."""
+    return ReviewServer(
+        ReviewStore(ws.db),
+        ws.language.display_name,
+        reviewer,
+        port=port,
+        target=ws.language.code,
+        site_labels=site_label_names(ws),
+    )
 
 
 def review_results(open_workspace: Opener) -> dict[str, Any]:
@@ -67,7 +81,7 @@ def export_sample(open_workspace: Opener, path: Path, size: int, replace: bool =
         ensure_sample(ws, size)
         rows = [
             {**row, "origin": origin_name(row["loop"], row["scanned"])}
-            for row in ReviewStore(ws.conn).review_sample()
+            for row in ReviewStore(ws.db).review_sample()
         ]
     try:
         return write_sample(path, rows)
@@ -89,7 +103,7 @@ def import_judgements(open_workspace: Opener, path: Path, reviewer: str | None =
     unknown document, a document twice) and nothing recorded when one is bad."""
     rows, problems = read_judgements(path)
     with open_workspace() as ws:
-        store = ReviewStore(ws.conn)
+        store = ReviewStore(ws.db)
         sample = store.review_sample()
         if not sample:
             raise UsageProblem(

@@ -1,18 +1,19 @@
-"""One WARC file checked as `warcio check` does, and more (issue 45): every gzip member
-whole (collie.archive.writer.whole_records: where a torn or garbled member starts), every
-record parsed and its block and payload digests right, and where each record starts
-(what a page row's pointer is checked against). Files only: which pages lost what is
+"""One WARC file checked as `warcio check` does, and more (issues 45, 58): every gzip
+member whole (collie.archive.reader.whole_records: where a torn or garbled member
+starts), every record parsed and its block and payload digests right, and where each
+record starts and ends (what a page row's pointer is checked against). Past a torn or
+garbled member the file is read on from the next whole member (reader.salvage_members),
+so one bad record costs its own pages only. Files only: which pages lost what is
 collie.archive.repair's.
 """
 
 from __future__ import annotations
 
-import bisect
 import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from collie.archive.reader import GZIP_MAGIC, FileHead, whole_records
+from collie.archive.reader import GZIP_MAGIC, FileHead, salvage_members, whole_records
 
 DAMAGED_FOLDER = "damaged"  # under warc/: files `collie check --repair` moved aside
 
@@ -26,10 +27,12 @@ class FileCheck:
     damage: str | None = None  # collie.archive.writer.damage's words; None: every member whole
     records: int = 0  # records whose gzip members are whole, from the start
     end: int = 0  # where those records end
-    # offset -> (WARC-Record-ID, WARC-Type) of each whole record that parsed
+    # offset -> (WARC-Record-ID, WARC-Type) of each whole record that parsed, the records
+    # read past the damage (salvaged) included
     starts: dict[int, tuple[str, str]] = field(default_factory=dict)
+    ends: dict[int, int] = field(default_factory=dict)  # offset -> where the record ends
     wrong: list[tuple[int, str]] = field(default_factory=list)  # (offset, digest problem)
-    _sorted: list[int] = field(default_factory=list, repr=False, compare=False)
+    salvaged: int = 0  # whole records found past the damage
 
     @property
     def whole(self) -> bool:
@@ -39,32 +42,34 @@ class FileCheck:
     def missing(self) -> bool:
         return self.damage == "missing"
 
-    @property
-    def good_end(self) -> int:
-        """Where the records before the first problem end: what a repair keeps."""
-        return min([self.end, *(offset for offset, _ in self.wrong)])
+    def right(self, offset: int) -> bool:
+        """Is there a whole record with right digests at `offset`?"""
+        return offset in self.starts and offset not in {at for at, _ in self.wrong}
 
     def good(self, offset: int) -> bool:
-        """Is there a whole record with right digests at `offset`, and after it its
+        """Is there a whole record with right digests at `offset`, and right after it its
         companion (collie.archive.writer: a page's record is followed by its request or
         metadata record, and a reader copies the two together)?"""
-        if offset not in self.starts or offset >= self.good_end:
-            return False
-        order = self._order()
-        at = bisect.bisect_right(order, offset)
-        return at < len(order) and order[at] < self.good_end
+        return self.right(offset) and self.right(self.ends[offset])
 
-    def _order(self) -> list[int]:
-        """The record offsets in order (kept once `starts` is complete)."""
-        if len(self._sorted) != len(self.starts):
-            self._sorted[:] = sorted(self.starts)
-        return self._sorted
+    def kept_records(self) -> list[tuple[int, int]]:
+        """(offset, end) of every record a repair keeps: whole, digests right, in order."""
+        return [(offset, self.ends[offset]) for offset in sorted(self.starts) if self.right(offset)]
+
+    def offset_of(self, record_id: str) -> int | None:
+        """Where the record `record_id` is in the file, whole and right, if it is."""
+        for offset, (found, _) in self.starts.items():
+            if found == record_id and self.right(offset):
+                return offset
+        return None
 
     def words(self) -> str:
         """ "whole, N records", or what is wrong."""
         if self.whole:
             return f"whole, {self.records} records"
         parts = [self.damage] if self.damage else []
+        if self.salvaged:
+            parts.append(f"{self.salvaged} whole records after it")
         if self.wrong:
             first, problem = self.wrong[0]
             n = len(self.wrong)
@@ -81,9 +86,12 @@ def check_file(path: Path) -> FileCheck:
     try:
         found.size = path.stat().st_size if path.is_file() else 0
         found.damage, found.records, found.end = whole_records(path)
-        if found.missing or found.records == 0:
+        if found.missing:
             return found
-        _read_records(path, found)
+        if found.records:
+            _read_records(path, found)
+        if found.damage is not None:
+            _salvage(path, found)
     except PermissionError:
         found.damage, found.records, found.end = "unreadable (permission denied)", 0, 0
         found.starts.clear()
@@ -111,6 +119,7 @@ def _read_records(path: Path, found: FileCheck) -> None:
                 position = offset + records.get_record_length()
                 rec_id = record.rec_headers.get_header("WARC-Record-ID") or ""
                 found.starts[offset] = (rec_id, record.rec_type)
+                found.ends[offset] = position
                 if record.digest_checker.passed is False:
                     found.wrong.append((offset, "; ".join(record.digest_checker.problems)))
         except (ArchiveLoadFailed, ValueError, EOFError) as exc:
@@ -118,6 +127,29 @@ def _read_records(path: Path, found: FileCheck) -> None:
             found.records, found.end = kept, position
             where = f"at offset {position} after {kept} records" if kept else "(not a WARC file)"
             found.damage = f"garbled {where}: {str(exc).splitlines()[0][:120]}"
+
+
+def _salvage(path: Path, found: FileCheck) -> None:
+    """The whole records past the damage, each parsed on its own (a member that is no
+    WARC record, or whose digests are wrong, is no record to keep)."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
+
+    with path.open("rb") as file:
+        for offset, end in salvage_members(path, found.end):
+            file.seek(offset)
+            try:
+                for record in ArchiveIterator(FileHead(file, end - offset), check_digests=True):
+                    while record.raw_stream.read(1 << 20):
+                        pass
+                    rec_id = record.rec_headers.get_header("WARC-Record-ID") or ""
+                    found.starts[offset], found.ends[offset] = (rec_id, record.rec_type), end
+                    found.salvaged += 1
+                    if record.digest_checker.passed is False:
+                        found.wrong.append((offset, "; ".join(record.digest_checker.problems)))
+                    break
+            except (ArchiveLoadFailed, ValueError, EOFError):
+                continue
 
 
 def suspect_files(folder: Path, files: list[str], ends: dict[str, int]) -> dict[str, str]:

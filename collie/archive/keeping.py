@@ -28,7 +28,7 @@ from collie.models import WarcLocation
 from collie.version import __version__
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.pages import PageStore
+    from collie.store.pages import PageTable
 
 
 log = logging.getLogger(__name__)
@@ -50,14 +50,14 @@ def keeps(policy: str, target: bool) -> bool:
     return policy == "all" or (policy == "target" and target)
 
 
-def open_archive(store: PageStore, max_bytes: int) -> WarcArchive:
-    """The workspace's WARC files (warc/) of the workspace `store` is open on, a torn
+def open_archive(table: PageTable, max_bytes: int) -> WarcArchive:
+    """The workspace's WARC files (warc/) of the workspace `table` is open on, a torn
     last record cut off, the payloads of the pages archived before remembered (a refetch
     of one is a revisit record); a file grows to `max_bytes` (warc.max_bytes)."""
     software = f"collie/{__version__}"
-    archive = WarcArchive(store.root / WARC_FOLDER, max_bytes, software)
-    archive.remember(store.warc_digests())
-    damaged = suspect_files(archive.folder, archive.files(), ArchiveStore(store).record_ends())
+    archive = WarcArchive(table.db.root / WARC_FOLDER, max_bytes, software)
+    archive.remember(table.warc_digests())
+    damaged = suspect_files(archive.folder, archive.files(), ArchiveStore(table.db).record_ends())
     if damaged:
         log.warning(
             "damaged WARC files: %s. Pages whose body they held cannot be read back; "
@@ -74,26 +74,26 @@ def has_body_cache(root: Path) -> bool:
 
 
 def migrate_body_cache(
-    store: PageStore, policy: str, max_bytes: int, archive: WarcArchive | None = None
+    table: PageTable, policy: str, max_bytes: int, archive: WarcArchive | None = None
 ) -> int:
     """Move cache/ into the WARC files (module docstring), with the run's `archive` or
     one opened here; how many pages now point at a moved body. Nothing to do when
     warc.keep (`policy`) is none or there is no body cache."""
-    if policy == "none" or not has_body_cache(store.root):
+    if policy == "none" or not has_body_cache(table.db.root):
         return 0
     own = archive is None
-    archive = archive or open_archive(store, max_bytes)
-    cache = store.root / CACHE_FOLDER
+    archive = archive or open_archive(table, max_bytes)
+    cache = table.db.root / CACHE_FOLDER
     moved = 0
     try:
-        pending = store.unarchived_bodies()
+        pending = table.unarchived_bodies()
         for start in range(0, len(pending), MIGRATE_CHUNK):
             chunk = pending[start : start + MIGRATE_CHUNK]
-            moved += _move_chunk(cache, store, archive, chunk)
+            moved += _move_chunk(cache, table, archive, chunk)
     finally:
         if own:
             archive.close()
-    _remove_moved(cache, store)
+    _remove_moved(cache, table)
     if moved:
         log.info("%d pages' bodies moved from cache/ into the WARC files", moved)
     return moved
@@ -101,7 +101,7 @@ def migrate_body_cache(
 
 def _move_chunk(
     cache: Path,
-    store: PageStore,
+    table: PageTable,
     archive: WarcArchive,
     pages: list[tuple[int, str, str, float, str]],
 ) -> int:
@@ -112,29 +112,22 @@ def _move_chunk(
             body = read_body(cache, sha1)
             if body is None:
                 continue
-            status = store.conn.execute(
-                "SELECT http_status FROM pages WHERE id = ?", (page_id,)
-            ).fetchone()[0]
+            status = ArchiveStore(table.db).http_status(page_id)
             date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(fetched_at))
             note = MOVED_NOTE.format(status=status, date=date)
             written[sha1] = archive.write_resource(url, content_type, body, fetched_at, note)
         pointed.append((page_id, written[sha1]))
     archive.flush()  # on disk before any row points at a record
-    with store.conn:
+    with table.db.batch():
         for page_id, where in pointed:
-            store.set_warc(page_id, where)
+            table.set_warc(page_id, where)
     return len(pointed)
 
 
-def _remove_moved(cache: Path, store: PageStore) -> None:
+def _remove_moved(cache: Path, table: PageTable) -> None:
     """Remove the body files no page needs from cache/ any more (and the emptied
     folders): every page with that body points at the WARC files."""
-    needed = {
-        row[0]
-        for row in store.conn.execute(
-            "SELECT DISTINCT body_sha1 FROM pages WHERE body_sha1 IS NOT NULL AND warc_file IS NULL"
-        )
-    }
+    needed = ArchiveStore(table.db).cached_bodies_needed()
     for path in sorted(cache.glob("*/*.gz")):
         if path.name.removesuffix(".gz") not in needed:
             path.unlink()

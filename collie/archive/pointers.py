@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from collie.models import WarcLocation
-from collie.store.base import OpenDatabase, now_iso
+from collie.store.base import Database, now_iso
 
 SAME, CHANGED, FAILED = "same", "changed", "failed"
 
@@ -55,8 +55,23 @@ class LostCounts:
 class ArchiveStore:
     """The WARC pointers of page rows and the lost bodies of one open workspace."""
 
-    def __init__(self, ws: OpenDatabase) -> None:
-        self.conn = ws.conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
+
+    def http_status(self, page_id: int) -> int | None:
+        """The HTTP status a page's answer had."""
+        row = self.conn.execute("SELECT http_status FROM pages WHERE id = ?", (page_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def cached_bodies_needed(self) -> set[str]:
+        """The SHA-1s of the bodies in cache/ that a page not in the WARC files needs."""
+        return {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT DISTINCT body_sha1 FROM pages "
+                "WHERE body_sha1 IS NOT NULL AND warc_file IS NULL"
+            )
+        }
 
     def record_rows(self) -> list[RecordRow]:
         """Every page row pointing at a WARC record, in file and offset order."""
@@ -81,7 +96,7 @@ class ArchiveStore:
         pointer, in one transaction; how many were marked."""
         when = now_iso()
         marked = 0
-        with self.conn:
+        with self.db.batch():
             for row, damage in lost:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO lost_bodies (page_id, warc_file, warc_offset, "
@@ -95,6 +110,15 @@ class ArchiveStore:
                 )
                 marked += 1
         return marked
+
+    def relocate(self, moves: Iterable[tuple[int, int]]) -> None:
+        """Page rows follow their records to new offsets in the same file (page id,
+        offset), in one transaction."""
+        with self.db.batch():
+            self.conn.executemany(
+                "UPDATE pages SET warc_offset = ? WHERE id = ?",
+                [(offset, page_id) for page_id, offset in moves],
+            )
 
     def lost_pages(self, retry_failed: bool) -> list[LostPage]:
         """The pages to fetch again: never tried, and (`retry_failed`) those whose

@@ -16,6 +16,7 @@ WARC_FOLDER = "warc"  # in the workspace
 PREFIX = "collie-"
 SUFFIX = ".warc.gz"
 GZIP_MAGIC = b"\x1f\x8b"
+MEMBER_HEAD = b"\x1f\x8b\x08"  # a gzip member's first bytes (deflate)
 MEMBER_PIECE = 64 * 1024  # bytes read at a time while finding where a member ends
 
 
@@ -94,6 +95,37 @@ def whole_records(path: Path) -> tuple[str | None, int, int]:
         finally:
             view.release()
     return None, records, position
+
+
+def salvage_members(path: Path, start: int) -> list[tuple[int, int]]:
+    """The whole gzip members of a WARC file from `start` on, read past damage:
+    (offset, end) of each. Where a member is torn or garbled, the search goes on at the
+    next gzip header (1f 8b 08) from which a member decompresses whole, its CRC-32 and
+    length right (so a header's bytes met by chance inside garbage are not taken)."""
+    found: list[tuple[int, int]] = []
+    size = path.stat().st_size
+    if start >= size:
+        return found
+    with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        view = memoryview(data)
+        try:
+            position = start
+            while position < size:
+                end = (
+                    member_end(view, position)
+                    if data[position : position + 3] == MEMBER_HEAD
+                    else None
+                )
+                if end is not None:
+                    found.append((position, end))
+                    position = end
+                    continue
+                position = data.find(MEMBER_HEAD, position + 1)
+                if position < 0:
+                    break
+        finally:
+            view.release()
+    return found
 
 
 def _corrupt(data: memoryview, start: int) -> bool:

@@ -65,6 +65,16 @@ def _lines(checked: Checked) -> list[str]:
             f"{plural(found.lost_documents, 'corpus document', 'corpus documents')} among "
             "them (their text is kept in collie.db)."
         )
+    if found.moved:
+        lines.append(
+            f"{plural(len(found.moved), 'page row points', 'page rows point')} at a record "
+            "that is whole at another offset of its file"
+            + (
+                " (the rows follow it now)."
+                if checked.repaired
+                else ": `--repair` points them at it."
+            )
+        )
     done = checked.repaired
     if done is not None:
         lines += [f"warc/{name}: cut {n:,} bytes of a torn record off" for name, n in done.cut]
@@ -110,6 +120,7 @@ def _json(checked: Checked) -> dict[str, Any]:
         "page_rows": found.rows,
         "lost_pages": len(found.lost),
         "lost_documents": found.lost_documents,
+        "moved_rows": len(found.moved),
         "repaired": None
         if done is None
         else {

@@ -8,10 +8,10 @@ import time
 
 import click
 
+from collie.api.archives import replay_index
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
-from collie.corpus.replay import ReplayServer, ensure_index, stop_on_sigterm
+from collie.corpus.replay import ReplayServer, stop_on_sigterm
 from collie.errors import ArchiveDamaged
-from collie.store import CorpusStore
 
 
 @click.command(context_settings=CONTEXT)
@@ -44,23 +44,20 @@ def replay(app: App, port: int, index_only: bool) -> None:
       collie replay --port 0
       collie replay --index-only
     """
-    with app.open() as ws:
-        root = ws.root
-        store = CorpusStore(ws.conn)
-        index, damaged = ensure_index(root, store.warc_files_named())
-        if index_only:
-            click.echo(str(index))
-            if damaged:
-                raise ArchiveDamaged(
-                    "the index is incomplete: of these damaged WARC files only the whole "
-                    "records are in it:",
-                    damaged,
-                    ("whole record indexed", "whole records indexed"),
-                )
-            return
-        for name, (what, records) in sorted(damaged.items()):
-            note(f"warc/{name}: {what} ({records} whole records replayed).")
-        first = next(iter(store.archived_documents(1)), None)
+    replayed = replay_index(app.open)
+    root, damaged, first = replayed.root, replayed.damaged, replayed.example
+    if index_only:
+        click.echo(str(replayed.index))
+        if damaged:
+            raise ArchiveDamaged(
+                "the index is incomplete: of these damaged WARC files only the whole "
+                "records are in it:",
+                damaged,
+                ("whole record indexed", "whole records indexed"),
+            )
+        return
+    for name, (what, records) in sorted(damaged.items()):
+        note(f"warc/{name}: {what} ({records} whole records replayed).")
     if port:
         try:
             with socket.socket() as probe:

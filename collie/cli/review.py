@@ -10,7 +10,13 @@ from typing import Any
 
 import click
 
-from collie.api.review import ensure_sample, export_sample, import_judgements, review_results
+from collie.api.review import (
+    ensure_sample,
+    export_sample,
+    import_judgements,
+    review_results,
+    review_server,
+)
 from collie.cli.options import CONTEXT, App, common_options, listen_problem, note
 from collie.cli.outputs import force_option
 from collie.corpus.replay import (
@@ -22,10 +28,7 @@ from collie.corpus.replay import (
     warc_files,
 )
 from collie.corpus.review.audit import ESTIMATOR, audit_lines
-from collie.corpus.review.results import site_label_names
-from collie.corpus.review.server import ReviewServer
 from collie.errors import CollieError, UsageProblem
-from collie.store import ReviewStore
 from collie.store.database import read_only_error
 
 
@@ -170,14 +173,7 @@ def _serve(
             if busy is not None:
                 raise listen_problem(replay_port, busy, "--replay-port")
         try:
-            server = ReviewServer(
-                ReviewStore(ws.conn),
-                ws.language.display_name,
-                reviewer or getpass.getuser(),
-                port=port,
-                target=ws.language.code,
-                site_labels=site_label_names(ws),
-            )
+            server = review_server(ws, reviewer or getpass.getuser(), port)
         except OSError as exc:
             raise listen_problem(port, exc) from None
         note(

@@ -143,7 +143,7 @@ def corpus_repeats(ws: Workspace, unique: bool = False) -> Repeats:
     """The paragraphs an export of the workspace leaves out: each site's boilerplate
     (extract.site_repeats), learnt over all its documents; with `unique`, repeats too."""
     repeats = Repeats(ws.settings["extract.site_repeats"], unique)
-    repeats.learn(CorpusStore(ws.conn).export_rows())
+    repeats.learn(CorpusStore(ws.db).export_rows())
     return repeats
 
 
@@ -207,7 +207,7 @@ def export_sources(
     `choice.suspects`, its relative-suspected pages), which paragraphs of each it
     writes, and which it leaves out as repeats; `rights` (RightsFilter.of(choice)) leaves
     out the documents whose rights the choice refuses."""
-    store = CorpusStore(ws.conn)
+    store = CorpusStore(ws.db)
     if choice.suspects:
         rows, repeats = store.suspect_rows(choice.loop), None
     else:
@@ -237,7 +237,7 @@ def export_corpus(
     rows, selection, repeats = export_sources(ws, choice, rights)
     archive = originals = None
     if choice.fmt == "warc":
-        archive, originals = ws.root / WARC_FOLDER, CorpusStore(ws.conn).warc_originals()
+        archive, originals = ws.root / WARC_FOLDER, CorpusStore(ws.db).warc_originals()
     tally: dict[int, dict[str, int]] | None = {} if choice.whole else None
     count = write_export(
         rows,
@@ -251,7 +251,7 @@ def export_corpus(
         tally=tally,
     )
     if tally is not None:  # a default export: what status shows of it, kept
-        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+        TallyStore(ws.db).keep_tally(fingerprint, tally)
     count.rights_left_out = rights.left_out
     return count
 
@@ -270,13 +270,13 @@ def exported_documents(ws: Workspace, segments: str = "target") -> list[dict[str
     lines object (`ExportRow.to_json`): its `text` as written (the site's boilerplate
     left out; with "target", only its target-language paragraphs)."""
     fingerprint = tally_fingerprint(ws)  # before anything is read
-    rows = CorpusStore(ws.conn).export_rows()
+    rows = CorpusStore(ws.db).export_rows()
     selection = workspace_selection(ws, segments)
     tally: dict[int, dict[str, int]] | None = {} if segments == "target" else None
     written = export_texts(rows, selection, ExportCount(), corpus_repeats(ws), tally=tally)
     documents = [row.to_json(text) for row, text in written]
     if tally is not None:
-        TallyStore(ws.conn).keep_tally(fingerprint, tally)
+        TallyStore(ws.db).keep_tally(fingerprint, tally)
     return documents
 
 

@@ -49,8 +49,8 @@ def site_labels(ws: Workspace) -> dict[str, tuple[SiteLabel, ...]]:
     """Every site with a label: the corpus's sites and those the relatives pass set
     aside -> its labels (sites without one left out). Decided again only when the
     workspace changed since they were kept (a read-only one keeps nothing)."""
-    store = SiteFactsStore(ws.conn)
-    tallies = TallyStore(ws.conn)
+    store = SiteFactsStore(ws.db)
+    tallies = TallyStore(ws.db)
     fingerprint = json.dumps([__version__, tallies.corpus_version(), *store.change_marks()])
     kept = tallies.kept_labels(fingerprint)
     if kept is not None:
@@ -86,7 +86,7 @@ def site_entries(
     ws: Workspace, labels: dict[str, tuple[SiteLabel, ...]] | None = None
 ) -> list[SiteEntry]:
     """The site list: the sites with corpus documents, most words first."""
-    store = SiteFactsStore(ws.conn)
+    store = SiteFactsStore(ws.db)
     labels = site_labels(ws) if labels is None else labels
     found, audit = store.found_by(), store.audit_by_site()
     return [

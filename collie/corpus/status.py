@@ -21,7 +21,7 @@ from collie.page.rights import is_open
 from collie.search import BACKENDS
 from collie.search.coverage import Estimate
 from collie.store import CorpusStore
-from collie.store.scans import ScanStore
+from collie.store.scans import ScanTable
 from collie.store.tallies import TallyStore
 from collie.workspace.folder import Workspace
 
@@ -62,7 +62,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
             "result_urls": ws.queries.result_url_count(),
             "runs": search_cost(ws),
         },
-        "scan": ScanStore(ws).scan_totals(),
+        "scan": ScanTable(ws.db).scan_totals(),
         "site_labels": site_label_data(ws),
         "corpus_text": corpus_text_data(ws),
         "rights": rights_data(ws),
@@ -90,7 +90,7 @@ def corpus_text_data(ws: Workspace) -> dict[str, Any]:
     """The corpus's letters and the share of them in each language its paragraphs were
     given (the target's, a neighbour's that slipped in, und), the largest
     CORPUS_LANGUAGES_SHOWN: a known neighbour's share of the corpus (issue 59)."""
-    letters = CorpusStore(ws.conn).paragraph_letters()
+    letters = CorpusStore(ws.db).paragraph_letters()
     total = sum(letters.values())
     shown = list(letters.items())[:CORPUS_LANGUAGES_SHOWN]
     return {
@@ -106,7 +106,7 @@ def rights_data(ws: Workspace) -> dict[str, Any]:
     licences: Counter[str] = Counter()
     reserved: Counter[str] = Counter()
     documents = opened = 0
-    for licence, tdm, n in CorpusStore(ws.conn).rights_counts():
+    for licence, tdm, n in CorpusStore(ws.db).rights_counts():
         documents += n
         if licence:
             licences[licence] += n
@@ -189,7 +189,7 @@ def archive_data(ws: Workspace, documents: int) -> dict[str, Any]:
     files = archive_files(folder)
     warc = sum((folder / name).stat().st_size for name in files)
     cache = sum(p.stat().st_size for p in (ws.root / CACHE_FOLDER).rglob("*.gz") if p.is_file())
-    store = ArchiveStore(ws)
+    store = ArchiveStore(ws.db)
     lost = store.lost_counts()
     return {
         "files": len(files),
@@ -238,7 +238,7 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     as `boilerplate_only`; one without a target-language paragraph as `no_target_text`;
     one whose target-language paragraphs hold fewer than langid.min_target_words words
     of running text as `too_little_target_text`."""
-    counts = CorpusStore(ws.conn).loop_counts()
+    counts = CorpusStore(ws.db).loop_counts()
     written = loop_tally(ws)
     for loop, count in counts.items():
         stored: dict[str, int] = count["documents"]  # type: ignore[assignment]
@@ -259,12 +259,12 @@ def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:
     else computed (the language model loaded only if a paragraph needs it) and kept,
     when the workspace can be written (a read-only one: computed each time)."""
     fingerprint = tally_fingerprint(ws)
-    tallies = TallyStore(ws.conn)
+    tallies = TallyStore(ws.db)
     kept = tallies.tally(fingerprint)
     if kept is not None:
         return kept
     selection = workspace_selection(ws)
-    tally = tally_by_loop(CorpusStore(ws.conn).export_rows(), selection, corpus_repeats(ws))
+    tally = tally_by_loop(CorpusStore(ws.db).export_rows(), selection, corpus_repeats(ws))
     tallies.keep_tally(fingerprint, tally)
     return tally
 
@@ -273,7 +273,7 @@ def report_data(ws: Workspace) -> dict[str, Any]:
     """What `collie report` shows: status per loop, languages, best sites and queries,
     the seed words each loop's queries were made of (as stored when sent), and the
     audit of a speaker's judgements (`collie review`), each share with its interval."""
-    store = CorpusStore(ws.conn)
+    store = CorpusStore(ws.db)
     status = status_data(ws)
     return {
         "language": status["language"],
@@ -320,7 +320,7 @@ def collection_data(ws: Workspace, status: dict[str, Any]) -> dict[str, Any]:
         "queries_answered": status["search"]["queries"].get("done", 0),
         "search_requests": status["search"]["requests_sent"],
         "result_urls": status["search"]["result_urls"],
-        "sites": CorpusStore(ws.conn).corpus_sites(),
+        "sites": CorpusStore(ws.db).corpus_sites(),
         "documents": sum(by_source.values()),
         "documents_by_source": by_source,
         "words": sum(loop.get("words", 0) for loop in loops),
@@ -345,7 +345,7 @@ def model_data(ws: Workspace) -> dict[str, Any]:
         "min_target_words": ws.settings["langid.min_target_words"],
         "documents_by_model": {
             f"{model} {sha256}" if sha256 else "unknown": n
-            for model, sha256, n in CorpusStore(ws.conn).langid_counts()
+            for model, sha256, n in CorpusStore(ws.db).langid_counts()
         },
     }
 

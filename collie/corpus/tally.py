@@ -36,7 +36,7 @@ def tally_fingerprint(ws: Workspace) -> str:
         stamp = [name]
     return json.dumps(
         {
-            "corpus": TallyStore(ws.conn).corpus_version(),
+            "corpus": TallyStore(ws.db).corpus_version(),
             "settings": [ws.settings[key] for key in SETTINGS],
             "model": stamp,
             "collie": __version__,

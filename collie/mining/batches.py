@@ -24,7 +24,7 @@ from collie.mining.workers import Workers
 from collie.reasons import ROBOTS_UNREACHABLE
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.frontier import FrontierStore
+    from collie.store.frontier import FrontierTable
 
 
 LISTING_WAIT = 0.2  # seconds to wait for a sitemap or feed before looking again
@@ -35,7 +35,7 @@ class BatchFetch:
 
     def __init__(
         self,
-        store: FrontierStore,
+        frontier: FrontierTable,
         workers: Workers,
         settler: Settler,
         listings: Listings,
@@ -45,7 +45,7 @@ class BatchFetch:
         max_pages: int = 0,
     ) -> None:
         """`max_pages`: pages fetched in the loop at most (0: no limit)."""
-        self.store, self.workers, self.settler = store, workers, settler
+        self.frontier, self.workers, self.settler = frontier, workers, settler
         self.events, self.deadline, self.report = events, deadline, report
         self.max_pages = max_pages
         self.batch_size = max(16, workers.fetch_threads * 4)
@@ -53,7 +53,7 @@ class BatchFetch:
         self.held: dict[int, str] = {}  # page id -> site: robots.txt not fetched, left queued
         self.frontier_changed = True  # (the frontier is read before every batch)
         self.listings = listings
-        events.stage(report.number, "fetch", store.queued_count())
+        events.stage(report.number, "fetch", frontier.queued_count())
         self._read_listings(self.listings.ask_unread())
 
     def run(self) -> str | None:
@@ -66,7 +66,7 @@ class BatchFetch:
                 return self.deadline.describe()
             room = self.max_pages - self.fetched if self.max_pages else self.batch_size
             size = min(self.batch_size, room)
-            queued = self.store.next_batch(size + len(self.held))
+            queued = self.frontier.next_batch(size + len(self.held))
             batch = [p for p in queued if p.id not in self.held][:size]
             if not batch:
                 return None

@@ -117,7 +117,7 @@ class _Run:
     ) -> None:
         self.ws, self.backend, self.fetcher = ws, backend, fetcher
         self.config, self.limits, self.events = config, config.limits, events
-        self.store = store = Store(ws, config.keep.max_distance)
+        self.store = store = Store(ws.db)
         self.workers = Workers(executor or LocalExecutor(), fetcher, model, config)
         self.spider = Spider(store, config)
         self.settler = Settler(store, config, self.spider, model, robots=fetcher.robots)
@@ -132,12 +132,14 @@ class _Run:
         self._load_robots()
         if self.config.keep.warc != "none":
             keep = self.config.keep
-            settler.archive = open_archive(store, keep.warc_max_bytes)
-            migrate_body_cache(store, keep.warc, keep.warc_max_bytes, settler.archive)  # older
+            settler.archive = open_archive(store.pages, keep.warc_max_bytes)
+            migrate_body_cache(
+                store.pages, keep.warc, keep.warc_max_bytes, settler.archive
+            )  # older
         archive = settler.archive
         try:
             while ws.completed_loops() < self.limits.loops and report.stopped is None:
-                loop = store.open_loop()
+                loop = store.frontier.open_loop()
                 loop_report = LoopReport(loop.number)
                 self.passes.new_loop()
                 self.search_passes = []
@@ -148,7 +150,7 @@ class _Run:
                     report.stopped = self._mine_loop(loop.searched, loop_report)
                 finally:
                     if archive is not None and archive.written > written:
-                        store.add_warc_bytes(loop.number, archive.written - written)
+                        store.frontier.add_warc_bytes(loop.number, archive.written - written)
                 self.passes.mark_teasers()
                 self.events.line(loop_report.line())
                 if loop_report.held and report.stopped is None:
@@ -156,7 +158,7 @@ class _Run:
                 if loop_report.pages and not loop_report.pages["kept"]:
                     self.events.line(loop_report.nothing_found_line(self.config.target))
                 if report.stopped is None:
-                    store.finish_loop(loop.number)
+                    store.frontier.finish_loop(loop.number)
         finally:
             settler.save_robots()
             if archive is not None:
@@ -170,7 +172,14 @@ class _Run:
         listings = Listings(
             self.store, self.config, self.fetcher.robots, self.settler.keep_exchanges
         )
-        parts = (self.store, self.workers, self.settler, listings, self.events, self.deadline)
+        parts = (
+            self.store.frontier,
+            self.workers,
+            self.settler,
+            listings,
+            self.events,
+            self.deadline,
+        )
         if self.workers.local:
             with Stream(*parts, report, self.limits.max_pages) as stream:
                 stopped = None if searched else self._search(report, stream)
@@ -215,7 +224,7 @@ class _Run:
         if stream is None:
             self.events.stage(report.number, "search", len(stage))
         for step in stage:
-            new = self.store.enqueue(step.entries)
+            new = self.store.frontier.enqueue(step.entries)
             report.search_urls += new
             if self.events.should_stop():
                 return "interrupted"
@@ -271,8 +280,8 @@ class _Run:
         already answered (a redirect to one of them is not followed again)."""
         robots = self.fetcher.robots
         if isinstance(robots, MemoryRobotsStore):
-            robots.load(self.store.robots_records())
-        self.fetcher.answered.update(canonical_url(u) for u in self.store.answered_urls())
+            robots.load(self.store.robots.robots_records())
+        self.fetcher.answered.update(canonical_url(u) for u in self.store.frontier.answered_urls())
 
     def _held_back(self, report: LoopReport, pages: int, origins: dict[str, str]) -> str | None:
         """Count in the loop's report the pages held back because their robots.txt could
@@ -297,7 +306,7 @@ class _Run:
     def _network_up(self, failing: dict[str, str]) -> bool:
         """Does one of the NETWORK_PROBES hosts whose robots.txt answered last (in this
         run or an earlier one), other than the `failing` ones, answer now?"""
-        known = sorted(self.store.robots_records(), key=lambda r: r.fetched_at, reverse=True)
+        known = sorted(self.store.robots.robots_records(), key=lambda r: r.fetched_at, reverse=True)
         probes = [r.origin for r in known if r.origin not in failing][:NETWORK_PROBES]
         for origin in probes:
             if self.fetcher.reaches(origin):

@@ -40,7 +40,7 @@ from collie.models import SuspectRow
 
 if TYPE_CHECKING:
     from collie.decide.classify import PageRules
-    from collie.store.sites import SiteStore
+    from collie.store import Store
     from collie.workspace.folder import Workspace
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ def known_neighbours(model: LangModel, code: str) -> dict[str, float]:
 
 
 def learn_neighbours(
-    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules
+    ws: Workspace, store: Store, model: LangModel, rules: PageRules
 ) -> tuple[LangModel, NeighbourReport]:
     """The pass (module docstring): (the model to go on with, what it did)."""
     report = NeighbourReport()
@@ -129,9 +129,9 @@ def learn_neighbours(
             log.info("neighbours: web columns refused (seed recall %.3f -> %.3f)", before, after)
             new, used = model, {}
     report.used = used
-    corpus_sites = {site for _, site, *_ in store.corpus_paragraphs()}
+    corpus_sites = {site for _, site, *_ in store.sites.corpus_paragraphs()}
     for site in sorted(corpus_sites & set(sites)):
-        count = store.suspect_site(site, 0.0)
+        count = store.sites.suspect_site(site, 0.0)
         log.info("%s: a site of %s's (%d documents set aside)", site, sites[site], count)
         report.sites += 1
     report.pages = _set_aside_pages(store, fitted, code, lead)
@@ -143,14 +143,14 @@ def learn_neighbours(
     return new, report
 
 
-def _site_texts(store: SiteStore, neighbours: set[str]) -> dict[str, list[str]]:
+def _site_texts(store: Store, neighbours: set[str]) -> dict[str, list[str]]:
     """site -> the texts of its corpus documents and of its wrong-language documents in
     the neighbours' languages."""
     texts: dict[str, list[str]] = {}
-    for _, site, text, _, _ in store.corpus_paragraphs():
+    for _, site, text, _, _ in store.sites.corpus_paragraphs():
         texts.setdefault(site, []).append(text)
     for other in sorted(neighbours):
-        for site, found in store.wronglang_texts(other).items():
+        for site, found in store.sites.wronglang_texts(other).items():
             texts.setdefault(site, []).extend(found)
     return texts
 
@@ -188,10 +188,10 @@ def nearly_won(
     return found
 
 
-def _set_aside_pages(store: SiteStore, model: LangModel, code: str, lead: dict[str, float]) -> int:
+def _set_aside_pages(store: Store, model: LangModel, code: str, lead: dict[str, float]) -> int:
     """The corpus's pages (on any site) that a neighbour nearly wins, as their sites
     are judged (`nearly_won`), set aside as relative-suspected. Returns how many."""
-    pages = store.corpus_paragraphs()
+    pages = store.sites.corpus_paragraphs()
     groups = {str(page_id): [text] for page_id, _, text, _, _ in pages}
     found = nearly_won(model, code, lead, groups)
     suspected = []
@@ -200,7 +200,7 @@ def _set_aside_pages(store: SiteStore, model: LangModel, code: str, lead: dict[s
             marked = [(*p[:3], p[1] in NO_ANSWER) for p in paragraphs]
             suspected.append((page_id, SuspectRow("page", 0.0, text, marked, words)))
     if suspected:
-        store.judge_again([], suspected, {})
+        store.sites.judge_again([], suspected, {})
     return len(suspected)
 
 

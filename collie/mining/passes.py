@@ -103,13 +103,14 @@ class LoopPasses:
         settler.use_model(model)
         # the corpus's paragraphs were labelled again by the new model: its provenance
         pages = [
-            (page_id, paragraphs) for page_id, _, _, paragraphs, _ in store.corpus_paragraphs()
+            (page_id, paragraphs)
+            for page_id, _, _, paragraphs, _ in store.sites.corpus_paragraphs()
         ]
-        store.set_langid(stamped_figures(settler.model_stamp(), pages))
+        store.pages.set_langid(stamped_figures(settler.model_stamp(), pages))
         restored = pages_to_restore(store, model, rules)
         if not restored:
             return 0
-        freed = set(store.forget_suspects([e.queued.id for e in restored]))
+        freed = set(store.sites.forget_suspects([e.queued.id for e in restored]))
         by_id = {e.queued.id: e.queued for e in restored if e.queued.id in freed}
         outcomes = [e.outcome for e in restored if e.queued.id in freed]
         if not outcomes:
@@ -129,7 +130,7 @@ class LoopPasses:
         Returns how many documents it left with nothing of their own."""
         store, config = self.settler.store, self.settler.config
         with store.batch():
-            done = mark_teasers(store, config.keep.teasers, config.crawl.short_page_chars)
+            done = mark_teasers(store.pages, config.keep.teasers, config.crawl.short_page_chars)
         if done.changed:
             self.settler.forget_originals()  # pages left the corpus, or came back
         self.count.teasers = done.pages

@@ -14,7 +14,7 @@ from collie.mining.config import QueryConfig, RunConfig
 from collie.search.base import Backend
 from collie.search.queries import WordBandit, generate_combinations, loop_rng, query_domains
 from collie.search.seeds import SeedList, SeedWord, count_tokens, frequency_seeds, odds_ratio_seeds
-from collie.store.pages import PageStore
+from collie.store import Store
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
@@ -31,10 +31,10 @@ def seed_list_for(ws: Workspace, loop: int, config: RunConfig) -> SeedList:
     manual = ws.manual_seed_words()
     if manual:
         return SeedList("manual", [SeedWord(w, 0.0, 0, 0) for w in manual], {})
-    store = PageStore(ws)
-    target = count_tokens(ws.seed_texts("target") + store.document_texts("target", loop))
-    wrong_texts = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
-    wrong_texts += store.suspect_texts(loop)  # a relative's words make poor seeds
+    store = Store(ws.db)
+    target = count_tokens(ws.seed_texts("target") + store.pages.document_texts("target", loop))
+    wrong_texts = ws.seed_texts("wronglang") + store.pages.document_texts("wronglang", loop)
+    wrong_texts += store.pages.suspect_texts(loop)  # a relative's words make poor seeds
     code, ignore = ws.language.code, list(seeds.safetynet_ignore)
     if wrong_texts:
         return odds_ratio_seeds(

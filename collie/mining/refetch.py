@@ -59,7 +59,7 @@ def refetch_lost(
 ) -> RefetchReport:
     """Fetch the lost pages again (module docstring): those never tried, and with
     `retry_failed` those whose last try failed."""
-    store = ArchiveStore(ws)
+    store = ArchiveStore(ws.db)
     pages = store.lost_pages(retry_failed)
     report = RefetchReport(len(pages))
     if not pages or keep.warc == "none":
@@ -76,7 +76,7 @@ def refetch_lost(
                 for result in fetch_all(fetcher, list(chunk))
             ]
             archive.flush()  # on disk before any row points at a record
-            with ws.conn:
+            with ws.db.batch():
                 for page, outcome, where, at in settled:
                     store.set_refetched(page.page_id, outcome, where, at)
                     _count(report, outcome)

@@ -56,7 +56,7 @@ from collie.mining.examine import MISSING, examine_cached
 from collie.models import Examined, PageOutcome, SuspectRow
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.sites import SiteStore
+    from collie.store import Store
     from collie.workspace.folder import Workspace
 
 
@@ -96,12 +96,12 @@ def _seed_texts(ws: Workspace) -> tuple[list[str], dict[str | None, list[str]]]:
     return ws.seed_texts("target"), wronglang
 
 
-def _suspect_texts(store: SiteStore, rules: PageRules) -> tuple[dict[str, list[str]], int]:
+def _suspect_texts(store: Store, rules: PageRules) -> tuple[dict[str, list[str]], int]:
     """The relative-suspected pages' text by site, of the sites that are not the
     target's, and its letters."""
     suspects: dict[str, list[str]] = {}
-    for site, text, _ in store.suspect_paragraphs():
-        if not target_site(*store.site_letters(site), rules):
+    for site, text, _ in store.sites.suspect_paragraphs():
+        if not target_site(*store.sites.site_letters(site), rules):
             suspects.setdefault(site, []).append(text)
     return suspects, sum(letters(t) for texts in suspects.values() for t in texts)
 
@@ -115,7 +115,7 @@ def _recall_without(model: LangModel, code: str) -> float | None:
 
 
 def learn_relatives(
-    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
+    ws: Workspace, store: Store, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
 ) -> tuple[LangModel, RelativesReport]:
     """The pass (see the module's docstring): (the model to go on with, what it did).
     `hide`: the languages taken out of the bundled model at init (langid.hide)."""
@@ -141,7 +141,7 @@ def learn_relatives(
                 recall_without = learn_language(base, code, targets, wronglang).recall
         assert targets is not None and wronglang is not None
         relatives = relatives_sites(
-            base, code, targets, wronglang, rules, suspects, store.corpus_paragraphs(), model
+            base, code, targets, wronglang, rules, suspects, store.sites.corpus_paragraphs(), model
         )
         by_site = {site: texts for site, texts in suspects.items() if site in relatives}
         result = learn_against(
@@ -171,7 +171,7 @@ def learn_relatives(
 
 
 def search_contrast(
-    ws: Workspace, store: SiteStore, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
+    ws: Workspace, store: Store, model: LangModel, rules: PageRules, hide: Sequence[str] = ()
 ) -> LangModel | None:
     """The target learnt against the relatives' text found so far in the loop, for the
     search stage's judgement of its results only (loop.py, during the search): the
@@ -193,7 +193,7 @@ def search_contrast(
     targets, wronglang = _seed_texts(ws)
     recall_without = _recall_without(model, code)
     relatives = relatives_sites(
-        base, code, targets, wronglang, rules, suspects, store.corpus_paragraphs(), model
+        base, code, targets, wronglang, rules, suspects, store.sites.corpus_paragraphs(), model
     )
     by_site = {site: texts for site, texts in suspects.items() if site in relatives}
     result = learn_against(base, code, targets, wronglang, by_site, recall_without, available)
@@ -255,13 +255,13 @@ def relatives_sites(
     return found
 
 
-def judge_corpus(store: SiteStore, model: LangModel, rules: PageRules) -> tuple[int, int]:
+def judge_corpus(store: Store, model: LangModel, rules: PageRules) -> tuple[int, int]:
     """Label the corpus's paragraphs again with `model`, set aside the pages and sites
     that now look like relatives (classify.py's rules: a page on a target site is judged
     with its site, by langid.min_share alone, and with langid.site_own_text, when it
     fails on its own, only if SITE_OWN_LETTERS of it are the target's); (pages, sites)
     set aside."""
-    pages = store.corpus_paragraphs()
+    pages = store.sites.corpus_paragraphs()
     texts = [p[0] for _, _, _, paragraphs, _ in pages for p in paragraphs]
     labels = iter(model.identify_nearest(texts))
     site_mine: Counter[str] = Counter()
@@ -282,7 +282,7 @@ def judge_corpus(store: SiteStore, model: LangModel, rules: PageRules) -> tuple[
         site_mine[site] += mine
         site_near[site] += near
         judged.append((page_id, site, text, words, new, (mine, near, own, total)))
-    for site, _, paragraphs in store.suspect_paragraphs():
+    for site, _, paragraphs in store.sites.suspect_paragraphs():
         for paragraph in paragraphs:
             count = letters(paragraph[0])
             site_mine[site] += count if paragraph[1] == rules.target else 0
@@ -302,7 +302,7 @@ def judge_corpus(store: SiteStore, model: LangModel, rules: PageRules) -> tuple[
             suspected.append((page_id, SuspectRow("page", share, text, new, words)))
         else:
             relabelled.append((page_id, [p[:3] for p in new], mine / max(total, 1)))
-    store.judge_again(relabelled, suspected, site_letters)
+    store.sites.judge_again(relabelled, suspected, site_letters)
     moved = {page_id for page_id, _ in suspected}
     corpus_sites = {site for page_id, site, *_ in pages if page_id not in moved}
     least = SITE_MIN_LETTERS // 2  # the model now knows the relatives: less text will do
@@ -312,14 +312,14 @@ def judge_corpus(store: SiteStore, model: LangModel, rules: PageRules) -> tuple[
     demoted = 0
     for site in sites:
         mine, near = site_letters[site]
-        count = store.suspect_site(site, mine / (mine + near))
+        count = store.sites.suspect_site(site, mine / (mine + near))
         log.info("%s: relative-suspected site (%d documents set aside)", site, count)
         demoted += count
     return len(suspected) + demoted, len(sites)
 
 
 def judge_with_sites(
-    store: SiteStore, model: LangModel, rules: PageRules, outcomes: Sequence[PageOutcome]
+    store: Store, model: LangModel, rules: PageRules, outcomes: Sequence[PageOutcome]
 ) -> None:
     """A page relative-suspected on its own, on a site already known as the target's,
     is judged with its site (classify.judge_with_site), once the model has learnt the
@@ -328,31 +328,31 @@ def judge_with_sites(
         return
     for outcome in outcomes:
         alone = outcome.suspect is not None and outcome.suspect.level == "page"
-        if alone and target_site(*store.site_letters(outcome.site), rules):
+        if alone and target_site(*store.sites.site_letters(outcome.site), rules):
             judge_with_site(outcome, rules, model)
 
 
-def suspect_sites(store: SiteStore, rules: PageRules, sites: set[str]) -> int:
+def suspect_sites(store: Store, rules: PageRules, sites: set[str]) -> int:
     """Stop crawling the relatives' sites among `sites` (classify.relative_site); their
     target documents become relative-suspected. Returns how many sites."""
     found = 0
     for site in sorted(sites):
-        mine, near = store.site_letters(site)
-        if not relative_site(mine, near, rules) or store.site_counts(site)[2] is not None:
+        mine, near = store.sites.site_letters(site)
+        if not relative_site(mine, near, rules) or store.sites.site_counts(site)[2] is not None:
             continue
-        demoted = store.suspect_site(site, mine / (mine + near))
+        demoted = store.sites.suspect_site(site, mine / (mine + near))
         log.info("%s: relative-suspected site (%d documents set aside)", site, demoted)
         found += 1
     return found
 
 
-def pages_to_restore(store: SiteStore, model: LangModel, rules: PageRules) -> list[Examined]:
+def pages_to_restore(store: Store, model: LangModel, rules: PageRules) -> list[Examined]:
     """The pages suspected on their own that a new model, and their site, now let pass:
     examined again from their kept bodies (no request), those that are target documents now (on
     a site that is not a relatives' site); the caller records them like any page."""
     restored, unread = [], []
-    for page in store.page_suspects():
-        letters = store.site_letters(page.site)
+    for page in store.pages.page_suspects():
+        letters = store.sites.site_letters(page.site)
         if relative_site(*letters, rules, SITE_MIN_LETTERS // 2):
             continue  # a relatives' site now: its pages stay aside
         examined = examine_cached(page, store.root, model, rules)

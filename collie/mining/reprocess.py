@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 
 from collie.archive.keeping import migrate_body_cache
 from collie.archive.reader import WARC_FOLDER, damage
-from collie.crawl.links import short_page_vote
-from collie.decide.classify import PageRules, decide_short
+from collie.decide.classify import PageRules
 from collie.decide.dedup import Deduplicator, stored_sketch
 from collie.langid.model import LangModel
 from collie.mining.config import RunConfig
@@ -30,8 +29,11 @@ from collie.mining.examine import MISSING, examine_cached
 from collie.mining.executor import Executor
 from collie.mining.provenance import model_stamp
 from collie.mining.records import RunEvents
+from collie.mining.settle import Settler
+from collie.mining.spider import Spider
 from collie.mining.teasers import mark_teasers
 from collie.models import CachedPage, Examined
+from collie.store import Store
 from collie.store.rewrite import Rewriter
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -104,8 +106,10 @@ def reprocess(
     events = events or RunEvents()
     config = config.judging_with(model)
     rules = config.rules
-    rewriter = Rewriter(ws, config.keep.max_distance)
-    migrated = migrate_body_cache(rewriter, config.keep.warc, config.keep.warc_max_bytes)
+    rewriter = Rewriter(ws.db)
+    store = Store(ws.db)  # the Settler's: the same votes and site judgements as a run
+    settler = Settler(store, config, Spider(store, config), model)
+    migrated = migrate_body_cache(rewriter.pages, config.keep.warc, config.keep.warc_max_bytes)
     pages = rewriter.cached_pages()
     report = ReprocessReport(pages=len(pages), before=Counter(p.status for p in pages))
     report.keep = config.keep.warc
@@ -124,19 +128,20 @@ def reprocess(
                 if one.outcome.reason == MISSING and one.queued.id in files:
                     lost[files[one.queued.id]] += 1
                 if one.short_text is not None:
-                    short.append(one)  # its language is the vote of the pages linking to it
-                else:
-                    stamp.apply([one.outcome])
-                    _rewrite(rewriter, one, report, one.queued.id in files)
+                    short.append(one)  # voted on once every other page is rewritten
+            done = [one for one in examined if one.short_text is None]
+            settler.decide(done)
+            for one in done:
+                stamp.apply([one.outcome])
+                _rewrite(rewriter, one, report, one.queued.id in files)
             events.advance(len(examined))
+        settler.decide(short)  # the vote of the pages linking to each, as they are now
         for one in short:
-            voted = short_page_vote(rewriter.referrers(one.queued.url), config.crawl.min_votes)
-            decide_short(one, voted, rules)
             stamp.apply([one.outcome])
             _rewrite(rewriter, one, report, one.queued.id in files)
         rewriter.keep_site_suspects()
-        report.duplicates = _redo_duplicates(rewriter, config.keep.paragraphs)
-        teasers = mark_teasers(rewriter, config.keep.teasers, config.crawl.short_page_chars)
+        report.duplicates = _redo_duplicates(rewriter, settler.fresh_originals())
+        teasers = mark_teasers(rewriter.pages, config.keep.teasers, config.crawl.short_page_chars)
         report.teasers = teasers.paragraphs
         rewriter.recount_sites()
     after = {p.id: p.status for p in rewriter.cached_pages()}
@@ -168,11 +173,11 @@ def _rewrite(
             report.documents[dropped] += 1
 
 
-def _redo_duplicates(rewriter: Rewriter, compare_paragraphs: bool = True) -> int:
-    """Every target document against the earlier originals, in id order (collie.decide.dedup:
-    the same exact key, else a simhash within dedup.max_distance, else the paragraph
-    sketch with dedup.paragraphs); returns how many are near-duplicates."""
-    originals = Deduplicator(rewriter.max_distance, paragraphs=compare_paragraphs)
+def _redo_duplicates(rewriter: Rewriter, originals: Deduplicator) -> int:
+    """Every target document against the earlier originals, in id order, with the
+    Settler's rule (collie.decide.dedup: the same exact key, else a simhash within
+    dedup.max_distance, else the paragraph sketch with dedup.paragraphs); returns how
+    many are near-duplicates."""
     decisions: list[tuple[int, int]] = []
     for doc_id, key, fingerprint, stored, paragraphs in rewriter.target_fingerprints():
         sketch = stored_sketch(stored, paragraphs)

@@ -60,7 +60,6 @@ from collie.models import Examined, QueueEntry
 from collie.search.queries import query_domains
 from collie.search.seeds import count_tokens, distinctive_words
 from collie.store import Store
-from collie.store.pages import PageStore
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
@@ -165,9 +164,9 @@ def needle_words(
     languages the model takes the target's text for when not the target, and
     langid.hide): the page decision tells them apart, the filter must not lose the
     target's pages."""
-    store = PageStore(ws)
-    texts = ws.seed_texts("target") + store.document_texts("target", loop)
-    wrong = ws.seed_texts("wronglang") + store.document_texts("wronglang", loop)
+    store = Store(ws.db)
+    texts = ws.seed_texts("target") + store.pages.document_texts("target", loop)
+    wrong = ws.seed_texts("wronglang") + store.pages.document_texts("wronglang", loop)
     code = ws.language.code
     exempt = {*config.seeds.safetynet_ignore, *config.langid_hide}
     if model is not None:
@@ -208,8 +207,8 @@ def scan(
     started = time.monotonic()
     events = events or RunEvents()
     config = config.judging_with(model)
-    store = Store(ws, config.keep.max_distance)
-    loop = store.open_loop()
+    store = Store(ws.db)
+    loop = store.frontier.open_loop()
     report = ScanReport(loop=loop.number)
     plans = plan_sources(store, sources)
     report.skipped = len(sources) - len(plans)
@@ -222,7 +221,7 @@ def scan(
             ScanTask(plan.source, config.rules, first, loop.number, plan.start) for plan in plans
         ]
         if config.keep.warc != "none":
-            settler.archive = open_archive(store, config.keep.warc_max_bytes)
+            settler.archive = open_archive(store.pages, config.keep.warc_max_bytes)
         try:
             _scan_files(executor, tasks, plans, settler, loop_report, report, events)
         finally:
@@ -232,7 +231,7 @@ def scan(
         passes_started = time.monotonic()
         report.passes = settle_scanned(ws, settler, loop_report, events)
         report.pass_seconds = time.monotonic() - passes_started
-    report.kept = store.scan_totals()["documents"]
+    report.kept = store.scans.scan_totals()["documents"]
     report.wall = time.monotonic() - started
     return report
 
@@ -256,7 +255,7 @@ def plan_sources(store: Store, sources: list[str]) -> list[SourcePlan]:
     the end of its last whole record while its first bytes are the same; any other file
     under a known name is scanned from its start. A URL is known by its name; a partial
     one is read on from its last whole record (a Range request)."""
-    scanned = store.scanned_files()
+    scanned = store.scans.scanned_files()
     plans = []
     for source in sources:
         identity = file_identity(source)
@@ -321,7 +320,7 @@ def _scan_files(
         }
         counts = {key: value + plan.before.get(key, 0) for key, value in counts.items()}
         whole = result.state == "whole"
-        store.mark_scanned(
+        store.scans.mark_scanned(
             result.source, loop, {**counts, "error": result.error}, plan.identity, result.end, whole
         )
         rate = result.records / result.seconds if result.seconds else 0.0
@@ -371,8 +370,8 @@ def _record_file(
     urls = [examined.queued.url for examined, _ in result.found]
     entries = [QueueEntry(url, site_of(url), loop, "crawl", 0, 0.0) for url in urls]
     with store.batch():
-        store.enqueue_in_batch(entries)
-        ids = store.queued_ids(urls)
+        store.pages.enqueue_in_batch(entries)
+        ids = store.scans.queued_ids(urls)
         pages: list[Examined] = []
         provenance = []
         for examined, hit in result.found:
@@ -384,14 +383,14 @@ def _record_file(
             examined.outcome.page_id = page_id
             pages.append(examined)
             provenance.append((page_id, hit.file, hit.offset, hit.record_id, hit.kind))
-        store.add_archive_pages(provenance)
+        store.scans.add_archive_pages(provenance)
     if not pages:
         return 0
     outcomes = settler.settle(pages, loop_report)
     found = [o for o in outcomes if o.status == "kept"]
     report.documents += len(found)
     homes = {_home(o.final_url or "") for o in found} - {""}
-    report.sites_queued += store.enqueue(
+    report.sites_queued += store.frontier.enqueue(
         QueueEntry(url, site_of(url), loop, "crawl", 1, SITE_PRIORITY) for url in sorted(homes)
     )
     return len(found)

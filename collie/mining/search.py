@@ -30,7 +30,7 @@ from collie.mining.queries import loop_queries
 from collie.mining.records import LoopReport, QueryOutcome, RunEvents
 from collie.models import QueueEntry
 from collie.search.base import Backend, SearchError, SearchFatal, SearchRefused
-from collie.store.frontier import FrontierStore
+from collie.store.frontier import FrontierTable
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.workspace.folder import Workspace
@@ -240,7 +240,7 @@ class SearchStage:
         self.ws, self.backend, self.budget = ws, backend, budget
         self.config: SearchConfig = config.search
         self.report, self.events = report, events
-        self.frontier = FrontierStore(ws)
+        self.frontier = FrontierTable(ws.db)
         self.planned = loop_queries(ws, backend, report.number, config)
         self.coverage = SearchCoverage(ws, model, report.number, config.search)
         self.per_page, self.pages = self.config.page_size(backend)

@@ -47,7 +47,7 @@ from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.mining.spider import Spider
 from collie.models import Examined, Exchange, PageOutcome, QueuedPage, WarcLocation
 from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
-from collie.store.pages import PageStore
+from collie.store import Store
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store import Store
@@ -83,8 +83,7 @@ class Settler:
         """A batch of examined pages into the workspace (see the module docstring), in
         the batch's order. Returns their outcomes."""
         short = {e.queued.id: _waiting_copy(e) for e in examined if e.short_text is not None}
-        outcomes = [self._finish(e) for e in examined]
-        judge_with_sites(self.store, self.model, self.config.rules, outcomes)
+        outcomes = self.decide(examined)
         for one in examined:
             self._keep(one)
         if self.archive is not None:
@@ -101,6 +100,21 @@ class Settler:
             if outcome.reason == TOO_SHORT and outcome.page_id in short:
                 self.waiting[outcome.page_id] = _Waiting(short[outcome.page_id], self.model)
         return outcomes
+
+    def decide(self, examined: Sequence[Examined]) -> list[PageOutcome]:
+        """The examined pages' outcomes as the rules decide them here, for a run and a
+        reprocess alike: a short page by its referrers' vote, a page relative-suspected
+        on its own by its site (once the model knows the relatives' text)."""
+        outcomes = [self._finish(e) for e in examined]
+        judge_with_sites(self.store, self.model, self.config.rules, outcomes)
+        return outcomes
+
+    def fresh_originals(self) -> Deduplicator:
+        """Near-duplicate lookups over no document yet, with the run's rule
+        (dedup.max_distance, dedup.paragraphs): what a reprocess decides every
+        document again with, in id order (a run's lookups: `_originals`)."""
+        keep = self.config.keep
+        return Deduplicator(keep.max_distance, paragraphs=keep.paragraphs)
 
     def new_loop(self) -> None:
         """A loop begins: its report counts afresh, its short pages are its own."""
@@ -120,7 +134,7 @@ class Settler:
         try:
             with store.batch():
                 write_outcomes(store, outcomes, originals)
-                return store.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
+                return store.pages.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
         except BaseException:
             self.forget_originals()  # they may hold rolled-back documents
             raise
@@ -147,7 +161,9 @@ class Settler:
         store when first needed, and again after documents left the corpus)."""
         if self.originals is None:
             keep = self.config.keep
-            originals = Deduplicator(keep.max_distance, self.store.exact_original, keep.paragraphs)
+            originals = Deduplicator(
+                keep.max_distance, self.store.pages.exact_original, keep.paragraphs
+            )
             originals.add_all(stored_originals(self.store))
             self.originals = originals
         return self.originals
@@ -183,7 +199,7 @@ class Settler:
     def save_robots(self) -> None:
         """Keep the robots.txt records fetched since the last save in the workspace."""
         if isinstance(self.robots, MemoryRobotsStore):
-            self.store.save_robots(self.robots.take_new())
+            self.store.robots.save_robots(self.robots.take_new())
 
     def _keep(self, examined: Examined) -> None:
         """The page's exchanges into the WARC files (warc.keep target: a target
@@ -206,7 +222,7 @@ class Settler:
     def _finish(self, examined: Examined) -> PageOutcome:
         """Decide a short page by its referrers' vote."""
         if examined.short_text is not None:
-            referrers = self.store.referrers(examined.queued.url)
+            referrers = self.store.frontier.referrers(examined.queued.url)
             voted = short_page_vote(referrers, self.config.crawl.min_votes)
             decide_short(examined, voted, self.config.rules)
         return examined.outcome
@@ -220,8 +236,8 @@ class Settler:
         recorded, and crawled out, like any page)."""
         min_votes, rules = self.config.crawl.min_votes, self.config.rules
         decided, unread = [], []
-        for page in self.store.short_pages(loop):
-            voted = short_page_vote(self.store.referrers(page.url), min_votes)
+        for page in self.store.pages.short_pages(loop):
+            voted = short_page_vote(self.store.frontier.referrers(page.url), min_votes)
             if voted is None:
                 continue
             waiting = self.waiting.pop(page.id, None)
@@ -257,18 +273,17 @@ def _counted_copy(outcome: PageOutcome) -> PageOutcome:
     )
 
 
-def record_outcomes(store: PageStore, outcomes: Sequence[PageOutcome]) -> None:
-    """Record outcomes in one transaction, near-duplicates marked against the store's
-    originals (for tests and benchmarks; a run records through `Settler.record`)."""
-    originals = Deduplicator(store.max_distance, store.exact_original)
+def record_outcomes(store: Store, outcomes: Sequence[PageOutcome], max_distance: int = 3) -> None:
+    """Record outcomes in one transaction, near-duplicates (within `max_distance`:
+    dedup.max_distance) marked against the store's originals (for tests and benchmarks;
+    a run records through `Settler.record`)."""
+    originals = Deduplicator(max_distance, store.pages.exact_original)
     originals.add_all(stored_originals(store))
     with store.batch():
         write_outcomes(store, outcomes, originals)
 
 
-def write_outcomes(
-    store: PageStore, outcomes: Sequence[PageOutcome], originals: Deduplicator
-) -> None:
+def write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator) -> None:
     """Write outcomes inside a batch, each target document first compared with the
     originals (collie.decide.dedup.mark_duplicate), an original joining them."""
     for outcome in outcomes:
@@ -276,15 +291,15 @@ def write_outcomes(
         if doc is not None:
             doc.exact_key, doc.simhash, doc.sketch = fingerprints(doc)
         mark_duplicate(outcome, originals.find)
-        doc_id = store.write(outcome)
+        doc_id = store.pages.write(outcome)
         if doc is not None and doc_id and doc.kind == "target" and doc.duplicate_of is None:
             assert doc.exact_key is not None and doc.simhash is not None
             originals.add(doc_id, doc.exact_key, doc.simhash, doc.sketch)
 
 
-def stored_originals(store: PageStore) -> Iterator[tuple[int, int, ParagraphSketch]]:
+def stored_originals(store: Store) -> Iterator[tuple[int, int, ParagraphSketch]]:
     """The corpus's originals as the near-duplicate lookups take them: (id, simhash,
     paragraph sketch), the sketch computed from the paragraphs for documents recorded
     before sketches were stored."""
-    for doc_id, fingerprint, stored, paragraphs in store.original_fingerprints():
+    for doc_id, fingerprint, stored, paragraphs in store.pages.original_fingerprints():
         yield doc_id, fingerprint, stored_sketch(stored, paragraphs)

@@ -36,7 +36,7 @@ from collie.reasons import LISTING, kind_of
 from collie.search.queries import query_domains
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.sites import SiteStore
+    from collie.store import Store
 
 
 LISTING_PRIORITY = 1.0  # pages a sitemap or feed lists: between search results and links
@@ -55,7 +55,7 @@ class Spider:
     """Link planning and new sites (module docstring), for one run, as deep as
     crawl.depth (`collie run --depth` over the setting)."""
 
-    def __init__(self, store: SiteStore, config: RunConfig) -> None:
+    def __init__(self, store: Store, config: RunConfig) -> None:
         self.store, self.depth = store, config.crawl.depth
         self.crawl: CrawlConfig = config.crawl
         self.target = config.target
@@ -68,7 +68,7 @@ class Spider:
     def _enter_loop(self, loop: int) -> None:
         if loop != self.loop:
             self.loop = loop
-            self.new_sites = set(self.store.sites_entered_by_link(loop))
+            self.new_sites = set(self.store.sites.sites_entered_by_link(loop))
 
     def plan_links(
         self, by_id: dict[int, QueuedPage], done: Sequence[PageOutcome], loop: int
@@ -88,9 +88,9 @@ class Spider:
                 entries += self._cross_site(outcome, loop)
             if status not in ("kept", "duplicate") or depth > self.depth:
                 continue
-            if store.site_counts(source.site)[2] is not None:
+            if store.sites.site_counts(source.site)[2] is not None:
                 continue
-            room = self.crawl.max_pages_per_site - store.site_size(source.site)
+            room = self.crawl.max_pages_per_site - store.sites.site_size(source.site)
             for link, anchor in outcome.links:
                 url = crawl_url(link)
                 if url is None or site_of(url) != source.site or room <= 0:
@@ -117,7 +117,7 @@ class Spider:
     def _priority(self, url: str, anchor: str) -> float:
         """What predicts a link's language: the referrers' languages, needles in host,
         path and anchor, the domain extension."""
-        evidence = LinkEvidence(url, anchor, tuple(self.store.referrers(url)))
+        evidence = LinkEvidence(url, anchor, tuple(self.store.frontier.referrers(url)))
         return link_priority(evidence, self.target, self.needles, self.domains)
 
     def _cross_site(self, outcome: PageOutcome, loop: int) -> list[QueueEntry]:
@@ -131,7 +131,7 @@ class Spider:
             if url is None or len(self.new_sites) >= self.crawl.max_new_sites:
                 continue
             site = site_of(url)
-            if site == outcome.site or site in self.new_sites or self.store.site_size(site):
+            if site == outcome.site or site in self.new_sites or self.store.sites.site_size(site):
                 continue
             self.new_sites.add(site)
             priority = self._priority(url, anchor)
@@ -143,12 +143,12 @@ class Spider:
     def stop_poor_sites(self, sites: set[str]) -> None:
         """Stop crawling the sites whose pages yield too few target documents."""
         for site in sorted(sites):
-            pages, target, stopped = self.store.site_counts(site)
+            pages, target, stopped = self.store.sites.site_counts(site)
             reason = site_stop_reason(
                 target, pages, self.crawl.site_min_yield, self.crawl.site_min_pages
             )
             if stopped is None and reason is not None:
-                self.store.stop_site(site, reason)
+                self.store.sites.stop_site(site, reason)
 
 
 def crawls_as(outcome: PageOutcome, target: str) -> str:
@@ -173,7 +173,7 @@ class Listings:
 
     def __init__(
         self,
-        store: SiteStore,
+        store: Store,
         config: RunConfig,
         robots: Robots,
         keep: Callable[[Sequence[Exchange]], object],
@@ -184,15 +184,15 @@ class Listings:
         self.crawl: CrawlConfig = config.crawl
         self.target = config.target
         self.enabled = self.crawl.sitemaps
-        self.listed = store.listed_sites()  # sites whose sitemaps and feeds were read
-        self.asked = store.listing_urls()  # the sitemaps and feeds read
+        self.listed = store.sites.listed_sites()  # sites whose sitemaps and feeds were read
+        self.asked = store.sites.listing_urls()  # the sitemaps and feeds read
         self.per_site: Counter[str] = Counter()  # listings asked for in this loop
 
     def ask_unread(self) -> list[Wanted]:
         """The sitemaps of sites asked for in an earlier run, never read."""
         wanted: list[Wanted] = []
         if self.enabled:
-            for site, url in self.store.sites_to_list():
+            for site, url in self.store.sites.sites_to_list():
                 wanted += self._ask_sitemaps(site, url)
         return wanted
 
@@ -248,15 +248,17 @@ class Listings:
             for url in listing.sitemaps:
                 if self.per_site[site] < MAX_LISTINGS and site_of(url) == site:
                     nested.append(self._ask(site, url))
-            room = self.crawl.max_pages_per_site - store.site_size(site)
+            room = self.crawl.max_pages_per_site - store.sites.site_size(site)
             for url in listing.pages:
                 queued = crawl_url(url)
                 if queued is not None and site_of(queued) == site and len(entries) < room:
                     entries.append(QueueEntry(queued, site, loop, "crawl", 1, LISTING_PRIORITY))
         with store.batch():
-            if store.site_counts(site)[2] is not None:
+            if store.sites.site_counts(site)[2] is not None:
                 entries = []  # the site was stopped meanwhile
-            added = store.enqueue_in_batch(entries)
+            added = store.pages.enqueue_in_batch(entries)
             found = len(listing.pages) if listing else 0
-            store.record_listing(result.url, site, loop, result.status, result.reason, found, added)
+            store.sites.record_listing(
+                result.url, site, loop, result.status, result.reason, found, added
+            )
         return nested, added

@@ -25,7 +25,7 @@ from collie.mining.workers import Workers
 from collie.models import FetchResult, QueuedPage
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.frontier import FrontierStore
+    from collie.store.frontier import FrontierTable
 
 
 PER_SITE = 2  # pages of one site waiting in the fetch pool (one in flight, one next)
@@ -40,7 +40,7 @@ class Stream:
 
     def __init__(
         self,
-        store: FrontierStore,
+        frontier: FrontierTable,
         workers: Workers,
         settler: Settler,
         listings: Listings,
@@ -50,7 +50,7 @@ class Stream:
         max_pages: int = 0,
     ) -> None:
         """`max_pages`: pages fetched in the loop at most (0: no limit)."""
-        self.store, self.workers, self.settler = store, workers, settler
+        self.frontier, self.workers, self.settler = frontier, workers, settler
         self.events, self.deadline, self.report = events, deadline, report
         self.max_pages = max_pages
         threads = workers.fetch_threads
@@ -136,7 +136,7 @@ class Stream:
         limit = wanted + len(self.claimed) + len(self.held)
         # Held pages are still queued: a site's window is widened by them, or a site's
         # pages on a host whose robots.txt failed would hide its other pages.
-        for page in self.store.next_per_site(PER_SITE + len(self.held), limit):
+        for page in self.frontier.next_per_site(PER_SITE + len(self.held), limit):
             if page.id in self.claimed or self.per_site[page.site] >= PER_SITE:
                 continue
             if self.held.waiting(page.id):
@@ -214,5 +214,5 @@ class Stream:
         held = f", {len(self.held)} held (robots.txt unreachable)" if len(self.held) else ""
         self.events.status(
             f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
-            f"{state.queued} waiting, {self.store.queued_count()} queued{held}"
+            f"{state.queued} waiting, {self.frontier.queued_count()} queued{held}"
         )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from collie.decide.teasers import find_teasers
 
 if TYPE_CHECKING:  # types only: the caller hands these in
-    from collie.store.pages import PageStore
+    from collie.store.pages import PageTable
 
 
 @dataclass
@@ -32,14 +32,14 @@ class TeaserCount:
     changed: int = 0  # documents whose marks or page status changed in this pass
 
 
-def mark_teasers(store: PageStore, enabled: bool, short_chars: int) -> TeaserCount:
+def mark_teasers(table: PageTable, enabled: bool, short_chars: int) -> TeaserCount:
     """The pass over every site (see the module docstring), in the caller's transaction
-    (`store.batch()`: the pass is written whole or not at all). A document whose
+    (`Store.batch()`: the pass is written whole or not at all). A document whose
     paragraphs left hold under `short_chars` characters (crawl.short_page_chars: less
     than a page needs to be judged on its own text) has nothing of its own left."""
     count = TeaserCount()
     updates = []
-    for _, docs in store.teaser_candidates():
+    for _, docs in table.teaser_candidates():
         found = find_teasers((doc_id, texts) for doc_id, _, _, _, texts in docs) if enabled else {}
         for doc_id, page_id, status, stored, texts in docs:
             teasers = sorted(found.get(doc_id, ()))
@@ -50,6 +50,6 @@ def mark_teasers(store: PageStore, enabled: bool, short_chars: int) -> TeaserCou
             if teasers != stored or empty != (status != "kept"):
                 updates.append((doc_id, page_id, teasers, empty))
     for update in updates:
-        store.set_teasers(*update)
+        table.set_teasers(*update)
     count.changed = len(updates)
     return count

@@ -1,12 +1,17 @@
 """Every read and write of the workspace database, one module per group of tables, and
-one object per user, so each gets a narrow interface:
+one object per user, so each gets a narrow interface. All of them share the
+workspace's one `Database` handle (base.py), whose `batch()` is the only way a
+transaction is opened:
 
-- `Store` (the loop's, collie.mining): loops and the frontier (frontier.py) <- fetched
-  pages, their documents and suspects, the texts later loops learn seed words from
-  (pages.py) <- sites (sites.py); robots.txt records (robots.py); the archive files
-  `collie scan` read and where its pages came from (scans.py). Every batch of
-  fetched pages is recorded in one transaction, so a run killed at any moment leaves
-  each page either still queued (fetched again on resume) or recorded with its
+- `Store` (the loop's, collie.mining) is composed of tables, each taking the handle and
+  the tables it writes through: `frontier` (loops and the frontier: frontier.py),
+  `pages` (fetched pages, their documents and suspects, the texts later loops learn
+  seed words from: pages.py; it queues a batch's links in the frontier), `sites`
+  (sites.py; a relative's site makes its pages' suspects), `robots` (robots.txt
+  records: robots.py) and `scans` (the archive files `collie scan` read and where its
+  pages came from: scans.py). An owner of the loop takes the tables it uses. Every
+  batch of fetched pages is recorded in one `batch()`, so a run killed at any moment
+  leaves each page either still queued (fetched again on resume) or recorded with its
   document: never half.
 - `Rewriter` (rewrite.py): what `collie reprocess` rewrites.
 - `CorpusStore` (corpus.py): what the corpus's use cases read (collie.corpus: export,
@@ -28,18 +33,43 @@ while the in-memory index takes 45 s for 1,000,000 (insert and query, 319 MB pea
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from collie.store.base import Database
 from collie.store.corpus import CorpusStore
+from collie.store.frontier import FrontierTable
+from collie.store.pages import PageTable
 from collie.store.reviews import ReviewStore
-from collie.store.robots import RobotsStore
-from collie.store.scans import ScanStore
+from collie.store.robots import RobotsTable
+from collie.store.scans import ScanTable
 from collie.store.search import QueryCache
-from collie.store.sites import SiteStore
+from collie.store.sites import SiteTable
 
 
-class Store(SiteStore, RobotsStore, ScanStore):
-    """The loop's reads and writes of one open workspace, all on the same connection
-    (store/base.py): frontier <- pages <- sites (recording needs the frontier; sites set
-    pages aside), robots."""
+class Store:
+    """The loop's tables of one open workspace, on its one database handle."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.frontier = FrontierTable(db)
+        self.pages = PageTable(db, self.frontier)
+        self.sites = SiteTable(db, self.pages)
+        self.robots = RobotsTable(db)
+        self.scans = ScanTable(db)
+
+    @property
+    def root(self) -> Path:
+        """The workspace's folder."""
+        return self.db.root
+
+    @contextmanager
+    def batch(self) -> Iterator[Store]:
+        """One transaction for a batch's writes, whichever tables they go to; reads
+        inside it see them. On any error everything is rolled back."""
+        with self.db.batch():
+            yield self
 
 
-__all__ = ["CorpusStore", "QueryCache", "ReviewStore", "Store"]
+__all__ = ["CorpusStore", "Database", "QueryCache", "ReviewStore", "Store"]

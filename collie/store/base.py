@@ -1,13 +1,14 @@
-"""The store's handle on an open workspace database: its connection and folder (taken
-from any object that has them, the workspace's handle among them: the store never
-imports the workspace); how a 64-bit fingerprint is stored."""
+"""The handle on an open workspace database (`Database`: its connection, its folder and
+the one way to open a transaction; the workspace holds it, and the store never imports
+the workspace); how a 64-bit fingerprint is stored."""
 
 from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
 
 _SIGN = 1 << 63
 
@@ -32,21 +33,34 @@ def now_iso_precise() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
 
-class OpenDatabase(Protocol):
-    """An open workspace database: its connection and the workspace's folder
-    (collie.workspace.folder.Workspace is one)."""
+class Database:
+    """One open workspace database: its connection, the workspace's folder, and `batch`,
+    the one way a transaction is opened. A workspace has one (Workspace.db), which
+    every store and table of it shares, so that a batch opened by one owner holds the
+    writes of every other inside it."""
 
-    @property
-    def conn(self) -> sqlite3.Connection: ...
+    def __init__(self, conn: sqlite3.Connection, root: Path) -> None:
+        self.conn, self.root = conn, root
+        self._depth = 0  # batches open: only the outermost commits
 
-    @property
-    def root(self) -> Path: ...
-
-
-class StoreBase:
-    """Reads and writes of the mining tables of one open workspace (the base of the chain)."""
-
-    def __init__(self, ws: OpenDatabase, max_distance: int = 3) -> None:
-        self.conn: sqlite3.Connection = ws.conn
-        self.root = ws.root
-        self.max_distance = max_distance
+    @contextmanager
+    def batch(self, immediate: bool = False) -> Iterator[None]:
+        """One transaction: every write inside it is committed at its end, or none on any
+        error (rolled back). A batch opened inside another is part of it. `immediate`
+        takes the write lock now rather than at the first write (a long rewrite that
+        must not find another writer half-way)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        try:
+            if immediate:
+                self.conn.execute("BEGIN IMMEDIATE")
+            with self.conn:
+                yield
+        finally:
+            self._depth = 0

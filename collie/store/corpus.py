@@ -4,13 +4,12 @@ rows, the suspects, languages, lengths, yields and per-loop counts. Reads only."
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 from collie.models import ExportRow
-from collie.store.base import from_sqlite
+from collie.store.base import Database, from_sqlite
 
 # A page's language provenance (migration page-langid), as ExportRow names it.
 LANGID_COLUMNS = "p.lid_model, p.lid_sha256, p.lid_threshold, p.lid_margin, p.lid_chars"
@@ -23,8 +22,8 @@ SOURCE = "CASE WHEN p.id IN (SELECT page_id FROM archive_pages) THEN 'archive' E
 class CorpusStore:
     """The corpus and the counts, on one open connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     def export_rows(
         self, loop: int | None = None, source: str | None = None, min_share: float = 0.0

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from collie.errors import WorkspaceError, disk_full_error, disk_is_full
-from collie.store.base import now_iso
+from collie.store.base import Database, now_iso
 from collie.store.migrations import MIGRATIONS, migrate, schema_version
 from collie.store.search import QueryCache
 from collie.version import __version__
@@ -205,7 +205,7 @@ def create_database(path: Path, chosen: Mapping[str, Any], docs: Iterable[SeedFi
     try:
         migrate(conn)
         stamp = now_iso()
-        with conn:
+        with Database(conn, path.parent).batch():
             conn.executemany(
                 "INSERT INTO workspace_info (key, value) VALUES (?, ?)",
                 [
@@ -247,7 +247,7 @@ def record_init_warnings(db: Path, warnings: Sequence[str]) -> None:
     """Keep what `collie init` warned of in workspace_info (issue 46)."""
     conn = connect(db)
     try:
-        with conn:
+        with Database(conn, db.parent).batch():
             conn.execute(
                 "INSERT OR REPLACE INTO workspace_info (key, value) VALUES (?, ?)",
                 (INIT_WARNINGS, json.dumps(list(warnings), ensure_ascii=False)),
@@ -264,7 +264,7 @@ def read_init_facts(db: Path) -> tuple[dict[str, str], tuple[str, str, dict[str,
         conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
         info = dict(conn.execute("SELECT key, value FROM workspace_info").fetchall())
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        last = QueryCache(conn).last_query() if "queries" in names else None
+        last = QueryCache(Database(conn, db.parent)).last_query() if "queries" in names else None
     except sqlite3.DatabaseError as exc:
         raise WorkspaceError(
             f"{db} is not a usable SQLite database: {exc}; the settings cannot be recovered "
@@ -281,8 +281,8 @@ def read_init_facts(db: Path) -> tuple[dict[str, str], tuple[str, str, dict[str,
 class WorkspaceRecords:
     """What init recorded and the loops' history, on one open connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     def seed_summary(self) -> list[SeedSummary]:
         rows = self.conn.execute(

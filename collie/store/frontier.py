@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from collie.models import LoopState, QueuedPage, QueueEntry, Referrer
-from collie.store.base import StoreBase, now_iso
+from collie.store.base import Database, now_iso
 
 
-class FrontierStore(StoreBase):
+class FrontierTable:
     """Loops and the frontier."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     # -- loops ------------------------------------------------------------------------
     def open_loop(self) -> LoopState:
@@ -22,7 +25,7 @@ class FrontierStore(StoreBase):
         number = int(
             self.conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM loops").fetchone()[0]
         )
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "INSERT INTO loops (number, started_at) VALUES (?, ?)", (number, now_iso())
             )
@@ -30,7 +33,7 @@ class FrontierStore(StoreBase):
 
     def mark_searched(self, loop: int, stopped: str | None = None) -> None:
         """The loop's search stage is over (`stopped`: why before its planned queries)."""
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "UPDATE loops SET searched_at = ?, search_stopped = ? WHERE number = ?",
                 (now_iso(), stopped, loop),
@@ -38,13 +41,13 @@ class FrontierStore(StoreBase):
 
     def add_warc_bytes(self, loop: int, written: int) -> None:
         """What a loop appended to the WARC files (added up over its runs)."""
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "UPDATE loops SET warc_bytes = warc_bytes + ? WHERE number = ?", (written, loop)
             )
 
     def finish_loop(self, loop: int) -> None:
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "UPDATE loops SET finished_at = ? WHERE number = ?", (now_iso(), loop)
             )
@@ -52,10 +55,10 @@ class FrontierStore(StoreBase):
     # -- the frontier -----------------------------------------------------------------
     def enqueue(self, entries: Iterable[QueueEntry]) -> int:
         """Queue URLs not seen before; return how many were new."""
-        with self.conn:
-            return self._insert_queue(entries)
+        with self.db.batch():
+            return self.insert_queue(entries)
 
-    def _insert_queue(self, entries: Iterable[QueueEntry]) -> int:
+    def insert_queue(self, entries: Iterable[QueueEntry]) -> int:
         rows = [
             (e.url, e.site, e.loop, e.source, e.depth, e.query_id, e.referrer_id, e.priority)
             for e in entries

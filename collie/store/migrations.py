@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from pathlib import Path
 
 from collie.errors import WorkspaceError
+from collie.store.base import Database
 from collie.version import __version__
 
 MIGRATIONS: list[tuple[str, list[str]]] = [
@@ -521,7 +523,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     for number, (name, statements) in enumerate(MIGRATIONS, start=1):
         if number <= current:
             continue
-        with conn:
+        with Database(conn, Path()).batch():  # the folder plays no part in a migration
             for statement in statements:
                 conn.execute(statement)
             conn.execute(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from collie.models import (
@@ -18,8 +17,8 @@ from collie.models import (
     WarcLocation,
 )
 from collie.reasons import RELATIVE_SUSPECTED, TEASER, TOO_SHORT
-from collie.store.base import from_sqlite, to_sqlite
-from collie.store.frontier import FrontierStore
+from collie.store.base import Database, from_sqlite, to_sqlite
+from collie.store.frontier import FrontierTable
 
 # (document id, page id, the page's status, the teaser indices stored, paragraph texts)
 TeaserRow = tuple[int, int, str, list[int], list[str]]
@@ -57,8 +56,12 @@ PAYLOAD_RECORDS = (
 )
 
 
-class PageStore(FrontierStore):
+class PageTable:
     """Recording fetched pages and their documents."""
+
+    def __init__(self, db: Database, frontier: FrontierTable) -> None:
+        self.db, self.conn = db, db.conn
+        self.frontier = frontier  # a batch queues the links of the pages it records
 
     # -- recording fetched pages --------------------------------------------------------
     def kept_pages(self, where: str = "", params: tuple[Any, ...] = ()) -> list[CachedPage]:
@@ -91,16 +94,9 @@ class PageStore(FrontierStore):
             "NOT IN (SELECT page_id FROM suspects WHERE label IS NOT NULL)"
         )
 
-    @contextmanager
-    def batch(self) -> Iterator[PageStore]:
-        """One transaction for a batch's writes (`write`, `enqueue_in_batch`); reads
-        inside it see them. On any error everything is rolled back."""
-        with self.conn:
-            yield self
-
     def enqueue_in_batch(self, entries: Iterable[QueueEntry]) -> int:
         """Queue URLs not seen before, inside `batch`; return how many were new."""
-        return self._insert_queue(entries)
+        return self.frontier.insert_queue(entries)
 
     def set_warc(self, page_id: int, where: WarcLocation) -> None:
         """The record of the page's answer in the WARC files."""
@@ -187,7 +183,7 @@ class PageStore(FrontierStore):
         """The language provenance of pages labelled again ((model, SHA-256, threshold,
         margin, characters, page id): collie.mining.provenance.stamped_figures), in one
         transaction."""
-        with self.conn:
+        with self.db.batch():
             self.conn.executemany(
                 "UPDATE pages SET lid_model = ?, lid_sha256 = ?, lid_threshold = ?, "
                 "lid_margin = ?, lid_chars = ? WHERE id = ?",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from collie.store.base import now_iso_precise
+from collie.store.base import Database, now_iso_precise
 
 # Where the page's answer is archived: its URL and fetch time, for a replay link (or NULL).
 ARCHIVED = (
@@ -34,8 +33,8 @@ def _document(keys: tuple[str, ...], row: Any) -> dict[str, Any]:
 class ReviewStore:
     """Reviews, on one open connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     # -- reviews (collie review) -----------------------------------------------------------
     def review_sample_size(self) -> int:
@@ -55,7 +54,7 @@ class ReviewStore:
     def add_review_sample(self, doc_ids: Sequence[int]) -> int:
         """Store a sample drawn (its order: the order the speaker sees) unless one is
         stored already, in one transaction; returns the sample's size."""
-        with self.conn:
+        with self.db.batch():
             existing = self.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
             if existing:
                 return int(existing)
@@ -82,7 +81,7 @@ class ReviewStore:
         """(document id, label, reviewer) of sampled documents, in one transaction: all
         recorded or none."""
         at = now_iso_precise()
-        with self.conn:
+        with self.db.batch():
             self.conn.executemany(
                 "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?",
                 [(label, reviewer, at, doc_id) for doc_id, label, reviewer in judgements],
@@ -125,7 +124,7 @@ class ReviewStore:
         else:
             verdict = label
             sql = "UPDATE reviews SET label = ?, reviewer = ?, judged_at = ? WHERE doc_id = ?"
-        with self.conn:
+        with self.db.batch():
             cursor = self.conn.execute(sql, (verdict, reviewer, now_iso_precise(), doc_id))
         return cursor.rowcount == 1
 
@@ -139,7 +138,7 @@ class ReviewStore:
         ).fetchone()
         if row is None:
             return None
-        with self.conn:
+        with self.db.batch():
             if row[0] < 0:
                 self.conn.execute(
                     "UPDATE suspects SET label = NULL, reviewer = NULL, "

@@ -16,14 +16,15 @@ already stopped, and pages without a cached body (dropped before their text was 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from collie.models import CachedPage, DocumentRow, PageOutcome
-from collie.store.base import from_sqlite
+from collie.store.base import Database, from_sqlite
+from collie.store.frontier import FrontierTable
 from collie.store.pages import (
     DOCUMENT_COLUMNS,
-    PageStore,
+    PageTable,
     document_values,
     langid_values,
     paragraph_texts,
@@ -32,19 +33,25 @@ from collie.store.pages import (
 HEADER_SOURCES = "'tdmrep-header', 'x-robots-noai'"  # reservations only headers state
 
 
-class Rewriter(PageStore):
+class Rewriter:
     """The reprocess writes; the caller wraps them in one transaction (`transaction`).
-    It needs the frontier's referrers and the pages' suspects rows, not the rest of the
-    store (reviews, exports, counts)."""
+    It takes the page table (the pages it reads back, their suspects rows, the WARC
+    pointers), not the rest of the store (reviews, exports, counts)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
+        self.pages = PageTable(db, FrontierTable(db))
 
     def cached_pages(self) -> list[CachedPage]:
-        return self.kept_pages()
+        return self.pages.kept_pages()
 
-    def transaction(self) -> sqlite3.Connection:
-        """Begin the one transaction (write lock taken now); `with` it to commit."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute("UPDATE documents SET duplicate_of = NULL")  # decided again
-        return self.conn
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """The one transaction of a reprocess (the write lock taken at once), every
+        near-duplicate decision cleared at its start, to be decided again."""
+        with self.db.batch(immediate=True):
+            self.conn.execute("UPDATE documents SET duplicate_of = NULL")
+            yield
 
     def update_page(self, o: PageOutcome, headers_read: bool = True) -> None:
         """The page's outcome, rights and language provenance as examined again; a page
@@ -114,7 +121,7 @@ class Rewriter(PageStore):
         """The page's page-level suspects row: written when it is relative-suspected now,
         removed when it no longer is (a speaker's verdict goes with it)."""
         if o.suspect is not None:
-            self.insert_suspect(o.page_id, o.suspect)
+            self.pages.insert_suspect(o.page_id, o.suspect)
         else:
             self.conn.execute(
                 "DELETE FROM suspects WHERE page_id = ? AND level = 'page'", (o.page_id,)

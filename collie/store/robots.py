@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from collie.fetch.robots import KEPT_KINDS, RobotsRecord
-from collie.store.base import StoreBase
+from collie.store.base import Database
 
 _KEPT = ", ".join(f"'{kind}'" for kind in sorted(KEPT_KINDS))
 
 
-class RobotsStore(StoreBase):
+class RobotsTable:
     """robots.txt records."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     # -- robots.txt -------------------------------------------------------------------
     def robots_records(self) -> list[RobotsRecord]:
@@ -24,7 +27,7 @@ class RobotsStore(StoreBase):
         return [RobotsRecord(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     def save_robots(self, records: Iterable[RobotsRecord]) -> None:
-        with self.conn:
+        with self.db.batch():
             self.conn.executemany(
                 "INSERT OR REPLACE INTO robots (origin, kind, body, status, fetched_at, "
                 "tdmrep) VALUES (?, ?, ?, ?, ?, ?)",

@@ -7,8 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from collie.store.base import now_iso
-from collie.store.frontier import FrontierStore
+from collie.store.base import Database, now_iso
 
 
 @dataclass(frozen=True)
@@ -28,8 +27,11 @@ class ScannedFile:
 COUNTS = ("records", "pages", "candidates", "documents", "seconds")
 
 
-class ScanStore(FrontierStore):
+class ScanTable:
     """The scan's reads and writes, on the workspace's connection."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     def scanned_sources(self) -> set[str]:
         """The files scanned to their end (a partial one is not among them)."""
@@ -86,7 +88,7 @@ class ScanStore(FrontierStore):
         last whole record, where a rerun resumes; `identity` its size and first bytes'
         hash (scanfile.file_identity)."""
         size, head = identity if identity is not None else (None, None)
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "INSERT OR REPLACE INTO scanned_files (source, loop, records, pages, "
                 "candidates, documents, seconds, error, scanned_at, size, head, whole, "

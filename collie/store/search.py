@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from collie.errors import WorkspaceError
 from collie.search.base import SearchResponse, SearchResult
-from collie.store.base import now_iso
+from collie.store.base import Database, now_iso
 from collie.urls import canonical_url
 
 
@@ -36,13 +36,13 @@ class ResultUrl:
 class QueryCache:
     """The `queries` and `search_results` tables of one open workspace."""
 
-    def __init__(self, conn: sqlite3.Connection, run_id: int | None = None) -> None:
-        self.conn = conn
+    def __init__(self, db: Database, run_id: int | None = None) -> None:
+        self.db, self.conn = db, db.conn
         self.run_id = run_id  # the search run whose requests are counted (begin_run)
 
     def begin_run(self, backend: str) -> int:
         """A run that may search begins: its requests are counted from now on."""
-        with self.conn:
+        with self.db.batch():
             cursor = self.conn.execute(
                 "INSERT INTO search_runs (started_at, backend) VALUES (?, ?)",
                 (now_iso(), backend),
@@ -85,7 +85,7 @@ class QueryCache:
         Only a new query or one that failed before may be (re)sent: a query that is done,
         lost or pending (another run, or a crash) raises WorkspaceError.
         """
-        with self.conn:
+        with self.db.batch():
             cursor = self.conn.execute(
                 "INSERT INTO queries (backend, text, params, loop, words, status, attempts, "
                 "created_at) VALUES (?, ?, ?, ?, ?, 'pending', 1, ?) "
@@ -110,7 +110,7 @@ class QueryCache:
             (query_id, r.rank, r.url, canonical_url(r.url), r.title, r.snippet)
             for r in response.results
         ]
-        with self.conn:
+        with self.db.batch():
             self.conn.execute("DELETE FROM search_results WHERE query_id = ?", (query_id,))
             self.conn.executemany(
                 "INSERT INTO search_results (query_id, rank, url, canonical_url, title, snippet) "
@@ -124,7 +124,7 @@ class QueryCache:
             )
 
     def fail_query(self, query_id: int, error: str) -> None:
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "UPDATE queries SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
                 (now_iso(), error, query_id),
@@ -132,7 +132,7 @@ class QueryCache:
 
     def mark_pending_lost(self) -> int:
         """Queries left pending by a crash: their results are unknown; never re-sent."""
-        with self.conn:
+        with self.db.batch():
             cursor = self.conn.execute(
                 "UPDATE queries SET status = 'lost', error = 'results lost in an interrupted "
                 "run' WHERE status = 'pending'"
@@ -184,7 +184,7 @@ class QueryCache:
             "SELECT rank FROM search_results WHERE query_id = ? ORDER BY rank", (query_id,)
         )
         ranks = [r[0] for r in rows]
-        with self.conn:
+        with self.db.batch():
             self.conn.executemany(
                 "UPDATE search_results SET target = ? WHERE query_id = ? AND rank = ?",
                 [(int(t), query_id, rank) for rank, t in zip(ranks, targets, strict=True)],
@@ -209,7 +209,7 @@ class QueryCache:
 
     def update_judgements(self, changed: list[tuple[int, int, bool]]) -> None:
         """Results judged again ((query id, rank, target)), in one transaction."""
-        with self.conn:
+        with self.db.batch():
             self.conn.executemany(
                 "UPDATE search_results SET target = ? WHERE query_id = ? AND rank = ?",
                 [(int(t), query_id, rank) for query_id, rank, t in changed],

@@ -5,10 +5,10 @@ only; collie.decide.sitelabels decides, collie.corpus.sites writes."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from collie.reasons import RELATIVE_SUSPECTED
+from collie.store.base import Database
 
 MAX_TEXTS = 200  # documents a site's labels are decided from (the first, by id)
 MAX_URLS = 5000  # URLs of a site looked at for language codes
@@ -28,8 +28,8 @@ class CorpusSite:
 class SiteFactsStore:
     """Reads of one open workspace for the site labels and the site list."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     def change_marks(self) -> list[int]:
         """What moves when a site's labels may change beyond its corpus documents (which

@@ -10,12 +10,16 @@ from collie.models import (
     SuspectRow,
 )
 from collie.reasons import RELATIVE_SUSPECTED
-from collie.store.base import now_iso
-from collie.store.pages import PageStore
+from collie.store.base import Database, now_iso
+from collie.store.pages import PageTable
 
 
-class SiteStore(PageStore):
+class SiteTable:
     """Sites and the relatives' decisions' writes."""
+
+    def __init__(self, db: Database, pages: PageTable) -> None:
+        self.db, self.conn = db, db.conn
+        self.pages = pages  # a relative's site makes its documents suspects
 
     # -- sites ------------------------------------------------------------------------
     def site_counts(self, site: str) -> tuple[int, int, str | None]:
@@ -43,10 +47,12 @@ class SiteStore(PageStore):
             (site,),
         ).fetchall()
         self.stop_site(site, reason)
-        with self.conn:
+        with self.db.batch():
             for page_id, text, paragraphs, words in rows:
                 marked = [(*p[:3], p[1] in ("und", "zxx")) for p in json.loads(paragraphs)]
-                self.insert_suspect(page_id, SuspectRow("site", pass_share, text, marked, words))
+                self.pages.insert_suspect(
+                    page_id, SuspectRow("site", pass_share, text, marked, words)
+                )
             self.conn.executemany(
                 "UPDATE pages SET status = 'dropped', reason = ? WHERE id = ?",
                 [(reason, r[0]) for r in rows],
@@ -95,7 +101,7 @@ class SiteStore(PageStore):
         )
         referred = {r[0] for r in rows}
         freed = [i for i in page_ids if i not in referred]
-        with self.conn:
+        with self.db.batch():
             for table in ("suspects", "documents"):
                 self.conn.executemany(
                     f"DELETE FROM {table} WHERE page_id = ?", [(i,) for i in freed]
@@ -111,7 +117,7 @@ class SiteStore(PageStore):
         """In one transaction: the corpus pages' paragraphs labelled again by a new model
         ((page id, paragraphs, target share)), the pages it makes relative-suspected
         (status dropped, documents rows kept), and the sites' letters counted again."""
-        with self.conn:
+        with self.db.batch():
             for page_id, paragraphs, share in relabelled:
                 self.conn.execute(
                     "UPDATE documents SET paragraphs = ? WHERE page_id = ?",
@@ -121,7 +127,7 @@ class SiteStore(PageStore):
                     "UPDATE pages SET target_share = ? WHERE id = ?", (round(share, 4), page_id)
                 )
             for page_id, suspect in suspected:
-                self.insert_suspect(page_id, suspect)
+                self.pages.insert_suspect(page_id, suspect)
                 reason = f"{RELATIVE_SUSPECTED}:{suspect.level} {suspect.pass_share:.2f}"
                 self.conn.execute(
                     "UPDATE pages SET status = 'dropped', reason = ?, lang = 'und' WHERE id = ?",
@@ -182,7 +188,7 @@ class SiteStore(PageStore):
         )
 
     def stop_site(self, site: str, reason: str) -> None:
-        with self.conn:
+        with self.db.batch():
             self.conn.execute(
                 "INSERT INTO sites (site, stopped) VALUES (?, ?) "
                 "ON CONFLICT (site) DO UPDATE SET stopped = excluded.stopped",

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from typing import Any
 
-from collie.store.base import now_iso
+from collie.store.base import Database, now_iso
 
 # How long a status waits for another writer (a run's batch) before it leaves the
 # counts unkept: a reader never waits the connection's 30 s for a cache.
@@ -19,8 +19,8 @@ KEEP_WAIT_MS = 200
 class TallyStore:
     """`corpus_version` and `export_tallies`, on one open connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Database) -> None:
+        self.db, self.conn = db, db.conn
 
     def corpus_version(self) -> int:
         """How many changes the corpus's documents (and their pages) have seen."""
@@ -61,7 +61,7 @@ class TallyStore:
         wait = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
         self.conn.execute(f"PRAGMA busy_timeout = {KEEP_WAIT_MS}")
         try:
-            with self.conn:
+            with self.db.batch():
                 self.conn.execute(f"DELETE FROM {table}")
                 self.conn.execute(
                     f"INSERT INTO {table} (fingerprint, {column}, computed_at) VALUES (?, ?, ?)",

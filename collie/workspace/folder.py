@@ -29,6 +29,7 @@ from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
 from collie.languages import Language, get_language
+from collie.store.base import Database
 from collie.store.database import (
     READ_ONLY_ERRNOS,
     WorkspaceRecords,
@@ -117,6 +118,10 @@ class Workspace:
     migrated: list[str] = field(default_factory=list)
     read_only: bool = False  # this process can only read it (issue 46): no command writes
     search_run: int | None = None  # the run whose search requests are counted (search_runs)
+    db: Database = field(init=False)  # the one handle every store of it shares
+
+    def __post_init__(self) -> None:
+        self.db = Database(self.conn, self.root)
 
     @property
     def language(self) -> Language:
@@ -136,7 +141,7 @@ class Workspace:
     @property
     def records(self) -> WorkspaceRecords:
         """What init recorded and the loops' history (store/database.py)."""
-        return WorkspaceRecords(self.conn)
+        return WorkspaceRecords(self.db)
 
     def seed_documents(self, role: str | None = None) -> list[sqlite3.Row]:
         return self.records.seed_documents(role)
@@ -165,7 +170,7 @@ class Workspace:
     @property
     def queries(self) -> QueryCache:
         """The search cache (store/search.py)."""
-        return QueryCache(self.conn, self.search_run)
+        return QueryCache(self.db, self.search_run)
 
     def close(self) -> None:
         self.conn.close()
@@ -298,14 +303,15 @@ def open_workspace(
         )
     read_only = not writable(db)
     conn, applied = open_database(db, read_only)
-    fixed = WorkspaceRecords(conn).info().get("language")
+    workspace = Workspace(root, settings, conn, applied, read_only)
     try:
+        fixed = workspace.records.info().get("language")
         if fixed:
             check_language_fixed(settings, fixed)
     except BaseException:
         conn.close()
         raise
-    return Workspace(root, settings, conn, applied, read_only)
+    return workspace
 
 
 def check_can_init(root: Path) -> None:

@@ -23,8 +23,8 @@ def paragraphs(code: str) -> list[str]:
 
 def queue(store: Store, urls: Sequence[str], loop: int = 1) -> list[QueuedPage]:
     """Queue `urls` (search results of `loop`); their queued pages, in order."""
-    store.enqueue(QueueEntry(u, site_of(u), loop, "search", 0, 2.0) for u in urls)
-    pages = {p.url: p for p in store.next_batch(10_000)}
+    store.frontier.enqueue(QueueEntry(u, site_of(u), loop, "search", 0, 2.0) for u in urls)
+    pages = {p.url: p for p in store.frontier.next_batch(10_000)}
     return [pages[u] for u in urls]
 
 

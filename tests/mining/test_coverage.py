@@ -103,10 +103,10 @@ def test_the_stop_waits_for_the_long_tail(
     truth = len(longtail.head_sites) + len(longtail.tail_sites)
     assert coverage["observed"] <= truth <= coverage["high"]
     # what each query led to: every kept page is on a site some query surfaced first
-    from collie.store import CorpusStore
+    from collie.store import CorpusStore, Database
 
     conn = sqlite3.connect(default / "collie.db")
-    leads = CorpusStore(conn).query_leads(limit=1000)
+    leads = CorpusStore(Database(conn, default)).query_leads(limit=1000)
     conn.close()
     assert sum(docs for *_, docs in leads) == len(found(default, longtail))
     assert sum(sites for _, _, sites, _ in leads) <= coverage["observed"]

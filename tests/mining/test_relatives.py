@@ -85,7 +85,7 @@ def _record_site(store: Store, site: str, kinds: list[str]) -> None:
     entries = [QueueEntry(f"http://{site}/{i}", site, 1, "search", 0, 1.0)
                for i in range(len(kinds))]  # fmt: skip
     store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
-    store.enqueue(entries)
+    store.frontier.enqueue(entries)
     outcomes = []
     for i, kind in enumerate(kinds):
         page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
@@ -104,13 +104,13 @@ def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
     workspace: Path, capsys, monkeypatch
 ) -> None:
     with open_workspace(workspace, os.environ, {}) as ws:
-        store, reads, reviews = Store(ws), CorpusStore(ws.conn), ReviewStore(ws.conn)
+        store, reads, reviews = Store(ws.db), CorpusStore(ws.db), ReviewStore(ws.db)
         _record_site(store, "relatives.example", ["kept", "suspect", "suspect", "kept"])
-        mine, near = store.site_letters("relatives.example")
+        mine, near = store.sites.site_letters("relatives.example")
         assert near == 3 * mine  # two pages half near, two pages all near
         assert len(list(reads.export_rows())) == 2
-        assert store.suspect_site("relatives.example", mine / (mine + near)) == 2
-        assert store.site_counts("relatives.example")[2] == "relative-suspected:site 0.25"
+        assert store.sites.suspect_site("relatives.example", mine / (mine + near)) == 2
+        assert store.sites.site_counts("relatives.example")[2] == "relative-suspected:site 0.25"
         assert list(reads.export_rows()) == []
         rows = list(reads.suspect_rows())
         assert [r.level for r in rows] == ["site", "page", "page", "site"]
@@ -234,14 +234,14 @@ def test_a_page_suspected_alone_on_a_target_site_is_judged_with_its_site() -> No
 
 def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> None:
     with open_workspace(workspace, os.environ, {}) as ws:
-        store, reads = Store(ws), CorpusStore(ws.conn)
+        store, reads = Store(ws.db), CorpusStore(ws.db)
         _record_site(store, "relatives.example", ["kept"] * 3)
         assert len(list(reads.export_rows())) == 3
         # a model that has learnt the relatives: their text is now nearest `mis`
         pages, sites = judge_corpus(store, _Nearest([("und", 0.9, "mis")] * 6), RULES)  # type: ignore[arg-type]
         assert (pages, sites) == (3, 0)  # three pages fail on their own (too few letters
         assert list(reads.export_rows()) == []  # for a site verdict)
-        assert store.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
+        assert store.sites.site_letters("relatives.example") == (0, 2 * (3 * 61 + 14 * (0 + 1 + 2)))
         rows = list(reads.suspect_rows())
         assert {r.level for r in rows} == {"page"} and len(rows) == 3
         # restoring them: a page whose document another one duplicates stays a suspect
@@ -249,7 +249,7 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
         first = store.conn.execute("SELECT id FROM documents WHERE page_id = ?", (ids[0],))
         store.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
                            (first.fetchone()[0], ids[1]))  # fmt: skip
-        assert store.forget_suspects(ids) == ids[1:]
+        assert store.sites.forget_suspects(ids) == ids[1:]
         assert [r.id for r in reads.suspect_rows()] == ids[:1]
 
 
@@ -309,7 +309,7 @@ def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
     rules = PageRules("zul", min_share=0.2, min_pass=0.5)
     xhosa = training["xho"]
     with open_workspace(root, os.environ, {}) as ws:
-        store = Store(ws)
+        store = Store(ws.db)
         model = load_model(workspace_model_path(root))
         assert search_contrast(ws, store, model, rules, ("zul", "xho", "nbl", "ssw")) is None
         store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
@@ -318,7 +318,7 @@ def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
             texts = xhosa[n::3]
             entries = [QueueEntry(f"http://{site}/{i}", site, 1, "search", 0, 1.0)
                        for i in range(len(texts))]  # fmt: skip
-            store.enqueue(entries)
+            store.frontier.enqueue(entries)
             for entry, text in zip(entries, texts, strict=True):
                 page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
                                              (entry.url,)).fetchone()[0]  # fmt: skip
@@ -327,11 +327,11 @@ def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
                 assert (o.reason or "").startswith("relative-suspected:page")
                 outcomes.append(o)
         record_outcomes(store, outcomes)
-        suspects = len(store.suspect_paragraphs())
+        suspects = len(store.sites.suspect_paragraphs())
         before = workspace_model_path(root).read_bytes()
         contrast = search_contrast(ws, store, model, rules, ("zul", "xho", "nbl", "ssw"))
         assert contrast is not None
-        assert len(store.suspect_paragraphs()) == suspects
+        assert len(store.sites.suspect_paragraphs()) == suspects
         assert workspace_model_path(root).read_bytes() == before
 
     def taken(m: LangModel, code: str) -> float:

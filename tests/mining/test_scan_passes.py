@@ -79,7 +79,7 @@ def scanned(
             "SELECT url, status, reason FROM pages WHERE url LIKE ?", (f"{SITE}/%",)
         )
         pages = {url: (status, reason) for url, status, reason in rows}
-        corpus = {row.url for row in CorpusStore(ws.conn).export_rows()}
+        corpus = {row.url for row in CorpusStore(ws.db).export_rows()}
     return report, pages, corpus, events.lines
 
 
@@ -124,7 +124,7 @@ def test_a_scanned_pages_body_is_read_back_from_the_archive_file(
     with open_copy(template_ws, tmp_path) as ws, LocalExecutor() as local:
         scan(ws, model, local, [str(archive)], RunConfig.of(ws), prefilter=False)
         rules = RunConfig.of(ws, model).rules
-        pages = Store(ws).kept_pages()
+        pages = Store(ws.db).pages.kept_pages()
         assert len(pages) == 5 and {p.archive_kind for p in pages} == {"conversion"}
         for page in pages:
             again = examine_cached(page, ws.root, model, rules).outcome

@@ -45,8 +45,8 @@ def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
     flags = {"crawl__sitemaps": False, "fetch__delay": 0, "crawl__site_min_pages": 100}
     with open_copy(template_ws, tmp_path, **flags) as ws:
         config = RunConfig.of(ws, model)
-        store = Store(ws, config.keep.max_distance)
-        store.open_loop()
+        store = Store(ws.db)
+        store.frontier.open_loop()
         queue(store, [f"{SITE}/"])
         with Fetcher(config.fetch) as fetcher:
             workers = Workers(LocalExecutor(), fetcher, model, config)
@@ -59,7 +59,7 @@ def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
             assert fetching.run() is None
             fetching.finish()
         assert report.pages == {"kept": 3, "wronglang": 1}
-        assert store.queued_count() == 0
+        assert store.frontier.queued_count() == 0
         assert fetching.held_back() == (0, {})
 
 
@@ -69,8 +69,8 @@ def test_a_scheduler_stops_at_the_time_limit(
 ) -> None:
     small_site(world)
     config = RunConfig.of(ws, model)
-    store = Store(ws)
-    store.open_loop()
+    store = Store(ws.db)
+    store.frontier.open_loop()
     queue(store, [f"{SITE}/"])
     with Fetcher(config.fetch) as fetcher:
         workers = Workers(LocalExecutor(), fetcher, model, config)
@@ -80,4 +80,4 @@ def test_a_scheduler_stops_at_the_time_limit(
         fetching = scheduler(*parts)
         assert fetching.run() == "the run's time limit (1e-09 s) was reached"
         fetching.finish()
-    assert store.queued_count() == 1  # the page stays queued for the next run
+    assert store.frontier.queued_count() == 1  # the page stays queued for the next run

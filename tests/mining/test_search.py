@@ -71,7 +71,7 @@ def searching(template_ws: Path, tmp_path: Path, world: World, web: MiniWebServe
 
 def stage_of(ws, model: LangModel, events: RunEvents) -> tuple[SearchStage, LoopReport]:
     config = RunConfig.of(ws, model)
-    Store(ws).open_loop()
+    Store(ws.db).frontier.open_loop()
     backend = make_backend(ws.settings, {"BRAVE_API_KEY": KEY})
     report = LoopReport(1)
     budget = SearchBudget.of(config.search)
@@ -91,7 +91,7 @@ def test_each_query_yields_its_outcome_and_entries_and_the_loop_is_searched(
         assert {e.priority for s in steps for e in s.entries} == {SEARCH_PRIORITY}
         assert report.queries == {"sent": 3} and report.requests == 6
         assert ws.queries.query_counts() == {"done": 6}
-        assert Store(ws).open_loop().searched
+        assert Store(ws.db).frontier.open_loop().searched
         assert events.lines[0].startswith("loop 1: 3 queries (3 sent; 6 search requests)")
 
 
@@ -108,7 +108,7 @@ def test_a_caller_that_stops_asking_leaves_the_loop_unsearched(searching, model)
         stage, report = stage_of(ws, model, Lines())
         for _ in stage:
             break
-        assert not Store(ws).open_loop().searched and report.search_stopped is None
+        assert not Store(ws.db).frontier.open_loop().searched and report.search_stopped is None
 
 
 class Knows:

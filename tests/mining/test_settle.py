@@ -24,8 +24,8 @@ from .pages import answer, article, paragraphs, queue
 
 def settler_of(ws, model: LangModel) -> tuple[Store, Settler]:
     config = RunConfig.of(ws, model)
-    store = Store(ws, config.keep.max_distance)
-    store.open_loop()
+    store = Store(ws.db)
+    store.frontier.open_loop()
     return store, Settler(store, config, Spider(store, at_depth(config, 2)), model)
 
 
@@ -61,7 +61,7 @@ def test_warc_keep_target_archives_only_target_pages(
 ) -> None:
     with open_copy(template_ws, tmp_path, warc__keep="target") as ws:
         store, settler = settler_of(ws, model)
-        settler.archive = open_archive(store, settler.config.keep.warc_max_bytes)
+        settler.archive = open_archive(store.pages, settler.config.keep.warc_max_bytes)
         pages = {
             "http://alpha.co.za/a": article("zul", 3),
             "http://gamma.co.za/en": article("eng", 3),
@@ -118,7 +118,7 @@ def test_each_page_keeps_how_its_language_was_identified(ws, model: LangModel) -
             "SELECT page_id, paragraphs FROM documents WHERE kind = 'target'"
         )
     ]
-    store.set_langid(
+    store.pages.set_langid(
         stamped_figures(ModelStamp("workspace", "ab" * 32, 0.3), [(page_id, paragraphs_row)])
     )
     row = store.conn.execute(

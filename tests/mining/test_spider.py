@@ -25,8 +25,8 @@ def test_a_target_document_brings_its_sites_links_and_new_sites_within_budget(
     template_ws: Path, tmp_path: Path
 ) -> None:
     with open_copy(template_ws, tmp_path, crawl__max_new_sites=1) as ws:
-        store = Store(ws)
-        store.open_loop()
+        store = Store(ws.db)
+        store.frontier.open_loop()
         [page] = queue(store, ["http://alpha.co.za/one"])
         spider = Spider(store, at_depth(RunConfig.of(ws), 2))
         kept = PageOutcome(page.id, page.site, "kept", links=LINKS)
@@ -57,11 +57,11 @@ def test_a_target_language_listing_page_is_crawled_as_a_document() -> None:
 def test_a_site_whose_pages_yield_too_little_stops(template_ws: Path, tmp_path: Path) -> None:
     flags = {"crawl__site_min_pages": 2, "crawl__site_min_yield": 0.5}
     with open_copy(template_ws, tmp_path, **flags) as ws:
-        store = Store(ws)
-        store.open_loop()
+        store = Store(ws.db)
+        store.frontier.open_loop()
         pages = queue(store, [f"http://poor.example.com/{i}" for i in range(3)])
         with store.batch():
             for page in pages:
-                store.write(PageOutcome(page.id, page.site, "wronglang", lang="eng"))
+                store.pages.write(PageOutcome(page.id, page.site, "wronglang", lang="eng"))
         Spider(store, at_depth(RunConfig.of(ws), 2)).stop_poor_sites({"example.com"})
-        assert store.site_counts("example.com")[2] is not None
+        assert store.sites.site_counts("example.com")[2] is not None

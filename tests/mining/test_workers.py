@@ -27,7 +27,7 @@ def test_with_warc_files_only_the_digest_comes_back(
             config = RunConfig.of(ws, model)
             with Fetcher(config.fetch) as fetcher:
                 workers = Workers(LocalExecutor(), fetcher, model, config)
-                [page] = queue(Store(ws), ["http://alpha.co.za/1"])
+                [page] = queue(Store(ws.db), ["http://alpha.co.za/1"])
                 examined = workers.examine(page, answer(page.url, body))
         assert examined.outcome.status == "kept"
         assert examined.outcome.body_sha1 == hashlib.sha1(body).hexdigest()
@@ -54,6 +54,6 @@ def test_a_batch_is_fetched_over_http_and_examined_in_its_order(
     config = RunConfig.of(ws, model)
     with Fetcher(config.fetch) as fetcher:
         workers = Workers(LocalExecutor(), fetcher, model, config)
-        examined = workers.fetch_and_examine(queue(Store(ws), urls))
+        examined = workers.fetch_and_examine(queue(Store(ws.db), urls))
     assert [e.queued.url for e in examined] == urls
     assert [e.outcome.status for e in examined] == ["kept", "kept", "wronglang"]

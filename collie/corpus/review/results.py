@@ -23,7 +23,7 @@ def site_label_names(ws: Workspace) -> dict[str, list[str]]:
 
 def audit_data(ws: Workspace) -> dict[str, Any]:
     """The audit of an open workspace (also the report's)."""
-    store = ReviewStore(ws.conn)
+    store = ReviewStore(ws.db)
     sizes: Counter[Stratum] = Counter(
         Stratum(site, origin_name(loop, scanned))
         for _, site, loop, scanned in store.review_candidates()
