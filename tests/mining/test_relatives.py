@@ -84,11 +84,11 @@ def workspace(tmp_path: Path, capsys, monkeypatch) -> Path:
 def _record_site(store: Store, site: str, kinds: list[str]) -> None:
     entries = [QueueEntry(f"http://{site}/{i}", site, 1, "search", 0, 1.0)
                for i in range(len(kinds))]  # fmt: skip
-    store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
+    store.db.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
     store.frontier.enqueue(entries)
     outcomes = []
     for i, kind in enumerate(kinds):
-        page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
+        page_id = store.db.conn.execute("SELECT id FROM pages WHERE url = ?",
                                      (entries[i].url,)).fetchone()[0]  # fmt: skip
         o = PageOutcome(page_id, site, "dropped")
         text = " ".join(w + "ab"[i % 2] * i for w in LUO.split())  # no near-duplicates
@@ -119,7 +119,9 @@ def test_a_relatives_site_is_set_aside_exported_on_request_and_reviewed_first(
         assert first is not None and first["document"]["suspect"] is True
         assert first["total"] == 4 and first["judged"] == 0
         assert reviews.judge(first["document"]["doc_id"], "none", "tester")
-        label = store.conn.execute("SELECT label FROM suspects WHERE label IS NOT NULL").fetchone()
+        label = store.db.conn.execute(
+            "SELECT label FROM suspects WHERE label IS NOT NULL"
+        ).fetchone()
         assert label[0] == "relative"
         assert reviews.undo_judgement() == first["document"]["doc_id"]
         lines = "\n".join(status_lines(status_data(ws)))
@@ -245,9 +247,9 @@ def test_the_corpus_judged_again_sets_pages_and_sites_aside(workspace: Path) -> 
         rows = list(reads.suspect_rows())
         assert {r.level for r in rows} == {"page"} and len(rows) == 3
         # restoring them: a page whose document another one duplicates stays a suspect
-        ids = [r[0] for r in store.conn.execute("SELECT page_id, id FROM documents ORDER BY id")]
-        first = store.conn.execute("SELECT id FROM documents WHERE page_id = ?", (ids[0],))
-        store.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
+        ids = [r[0] for r in store.db.conn.execute("SELECT page_id, id FROM documents ORDER BY id")]
+        first = store.db.conn.execute("SELECT id FROM documents WHERE page_id = ?", (ids[0],))
+        store.db.conn.execute("UPDATE documents SET duplicate_of = ? WHERE page_id = ?",
                            (first.fetchone()[0], ids[1]))  # fmt: skip
         assert store.sites.forget_suspects(ids) == ids[1:]
         assert [r.id for r in reads.suspect_rows()] == ids[:1]
@@ -312,7 +314,7 @@ def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
         store = Store(ws.db)
         model = load_model(workspace_model_path(root))
         assert search_contrast(ws, store, model, rules, ("zul", "xho", "nbl", "ssw")) is None
-        store.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
+        store.db.conn.execute("INSERT INTO loops (number, started_at) VALUES (1, 'now')")
         outcomes = []
         for n, site in enumerate(("xho1.example", "xho2.example", "xho3.example")):
             texts = xhosa[n::3]
@@ -320,7 +322,7 @@ def test_the_search_contrast_judges_snippets_and_leaves_the_corpus_alone(
                        for i in range(len(texts))]  # fmt: skip
             store.frontier.enqueue(entries)
             for entry, text in zip(entries, texts, strict=True):
-                page_id = store.conn.execute("SELECT id FROM pages WHERE url = ?",
+                page_id = store.db.conn.execute("SELECT id FROM pages WHERE url = ?",
                                              (entry.url,)).fetchone()[0]  # fmt: skip
                 o = PageOutcome(page_id, site, "dropped")
                 decide(o, text, [(text, "und", 0.6)], rules, [True])

@@ -54,7 +54,7 @@ def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
             settler = Settler(store, config, spider, model, robots=fetcher.robots)
             listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
             report = LoopReport(1)
-            parts = (store, workers, settler, listings, RunEvents(), Deadline(0), report)
+            parts = (store.frontier, workers, settler, listings, RunEvents(), Deadline(0), report)
             fetching = scheduler(*parts)
             assert fetching.run() is None
             fetching.finish()
@@ -76,7 +76,15 @@ def test_a_scheduler_stops_at_the_time_limit(
         workers = Workers(LocalExecutor(), fetcher, model, config)
         settler = Settler(store, config, Spider(store, at_depth(config, 3)), model)
         listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
-        parts = (store, workers, settler, listings, RunEvents(), Deadline(1e-9), LoopReport(1))
+        parts = (
+            store.frontier,
+            workers,
+            settler,
+            listings,
+            RunEvents(),
+            Deadline(1e-9),
+            LoopReport(1),
+        )
         fetching = scheduler(*parts)
         assert fetching.run() == "the run's time limit (1e-09 s) was reached"
         fetching.finish()

@@ -102,7 +102,7 @@ def test_each_page_keeps_how_its_language_was_identified(ws, model: LangModel) -
     store, settler = settler_of(ws, model)
     pages = {"http://alpha.co.za/a": article("zul", 0), "http://gamma.co.za/en": article("eng", 1)}
     settler.settle(examined(store, model, pages, settler.config.rules), LoopReport(1))
-    rows = store.conn.execute(
+    rows = store.db.conn.execute(
         "SELECT lid_model, lid_sha256, lid_threshold, lid_margin, lid_chars, text_chars "
         "FROM pages ORDER BY id"
     ).fetchall()
@@ -114,14 +114,14 @@ def test_each_page_keeps_how_its_language_was_identified(ws, model: LangModel) -
     assert settler.stamp is None and settler.model_stamp() == stamp
     [(page_id, paragraphs_row)] = [
         (p, json.loads(d))
-        for p, d in store.conn.execute(
+        for p, d in store.db.conn.execute(
             "SELECT page_id, paragraphs FROM documents WHERE kind = 'target'"
         )
     ]
     store.pages.set_langid(
         stamped_figures(ModelStamp("workspace", "ab" * 32, 0.3), [(page_id, paragraphs_row)])
     )
-    row = store.conn.execute(
+    row = store.db.conn.execute(
         "SELECT lid_model, lid_sha256, lid_threshold, lid_margin FROM pages WHERE id = ?",
         (page_id,),
     ).fetchone()
