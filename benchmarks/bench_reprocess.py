@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from collie.archive.bodycache import CACHE_FOLDER, compress_body, write_body
 from collie.langid.learn import load_model_for
 from collie.mininet.pages import build_corpus
 from collie.mining.config import RunConfig
@@ -65,9 +66,10 @@ def make_workspace(root: Path, count: int) -> None:
         outcomes = []
         for entry, page in zip(entries, pages, strict=True):
             response = FetchResult(entry.url, entry.url, 200, {"content-type": page.content_type})
+            sha1 = write_body(ws.root / CACHE_FOLDER, compress_body(page.body))
             outcomes.append(PageOutcome(
                 ids[entry.url], entry.site, "dropped", "not-decided", response.final_url, 200,
-                time.time(), body_sha1=store.save_body(page.body), content_type=page.content_type,
+                time.time(), body_sha1=sha1, content_type=page.content_type,
             ))  # fmt: skip
         record_outcomes(store, outcomes)
 
