@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,8 +37,10 @@ from collie.langid.learn import (
     needs_own_model,
     split_paragraphs,
     train_workspace_model,
+    workspace_model_path,
 )
 from collie.langid.model import OTHER, LangModel, summarise_languages
+from collie.langid.modelfile import read_model
 from collie.languages import Language, get_language, resolve_language
 from collie.page.encoding import decode_text_file
 from collie.search.google import end_notice
@@ -46,13 +49,17 @@ from collie.workspace.folder import (
     CONFIG_FILE,
     DB_FILE,
     SEED_WORDS_FILE,
+    STAGING_PREFIX,
     check_can_init,
     create_workspace,
     is_workspace,
+    open_workspace,
+    publish_workspace,
     read_settings,
     read_stored_facts,
     read_word_list,
     settings_missing,
+    staged_workspace,
     write_settings_file,
 )
 from collie.workspace.seedfiles import (
@@ -98,19 +105,23 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
             warnings.append(line.removeprefix(WARNING))
         note(line)
 
-    made = _create(request, tell)
-    if warnings:
-        record_init_warnings(request.root / DB_FILE, warnings)
+    check_can_init(request.root)
+    with staged_workspace(request.root) as staging:  # whole or not at all (issue 58)
+        made = _create(request, tell, staging)
+        if warnings:
+            record_init_warnings(staging / DB_FILE, warnings)
+        publish_workspace(staging, request.root)
     return Created(made.language, made.plan, made.words, warnings)
 
 
 WARNING = "warning: "
 
 
-def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
+def _create(request: InitRequest, note: Callable[[str], None], staging: Path) -> Created:
+    """Check the request and build its workspace in `staging` (moved to request.root
+    once whole)."""
     root, lang, docs = request.root, request.lang, request.docs
     wronglang, seed_words, encoding = request.wronglang, request.seed_words, request.encoding
-    check_can_init(root)
     outer = next((p for p in root.parents if is_workspace(p)), None)
     if not docs and not seed_words:
         raise UsageProblem(
@@ -153,15 +164,15 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
-    create_workspace(root, chosen, plan, words)
-    learned = train_workspace_model(root, language.code, plan.documents, base)
+    create_workspace(staging, chosen, plan, words)
+    learned = train_workspace_model(staging, language.code, plan.documents, base)
     codes = [h for h in hidden if not h.endswith(REAL_SUFFIX)]
     if codes:
         note(f"langid.hide: the model does not know {', '.join(codes)} in this workspace")
     if len(codes) < len(hidden):
         known = ", ".join(h.removesuffix(REAL_SUFFIX) for h in hidden if h.endswith(REAL_SUFFIX))
         note(f"langid.hide: the model knows {known} from the UDHR alone in this workspace")
-    for line in foreign_documents(load_model_for(root), language.code, plan.documents):
+    for line in foreign_documents(load_model_for(staging), language.code, plan.documents):
         note(f"warning: {line}; is it in the right folder?")
     if learned is not None:
         for line in learned_lines(learned):
@@ -311,6 +322,7 @@ class Recovered:
 
     sources: dict[str, tuple[Any, str]]  # key -> (value, where it came from)
     lost: list[str]
+    model: str | None = None  # the damaged language model rebuilt instead (issue 58)
 
 
 AT_INIT = f"{DB_FILE}, as chosen at init"
@@ -324,8 +336,11 @@ def recover(root: Path) -> Recovered:
     """Write the missing collie.toml of the workspace at `root` again from what collie.db
     and seed/ know; nothing else is read or changed."""
     if is_workspace(root):
+        if _model_damaged(root):
+            return _rebuild_model(root)
         raise WorkspaceError(
-            f"{root} has its {CONFIG_FILE}; there is nothing to recover.",
+            f"{root} has its {CONFIG_FILE} and a readable language model; there is nothing "
+            "to recover.",
             "`collie config` shows its settings.",
         )
     if not settings_missing(root):
@@ -355,6 +370,51 @@ def recover(root: Path) -> Recovered:
     chosen = {key: value for key, (value, _where) in found.items()}
     write_settings_file(root, RECOVERED_HEADER + render_toml(chosen))
     return Recovered(found, lost)
+
+
+@dataclass(frozen=True)
+class SeedText:
+    """A seed document as the model's training reads it."""
+
+    role: str
+    lang: str | None
+    text: str
+
+
+def _model_damaged(root: Path) -> bool:
+    """Is the workspace's own language model there but unreadable?"""
+    path = workspace_model_path(root)
+    if not path.is_file():
+        return False
+    try:
+        read_model(path)
+    except InputError:
+        return True
+    return False
+
+
+def _rebuild_model(root: Path) -> Recovered:
+    """Train the workspace's model again from its seed documents, as `init` did (the
+    langid.hide of its settings), written whole over the damaged file. What later loops
+    added to it (the relatives' contrast, a fitted target's neighbours) is made again by
+    the next loop's passes."""
+    settings = read_settings(root, os.environ, {})
+    code = settings["language.code"]
+    hidden = _hidden_languages(settings["langid.hide"], code)
+    with open_workspace(root, os.environ, {}) as ws:
+        documents = [
+            SeedText(row["role"], row["lang"], ws.path(row["path"]).read_text(encoding="utf-8"))
+            for row in ws.seed_documents()
+        ]
+    path = workspace_model_path(root)
+    with tempfile.TemporaryDirectory(prefix=STAGING_PREFIX, dir=root) as scratch:
+        train_workspace_model(Path(scratch), code, documents, base_model(hidden))
+        made = workspace_model_path(Path(scratch))
+        if made.is_file():
+            os.replace(made, path)
+        else:  # too little seed text to train on: the bundled model is the workspace's
+            path.unlink()
+    return Recovered({}, [], str(path))
 
 
 def _init_settings(stored: str | None) -> dict[str, tuple[Any, str]]:
