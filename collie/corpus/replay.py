@@ -26,7 +26,7 @@ from types import TracebackType
 
 import requests
 
-from collie.errors import CollieError
+from collie.errors import CollieError, plural
 from collie.store.warc import WARC_FOLDER, archive_files, warc_date
 from collie.store.warcindex import INDEX_FILE, index_is_current, timestamp, write_index
 
@@ -55,6 +55,15 @@ def ensure_index(
     (damage, whole records indexed)), among them those of `expected` (the files page
     rows name) that are missing."""
     files = warc_files(root)
+    named = sorted(set(expected))
+    if not files and named:  # the page rows name files that are gone (issue 58)
+        raise CollieError(
+            f"warc/ holds none of the {plural(len(named), 'WARC file', 'WARC files')} the "
+            f"fetched pages were kept in ({named[0]}{', ...' if len(named) > 1 else ''}): "
+            "they were deleted or moved, so there is nothing to index or replay.",
+            "Put the files back into warc/ from a copy; or run `collie check --repair`, and "
+            "the next `collie run` fetches the lost pages again.",
+        )
     if not files:
         raise CollieError(
             "This workspace has no WARC files (warc/) to index or replay.",

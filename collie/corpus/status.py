@@ -33,7 +33,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     counts = exported_counts(ws)
     curve = coverage_by_loop(ws)  # read only: no model, nothing judged
     seeds = ws.queries.loop_seed_words()
-    backend = ws.settings["search.backend"]
+    used = ws.queries.backends_used()  # a Brave query is not named searxng (issue 58)
+    backend = used[0] if used else ws.settings["search.backend"]
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.records.seed_summary():
@@ -56,7 +57,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         "wronglang_documents": wrong,
         "seed_words": len(ws.manual_seed_words()),
         "search": {
-            "backend": ws.settings["search.backend"],
+            "backend": ", ".join(used) or backend,
             "queries": ws.queries.query_counts(),
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),

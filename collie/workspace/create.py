@@ -5,6 +5,7 @@ and creates (messages go through the `note` it is given)."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import secrets
@@ -41,7 +42,7 @@ from collie.langid.learn import (
 )
 from collie.langid.model import OTHER, LangModel, summarise_languages
 from collie.langid.modelfile import read_model
-from collie.languages import Language, get_language, resolve_language
+from collie.languages import Language, get_language, members, resolve_language
 from collie.page.encoding import decode_text_file
 from collie.search.google import end_notice
 from collie.store.database import record_init_warnings
@@ -123,6 +124,7 @@ def _create(request: InitRequest, note: Callable[[str], None], staging: Path) ->
     root, lang, docs = request.root, request.lang, request.docs
     wronglang, seed_words, encoding = request.wronglang, request.seed_words, request.encoding
     outer = next((p for p in root.parents if is_workspace(p)), None)
+    _check_encoding(encoding)
     if not docs and not seed_words:
         raise UsageProblem(
             "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
@@ -148,6 +150,27 @@ def _create(request: InitRequest, note: Callable[[str], None], staging: Path) ->
     hidden = _hidden_languages(settings["langid.hide"], language.code)
     base = base_model(hidden)  # the bundled model, or it without the hidden languages
     problem = learning_problem(language.code, plan.words("target"), base)
+    member = _known_member(language, base)
+    if member is not None and not request.force:
+        if problem is not None:
+            raise UsageProblem(
+                f"{language.code} is the {language.display_name} macrolanguage, which "
+                f"collie's model knows through its member {member.code} "
+                f"({member.display_name}); it could only learn {language.code} from your "
+                f"seed documents, which are too few ({plan.words('target'):,} words).",
+                f"Give --lang {member.code} to mine {member.code}"
+                + (
+                    f" (--lang {language.display_name} names it too)"
+                    if member.code == language.principal
+                    else ""
+                )
+                + ", or more text with --docs.",
+            )
+        note(
+            f"{WARNING}{language.code} is a macrolanguage: collie learns it from your "
+            f"documents; its model knows its member {member.display_name} ({member.code}): "
+            f"for that, make the workspace with --lang {member.code}."
+        )
     if problem is not None and not request.force:
         raise UsageProblem(
             problem, "Give more text with --docs, or go on anyway with --force (not advised)."
@@ -182,6 +205,29 @@ def _create(request: InitRequest, note: Callable[[str], None], staging: Path) ->
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def _known_member(language: Language, base: LangModel) -> Language | None:
+    """The member the model knows of a macrolanguage target it does not know as such
+    (swa: swh), its principal member first; None otherwise."""
+    if not language.is_macrolanguage or not needs_own_model(language.code, base):
+        return None
+    found = [m for m in members(language) if not needs_own_model(m.code, base)]
+    found.sort(key=lambda m: (m.code != language.principal, m.code))
+    return found[0] if found else None
+
+
+def _check_encoding(name: str | None) -> None:
+    """--encoding names a codec Python knows (a misspelt one is refused, not ignored)."""
+    if name is None:
+        return
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise UsageProblem(
+            f"--encoding {name!r} is not an encoding collie knows; nothing was created.",
+            "Give a name such as utf-8, latin-1, cp1252 or utf-16 (Python's codec names).",
+        ) from None
 
 
 def _check_one_language(settings: Settings, language: Language) -> None:

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
-from collie.errors import ConfigError, SettingsFileMissing, WorkspaceError
+from collie.errors import ConfigError, SettingsFileMissing, UsageProblem, WorkspaceError
 from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
-from collie.languages import Language, get_language
+from collie.languages import Language, get_language, resolve_language
 from collie.store.database import (
     READ_ONLY_ERRNOS,
     WorkspaceRecords,
@@ -237,9 +237,16 @@ def read_settings(
     if root is not None:
         path = root / CONFIG_FILE
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_bytes().decode("utf-8")
         except OSError as exc:
             raise WorkspaceError(f"Cannot read {path}: {exc.strerror}.") from exc
+        except UnicodeDecodeError as exc:
+            line = exc.object[: exc.start].count(b"\n") + 1
+            raise ConfigError(
+                f"{path} is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                f"{exc.start} (line {line}) cannot be decoded; nothing was read.",
+                "Save the file as UTF-8 (TOML requires it), or restore it from a copy.",
+            ) from exc
         toml_values = read_toml(text, str(path))
     settings = load_settings(toml_values, environ, flags)
     if root is not None and "language.code" in toml_values:
@@ -258,6 +265,16 @@ def check_language_fixed(settings: Settings, fixed: str) -> None:
         name = f"{get_language(fixed).display_name} ({fixed})"
     except KeyError:
         name = repr(fixed)
+    if _names_language(str(entry.value), fixed):  # "Zulu" or "zu" in a zul workspace
+        raise ConfigError(
+            f"language.code takes the ISO 639-3 code: {entry.source} gives {entry.value!r}, "
+            f"which names {name}, this workspace's language; nothing was changed.",
+            (
+                f'Write code = "{fixed}" under [language] in {CONFIG_FILE}.'
+                if entry.source == CONFIG_FILE
+                else f"Leave out the {entry.source}: language.code is {fixed} already."
+            ),
+        )
     raise ConfigError(
         f"language.code is fixed at init: this workspace was made for {name}, and "
         f"{entry.source} asks for {entry.value!r}; nothing was changed.",
@@ -270,6 +287,14 @@ def check_language_fixed(settings: Settings, fixed: str) -> None:
         f"{entry.value or 'another language'}, make a new workspace in another folder: "
         f"`collie init --lang {entry.value or 'CODE'} --docs PATH -w NEW-FOLDER`.",
     )
+
+
+def _names_language(value: str, code: str) -> bool:
+    """Does `value` (a name, a 639-1 code) name the language `code`?"""
+    try:
+        return resolve_language(value).language.code == code
+    except UsageProblem:
+        return False
 
 
 def open_workspace(
