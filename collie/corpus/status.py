@@ -254,6 +254,15 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
     return counts
 
 
+def written_totals(ws: Workspace) -> tuple[int, int]:
+    """(documents, words) a default corpus export writes, as `collie status` counts
+    them: the corpus's documents (kept, not near-duplicates) less those left with no
+    target-language text of their own (`exported_counts`)."""
+    counts = exported_counts(ws).values()
+    documents = sum(sum(c["documents"].values()) for c in counts)
+    return documents, sum(int(c["words"]) for c in counts)
+
+
 def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:
     """export.tally_by_loop of a default export of the workspace: as the last export (or
     status) kept it, while nothing it depends on has changed (tally.tally_fingerprint);
