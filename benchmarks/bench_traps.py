@@ -12,7 +12,9 @@ limited (crawl.chain_budget = 0, the spider as it was) and with the default budg
 The pages are generated (UDHR text in the closed world's layouts): the figures say how
 the spider treats the chains, not how often real sites make them.
 
-Run: python benchmarks/bench_traps.py   (about five minutes on 2 cores)
+Run: python benchmarks/bench_traps.py   (about five minutes on 2 cores; --calendar-only:
+the first world alone; --world FILE: a world file too, such as a real-news world that
+benchmarks/bench_neighbour.py built from ../shared/data)
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def calendar_world() -> None:
     world = World()
     zul = load_declarations()["zul"].training_paragraphs()
     articles = add_calendar_site(world, HOST, zul[:24])
+    counts: list[int] = []
     print(f"calendar world: 1 site, {len(articles)} articles, an endless calendar; 1 loop")
     print(f"{'miner':45} {'trap requests':>13} {'requests':>8} {'articles':>8}")
     with MiniWebServer(world) as web, tempfile.TemporaryDirectory() as tmp:
@@ -82,11 +85,21 @@ def calendar_world() -> None:
             trapped = sum(1 for p in paths if p.startswith(PREFIX))
             found = len({f"http://{HOST}{p}" for p in paths} & set(articles))
             print(f"{name:45} {trapped:>13} {len(paths):>8} {found:>8}")
+            counts.append(trapped)
+    before, after = counts
+    print(f"trap requests: {after} against {before} with chains not limited "
+          f"({after / before:.3f}x; target: at most 5 a run)")  # fmt: skip
 
 
-def default_world() -> None:
-    world, built = ensure_world(BuildOptions())
-    print(f"\ndefault world: {world.name} ({'built now' if built else 'cached'}); 2 loops")
+def closed_world(given: Path | None = None) -> None:
+    """The default world, or the world file `given` (a real-news world of
+    bench_neighbour.py, built from ../shared/data)."""
+    if given is None:
+        world, built = ensure_world(BuildOptions())
+        print(f"\ndefault world: {world.name} ({'built now' if built else 'cached'}); 2 loops")
+    else:
+        world = given
+        print(f"\nworld {world.name} (given); 2 loops")
     print(f"{'miner':45} {'trap requests':>13} {'fetched':>8} {'docs':>5} {'recall.reach':>12}")
     for name, budget in BUDGETS:
         with tempfile.TemporaryDirectory(prefix="collie-bench-traps-") as tmp:
@@ -100,4 +113,6 @@ def default_world() -> None:
 if __name__ == "__main__":
     calendar_world()
     if "--calendar-only" not in sys.argv:
-        default_world()
+        closed_world()
+    if "--world" in sys.argv:
+        closed_world(Path(sys.argv[sys.argv.index("--world") + 1]))
