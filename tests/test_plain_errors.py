@@ -308,3 +308,13 @@ def test_every_command_counts_the_corpus_alike_or_names_the_difference(  # type:
     assert "as `collie status` counts" in sites.err
     review = json.loads(run_collie(capsys, *sets, "review", "--results", "--json").out)
     assert review["exported_documents"] == written and review["documents"] == stored
+
+
+def test_the_scan_progress_line_counts_files(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from collie.cli import progress
+
+    events = progress.CliEvents(quiet=False, terminal=False)
+    events.stage(1, "scan", 4)
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
+    events.advance(1)
+    assert "loop 1 scan: 1/4 files" in capsys.readouterr().err
