@@ -135,6 +135,17 @@ class ArchiveDamaged(CollieError):
         self.damaged = damaged
 
 
+def unreadable_file_error(path: Path | str) -> InputError:
+    """The one-line error for a file collie may not read (another user's, or a mode
+    that forbids reading): name it and the permission (issue 58)."""
+    return InputError(
+        f"cannot read {path}: permission denied (it belongs to another user, or its mode "
+        "forbids reading); nothing was changed.",
+        f"Make it readable (as its owner: chmod u+r {path}), or run collie as the user who "
+        "owns the workspace.",
+    )
+
+
 def plural(n: int, one: str, many: str) -> str:
     """ "1 page", "3 pages"."""
     return f"{n} {one if n == 1 else many}"

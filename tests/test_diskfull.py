@@ -129,3 +129,74 @@ def test_init_on_a_full_disk_says_so_and_leaves_nothing(  # type: ignore[no-unty
     assert not root.exists() or not any(root.iterdir())  # init leaves nothing behind
     done = run_collie(capsys, *init)  # space freed: the same command goes on
     assert done.code == 0, done.err
+
+
+def test_init_is_whole_or_absent_when_the_model_meets_a_full_disk(  # type: ignore[no-untyped-def]
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    """The disk fills while the language model is written, after collie.db and seed/
+    (issue 58): the workspace was built beside and is not there, so the same command
+    run again makes it; in an existing folder (the current directory) too."""
+    import zipfile
+
+    made = build_zulu_world(world)
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(made.seed_text, encoding="utf-8")
+    real_writestr = zipfile.ZipFile.writestr
+    calls = {"n": 0}
+
+    def writestr_on_a_full_disk(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_writestr(self, *args, **kwargs)
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("the user's own file\n", encoding="utf-8")
+    for root in (tmp_path / "new" / "ws", mine):
+        init = ("init", "-w", str(root), "--lang", "zul", "--docs", str(docs), "--search",
+                "searxng", "--search-url", web.search_url)  # fmt: skip
+        calls["n"] = 0
+        with monkeypatch.context() as patch:
+            patch.setattr(zipfile.ZipFile, "writestr", writestr_on_a_full_disk)
+            failed = run_collie(capsys, *init)
+        assert failed.code == 1, failed.err
+        assert "is full (" in failed.err and "run the same command again" in failed.err
+        assert "unexpected" not in failed.err
+        if root == mine:
+            assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+        else:
+            assert not (tmp_path / "new").exists()  # the folders made for it are gone too
+        done = run_collie(capsys, *init)
+        assert done.code == 0, done.err
+        assert (root / "collie.toml").is_file() and (root / "models" / "langid.npz").is_file()
+        assert not [p for p in root.parent.iterdir() if p.name.startswith(".collie-init")]
+        assert not [p for p in root.iterdir() if p.name.startswith(".collie-init")]
+    assert run_collie(capsys, "-w", str(mine), "status").code == 0
+
+
+def test_a_damaged_model_is_named_with_the_command_that_rebuilds_it(  # type: ignore[no-untyped-def]
+    tmp_path, capsys, web, world, monkeypatch
+) -> None:
+    root, _ = zulu_workspace(tmp_path, capsys, web, world)
+    model = root / "models" / "langid.npz"
+    whole = model.read_bytes()
+    model.write_bytes(whole[: len(whole) // 2])  # cut, as a full disk left it before
+    sample = tmp_path / "sample.txt"
+    sample.write_text("Umuntu ngumuntu ngabantu.\n", encoding="utf-8")
+    monkeypatch.chdir(root)
+    for command in (("run", "--loops", "1"), ("langid", "identify", str(sample))):
+        failed = run_collie(capsys, *command)
+        assert failed.code == 1, failed.err
+        assert failed.err.startswith(
+            f"collie: error: the workspace's language model {model} is damaged"
+        ), failed.err
+        assert "`collie init --recover`" in failed.err and "unexpected" not in failed.err
+    rebuilt = run_collie(capsys, "init", "--recover")
+    assert rebuilt.code == 0, rebuilt.err
+    assert f"Rebuilt {model}" in rebuilt.err
+    assert model.read_bytes() == whole  # the same model init trained
+    assert run_collie(capsys, "langid", "identify", str(sample)).code == 0
+    again = run_collie(capsys, "init", "--recover")
+    assert again.code == 1 and "nothing to recover" in again.err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ from collie.corpus.export import (
 )
 from collie.corpus.sites import SITE_FORMATS, site_entries, write_sites
 from collie.decide.sitelabels import LABELS
-from collie.errors import InputError, UsageProblem
+from collie.errors import InputError, UsageProblem, unreadable_file_error
 from collie.workspace.folder import Workspace
 
 if TYPE_CHECKING:  # types only: the opener hands it in
@@ -144,6 +145,9 @@ def export_to(
                 f"Give a file name (e.g. {Path(out) / 'corpus.txt'}), or --format dir.",
             ) from None
         except PermissionError as exc:
+            name = Path(os.fsdecode(exc.filename)) if exc.filename else None
+            if name is not None and name.exists() and not os.access(name, os.R_OK):
+                raise unreadable_file_error(name) from exc  # a WARC file, not OUT
             raise InputError(
                 f"Cannot write {out}: permission denied ({exc.filename or out}).",
                 "Choose a folder you can write to.",

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from collie.api.options import Flags, Notes, log_note
-from collie.workspace.create import Created, InitRequest, Recovered, create, recover
+from collie.workspace.create import Created, InitRequest, create
+from collie.workspace.recover import Recovered, recover
 
 
 def create_workspace(

@@ -22,6 +22,7 @@ from collie.corpus.review.judgements import (
 from collie.corpus.review.results import audit_data, site_label_names
 from collie.corpus.review.sample import Candidate, draw_sample, origin_name
 from collie.corpus.review.server import ReviewServer
+from collie.corpus.status import written_totals
 from collie.errors import InputError, UsageProblem
 from collie.store import ReviewStore
 from collie.workspace.folder import Workspace
@@ -70,7 +71,9 @@ def review_results(open_workspace: Opener) -> dict[str, Any]:
     """What `collie review --results --json` prints (collie.corpus.review.audit.audit):
     the judged documents weighed by their stratum's documents in the corpus now."""
     with open_workspace() as ws:
-        return audit_data(ws)
+        data = audit_data(ws)
+        data["exported_documents"] = written_totals(ws)[0]  # what status counts (issue 58)
+        return data
 
 
 def export_sample(open_workspace: Opener, path: Path, size: int, replace: bool = False) -> int:

@@ -164,7 +164,8 @@ class ArchiveStore:
         )
         documents = self.conn.execute(
             "SELECT COUNT(*) FROM lost_bodies l JOIN documents d ON d.page_id = l.page_id "
-            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL "
+            "JOIN pages p ON p.id = l.page_id "
+            "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
             "AND (l.outcome IS NULL OR l.outcome LIKE 'failed%')"
         ).fetchone()[0]
         return LostCounts(
@@ -176,15 +177,17 @@ class ArchiveStore:
         )
 
     def corpus_documents(self, page_ids: Iterable[int]) -> int:
-        """How many of these pages' documents are in the corpus (target, not duplicates)."""
+        """How many of these pages' documents are in the corpus as kept (target, not
+        duplicates, their page kept: as the review and the site list count them)."""
         ids = sorted(set(page_ids))
         total = 0
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             total += self.conn.execute(
-                "SELECT COUNT(*) FROM documents WHERE kind = 'target' AND duplicate_of IS NULL "
-                f"AND page_id IN ({marks})",
+                "SELECT COUNT(*) FROM documents d JOIN pages p ON p.id = d.page_id "
+                "WHERE d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept' "
+                f"AND d.page_id IN ({marks})",
                 chunk,
             ).fetchone()[0]
         return total

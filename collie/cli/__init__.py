@@ -26,6 +26,7 @@ from collie.errors import (
     dependency_error,
     disk_full_error,
     find_disk_full,
+    unreadable_file_error,
 )
 from collie.version import __version__
 
@@ -227,6 +228,9 @@ class SectionedGroup(click.Group):
             refused = _read_only_refusal(ctx.ensure_object(App), exc)
             if refused is not None:
                 raise refused from exc
+            unreadable = _unreadable(exc)
+            if unreadable is not None:
+                raise unreadable from exc
             full = find_disk_full(exc)
             if full is None:
                 raise
@@ -252,6 +256,20 @@ def _read_only_refusal(app: App, exc: BaseException) -> CollieError | None:
             isinstance(seen, OSError) and seen.errno in READ_ONLY_ERRNOS
         ):
             return read_only_error(root)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _unreadable(exc: BaseException) -> CollieError | None:
+    """A file the command could not read for want of permission (a WARC file of another
+    user's): named, with `chmod`, not an unexpected PermissionError (issue 58)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        name = getattr(seen, "filename", None)
+        if isinstance(seen, PermissionError) and isinstance(name, (str, os.PathLike)):
+            path = Path(os.fsdecode(name))
+            if path.exists() and not os.access(path, os.R_OK):
+                return unreadable_file_error(path)
         seen = seen.__cause__ or seen.__context__
     return None
 
@@ -338,6 +356,15 @@ def main(argv: list[str] | None = None) -> None:
         else:  # a package missing or broken in this environment: name it
             missing = dependency_error(exc)
             _fail(missing.message, missing.hint)
+        sys.exit(1)
+    except MemoryError:
+        if show_traceback:
+            traceback.print_exc()
+        _fail(
+            "collie ran out of memory: the input is too large for this machine's memory "
+            "(a very long paragraph or page); what was done before is kept.",
+            "Split the input into smaller pieces, or run where more memory is free.",
+        )
         sys.exit(1)
     except Exception as exc:
         full = None if show_traceback else find_disk_full(exc)

@@ -15,6 +15,7 @@ from collie.cli.outputs import force_option
 from collie.corpus.export import FORMATS, RIGHTS, SEGMENTS, SHARDS, TDM_RESERVED, ExportChoice
 from collie.corpus.report import html_report, summary_lines
 from collie.corpus.sites import SITE_FORMATS
+from collie.corpus.status import written_totals
 from collie.decide.sitelabels import LABELS
 from collie.errors import ArchiveDamaged, InputError, plural
 from collie.files import atomic_write
@@ -181,6 +182,14 @@ def export(
             note(
                 f"{count.sites:,} sites ({count.documents:,} documents, {count.words:,} words) "
                 f"written to {'stdout' if out == '-' else out}."
+            )
+            with app.open() as ws:
+                documents, words = written_totals(ws)
+            note(
+                f"The site list counts the corpus's documents as kept, with every word of "
+                f"them; a corpus export writes {documents:,} of them ({words:,} words: their "
+                "target-language paragraphs less their site's boilerplate), as `collie "
+                "status` counts."
             )
         return
     if not app.quiet:

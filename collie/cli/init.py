@@ -56,7 +56,8 @@ from collie.errors import UnusableDocuments, UsageProblem
     "--recover",
     is_flag=True,
     help="Write the collie.toml of an existing workspace again, when it is missing, from "
-    "what collie.db and seed/ know; changes nothing else.",
+    "what collie.db and seed/ know, or its language model when it is damaged; changes "
+    "nothing else.",
 )
 @click.option(
     "--json",
@@ -87,7 +88,8 @@ def init(
     collie.db. Refuses to touch an existing workspace. With --recover, writes the missing
     collie.toml of a workspace again (language, seed words and the settings chosen at
     init from collie.db, the search backend of its last query; defaults for the rest)
-    and lists what it could not recover.
+    and lists what it could not recover; or, when its language model (models/langid.npz)
+    is damaged, trains it again from the seed documents.
 
     \b
     Example:
@@ -135,6 +137,14 @@ def init(
 def _recover(root: Path, as_json: bool) -> None:
     """`collie init --recover`: write collie.toml again and say what it holds."""
     made = recover_settings(root)
+    if made.model is not None:
+        note(
+            f"Rebuilt {made.model} from the seed documents; collie.toml, collie.db and "
+            "seed/ are unchanged."
+        )
+        if as_json:
+            click.echo(json.dumps({"workspace": str(root), "rebuilt": made.model}, indent=2))
+        return
     for key, (value, where) in made.sources.items():
         note(f"recovered {key} = {value!r} ({where})")
     for what in made.lost:

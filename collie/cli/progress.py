@@ -40,7 +40,7 @@ class CliEvents(RunEvents):
 
     def stage(self, loop: int, name: str, total: int | None) -> None:
         self.close()
-        self.unit = "queries" if name == "search" else "pages"
+        self.unit = {"search": "queries", "scan": "files"}.get(name, "pages")
         self.desc = f"loop {loop} {name}" if loop else name
         self.done, self.total, self.last_status = 0, total, ""
         self.printed = time.monotonic()

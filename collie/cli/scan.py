@@ -12,7 +12,7 @@ from collie.api.options import no_note
 from collie.cli.executor import executor_options
 from collie.cli.options import CONTEXT, App, common_options, note
 from collie.cli.progress import CliEvents
-from collie.errors import InputError
+from collie.errors import CollieError, InputError, plural
 from collie.mining.scan import ScanReport
 
 
@@ -96,8 +96,10 @@ def _print_summary(report: ScanReport) -> None:
     note(
         f"Scanned {report.files} files into loop {report.loop}: {report.records:,} records "
         f"({rate:,.0f}/s in the tasks), {report.pages:,} pages, {report.candidates:,} past "
-        f"the first filter; {report.documents} target documents, {report.sites_queued} "
-        "sites queued for `collie run`."
+        f"the first filter; {plural(report.documents, 'target document', 'target documents')}; "
+        f"{plural(report.pages_queued, 'page', 'pages')} queued for `collie run` (the links "
+        "of the pages found, and the home pages of "
+        f"{plural(report.sites_queued, 'site', 'sites')} new to the frontier)."
     )
     if report.archive_bytes and report.wall:
         per_core = report.archive_bytes / report.seconds / 1e6 if report.seconds else 0.0
@@ -122,6 +124,8 @@ def _print_summary(report: ScanReport) -> None:
 def _fail_if_incomplete(report: ScanReport) -> None:
     """A scan with a file it could not read to its end fails (exit status 1), once what
     could be read is recorded and reported."""
+    for error in report.errors[:5]:
+        note(f"failed on a page: {error}")
     broken = len(report.partial) + len(report.failed)
     if broken:
         raise InputError(
@@ -129,4 +133,14 @@ def _fail_if_incomplete(report: ScanReport) -> None:
             f"({len(report.failed)} unreadable, {len(report.partial)} partial).",
             "Give WARC or WET files (whole ones), then run the same command again: the "
             "files scanned whole are skipped.",
+        )
+    if report.errors:  # a page collie's code failed on is no clean result (issue 58)
+        more = len(report.errors) - 5
+        raise CollieError(
+            f"collie failed on {len(report.errors)} of the pages found"
+            + (f" ({more} more not listed)" if more > 0 else "")
+            + ": they are recorded as dropped with the error as their reason; the rest of "
+            "the scan is kept.",
+            "An error:MemoryError is a page too large for this machine's memory; other "
+            "errors are bugs: report them with the page's URL (run with -v to log where).",
         )

@@ -36,7 +36,7 @@ def seeds(app: App, loop: int | None, explain: bool, as_json: bool) -> None:
       collie seeds --explain
     """
     with app.open() as ws:
-        number = loop or ws.completed_loops() + 1
+        number = _loop_number(ws, loop)
         seed_list = planning.seed_list_for(ws, number, RunConfig.of(ws))
     data = text.seed_list_data(seed_list, number)
     if as_json:
@@ -69,9 +69,7 @@ def queries(app: App, loop: int | None, as_json: bool) -> None:
     """
     with app.open() as ws:
         backend = make_backend(ws.settings, os.environ, ws.language.part1 or "")
-        planned = planning.plan_queries(
-            ws, backend, loop or ws.completed_loops() + 1, RunConfig.of(ws)
-        )
+        planned = planning.plan_queries(ws, backend, _loop_number(ws, loop), RunConfig.of(ws))
     if as_json:
         data = [{"query": query, "words": words} for query, words in planned]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -107,6 +105,11 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
       collie search "ng'ato thuolo piny"
       collie search --search searxng --search-url http://localhost:8888 "dholuo"
     """
+    if not query.strip():
+        raise UsageProblem(
+            "the query is empty: nothing to search for.",
+            'Give the words to search for, e.g. collie search "ng\'ato thuolo piny".',
+        )
     root = app.find_root_or_none()
     if root is None:
         if "search.backend" not in app.flags:
@@ -148,3 +151,16 @@ def search(app: App, query: str, count: int, as_json: bool) -> None:
 
 def _budget(ws: Workspace) -> searching.SearchBudget:
     return searching.SearchBudget.of(RunConfig.of(ws).search)
+
+
+def _loop_number(ws: Workspace, loop: int | None) -> int:
+    """--loop, or the next loop; a loop past the next cannot be planned (issue 58)."""
+    upcoming = ws.completed_loops() + 1
+    if loop is None or loop <= upcoming:
+        return loop or upcoming
+    done = f"{upcoming - 1} loops are finished" if upcoming != 2 else "1 loop is finished"
+    raise UsageProblem(
+        f"--loop {loop}: loop {loop} cannot come next in this workspace: {done}, so the "
+        f"next is loop {upcoming}.",
+        f"Give --loop {upcoming} (the next) or an earlier loop, or leave --loop out.",
+    )

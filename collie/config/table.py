@@ -629,6 +629,18 @@ SETTINGS: tuple[Setting, ...] = (
         effect="0 finds no site that search does not return.",
     ),
     Setting(
+        "crawl.chain_budget",
+        3,
+        "Steps the crawl takes along a chain of a site's pages under one path whose links "
+        "lead to more such pages (a calendar's days, an archive by date, faceted filters: "
+        "/calendar/2024/05/06/) before the chain has found a target document, and again "
+        "after it last found one; 0 means chains are not limited.",
+        minimum=0,
+        maximum=1000,
+        effect="0 lets an endless calendar a server makes up take every request the site's "
+        "page cap allows; low values stop a paginated archive that yields only now and then.",
+    ),
+    Setting(
         "crawl.sitemaps",
         True,
         "Read the sitemaps (robots.txt Sitemap lines, else /sitemap.xml) and feeds of each "

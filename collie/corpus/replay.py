@@ -29,7 +29,7 @@ import requests
 from collie.archive.index import INDEX_FILE, index_is_current, timestamp, write_index
 from collie.archive.reader import WARC_FOLDER, archive_files
 from collie.archive.writer import warc_date
-from collie.errors import CollieError
+from collie.errors import CollieError, plural
 
 COLLECTION = "collie"
 START_SECONDS = 60.0  # pywb (gevent) starts in a few seconds; a slow machine gets more
@@ -56,6 +56,15 @@ def ensure_index(
     (damage, whole records indexed)), among them those of `expected` (the files page
     rows name) that are missing."""
     files = warc_files(root)
+    named = sorted(set(expected))
+    if not files and named:  # the page rows name files that are gone (issue 58)
+        raise CollieError(
+            f"warc/ holds none of the {plural(len(named), 'WARC file', 'WARC files')} the "
+            f"fetched pages were kept in ({named[0]}{', ...' if len(named) > 1 else ''}): "
+            "they were deleted or moved, so there is nothing to index or replay.",
+            "Put the files back into warc/ from a copy; or run `collie check --repair`, and "
+            "the next `collie run` fetches the lost pages again.",
+        )
     if not files:
         raise CollieError(
             "This workspace has no WARC files (warc/) to index or replay.",

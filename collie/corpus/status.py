@@ -33,7 +33,8 @@ def status_data(ws: Workspace) -> dict[str, Any]:
     counts = exported_counts(ws)
     curve = coverage_by_loop(ws)  # read only: no model, nothing judged
     seeds = ws.queries.loop_seed_words()
-    backend = ws.settings["search.backend"]
+    used = ws.queries.backends_used()  # a Brave query is not named searxng (issue 58)
+    backend = used[0] if used else ws.settings["search.backend"]
     target = {"count": 0, "words": 0, "chars": 0}
     wrong: dict[str, Any] = {"count": 0, "words": 0, "by_language": {}}
     for row in ws.records.seed_summary():
@@ -56,7 +57,7 @@ def status_data(ws: Workspace) -> dict[str, Any]:
         "wronglang_documents": wrong,
         "seed_words": len(ws.manual_seed_words()),
         "search": {
-            "backend": ws.settings["search.backend"],
+            "backend": ", ".join(used) or backend,
             "queries": ws.queries.query_counts(),
             "requests_sent": ws.queries.requests_sent(),
             "result_urls": ws.queries.result_url_count(),
@@ -251,6 +252,15 @@ def exported_counts(ws: Workspace) -> dict[int, dict[str, Any]]:
         count["documents"] = docs
         count["words"] = tally.get("words", 0)
     return counts
+
+
+def written_totals(ws: Workspace) -> tuple[int, int]:
+    """(documents, words) a default corpus export writes, as `collie status` counts
+    them: the corpus's documents (kept, not near-duplicates) less those left with no
+    target-language text of their own (`exported_counts`)."""
+    counts = exported_counts(ws).values()
+    documents = sum(sum(c["documents"].values()) for c in counts)
+    return documents, sum(int(c["words"]) for c in counts)
 
 
 def loop_tally(ws: Workspace) -> dict[int, dict[str, int]]:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from collie.errors import InputError
+from collie.errors import InputError, WorkspaceError
 from collie.langid.features import letter_counts
 from collie.langid.model import LENDING, NO_ANSWER, OTHER, LangModel, summarise_languages
 from collie.langid.modelfile import load_model, read_model, save_model
@@ -238,10 +238,24 @@ def workspace_model_path(root: Path) -> Path:
 
 
 def load_model_for(root: Path | None) -> LangModel:
-    """The workspace's own model when it has one, else the bundled model."""
+    """The workspace's own model when it has one, else the bundled model. A damaged
+    workspace model (a cut or garbled file) is named, with the command that rebuilds it."""
     if root is not None and workspace_model_path(root).is_file():
-        return read_model(workspace_model_path(root))
+        try:
+            return read_model(workspace_model_path(root))
+        except InputError as exc:
+            raise damaged_model_error(workspace_model_path(root)) from exc
     return load_model()
+
+
+def damaged_model_error(path: Path) -> WorkspaceError:
+    """The error for a workspace model file that cannot be read (issue 58)."""
+    return WorkspaceError(
+        f"the workspace's language model {path} is damaged (cut short or garbled): no "
+        "page can be identified with it.",
+        "Rebuild it from the seed documents: `collie init --recover` in the workspace "
+        "(nothing else is changed).",
+    )
 
 
 REAL_SUFFIX = "/real"  # langid.hide "xho/real": Xhosa's real-text columns only

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+import zlib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,7 @@ def read_model(path: Path | Any) -> LangModel:
                     arrays["stack_bias"].astype(np.float32),
                     float(header["stack_margin"]),
                 )
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise InputError(
             f"{path} is not a collie language model ({exc}).",
             "Give a file written by `collie langid train --out`, or leave --model out.",

@@ -100,6 +100,7 @@ class CrawlConfig:
     sitemaps: bool = False
     cdx_api: str = ""
     cdx_limit: int = 0
+    chain_budget: int = 3
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,7 @@ class RunConfig:
                 bool(s["crawl.sitemaps"]),
                 s["crawl.cdx_api"],
                 s["crawl.cdx_limit"],
+                s["crawl.chain_budget"],
             ),
             keep=KeepConfig(
                 s["warc.keep"],

@@ -102,7 +102,14 @@ def examine(
     except ImportError:  # a broken install, not the page: stop (pages stay queued)
         raise
     except Exception as exc:
-        log.exception("processing %s failed", queued.url)
+        # One line; the traceback with -v (a scan's stderr is no place for it: issue 58).
+        log.error(
+            "processing %s failed: %s: %s",
+            queued.url,
+            type(exc).__name__,
+            exc,
+            exc_info=log.isEnabledFor(logging.DEBUG),
+        )
         reason = f"error:{type(exc).__name__}"
         examined = Examined(queued, PageOutcome(queued.id, queued.site, "dropped", reason))
     examined.exchanges = result.exchanges

@@ -83,6 +83,8 @@ class ScanReport:
     documents: int = 0  # target documents recorded (near-duplicates not counted)
     known: int = 0  # pages recorded before (fetched, or from an earlier scan)
     sites_queued: int = 0  # home pages of the sites found, queued for the live loop
+    pages_queued: int = 0  # pages the scan queued for the live loop (those home pages too)
+    errors: list[str] = field(default_factory=list)  # "URL: error:Kind", a page the code failed on
     seconds: float = 0.0  # in the tasks (summed over workers)
     archive_bytes: int = 0  # of the archive files read whole, as stored (compressed)
     wall: float = 0.0  # the whole scan, its passes included
@@ -117,6 +119,14 @@ def expand_sources(sources: Iterable[str], base: str = "") -> list[str]:
                         found.append(_join(root, line.strip()))
         else:
             matches = sorted(glob.glob(source)) if glob.has_magic(source) else [source]
+            folder = next((m for m in matches if Path(m).is_dir()), None)
+            if folder is not None:
+                raise InputError(
+                    f"{folder} is a folder, not an archive file: collie scan reads the "
+                    "files named, not folders.",
+                    f"Name the files in it, e.g. collie scan '{Path(folder) / '*.warc.gz'}' "
+                    "(globs work).",
+                )
             if not matches or not all(Path(m).is_file() for m in matches):
                 raise InputError(
                     f"{source}: no such archive file.",
@@ -215,6 +225,7 @@ def scan(
     report.resumed = sum(1 for plan in plans if plan.start)
     settler = Settler(store, config, Spider(store, config), model)
     loop_report = LoopReport(loop.number)
+    queued_before = store.frontier.queued_count()
     if plans:
         first = prefilter_for(ws, loop.number, config, not prefilter, model)
         tasks = [
@@ -232,6 +243,7 @@ def scan(
         report.passes = settle_scanned(ws, settler, loop_report, events)
         report.pass_seconds = time.monotonic() - passes_started
     report.kept = store.scans.scan_totals()["documents"]
+    report.pages_queued = max(0, store.frontier.queued_count() - queued_before)
     report.wall = time.monotonic() - started
     return report
 
@@ -387,6 +399,12 @@ def _record_file(
     if not pages:
         return 0
     outcomes = settler.settle(pages, loop_report)
+    urls_of = {p.outcome.page_id: p.queued.url for p in pages}
+    report.errors += [
+        f"{urls_of.get(o.page_id, o.page_id)}: {o.reason}"
+        for o in outcomes
+        if (o.reason or "").startswith("error:")
+    ]
     found = [o for o in outcomes if o.status == "kept"]
     report.documents += len(found)
     homes = {_home(o.final_url or "") for o in found} - {""}

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from collie.crawl.chains import Chains
 from collie.crawl.links import (
     LinkEvidence,
     Needles,
@@ -64,6 +65,7 @@ class Spider:
         self.domains = query_domains(config.language, extra, "auto")
         self.loop = 0
         self.new_sites: set[str] = set()  # sites this loop entered through a link
+        self.chains = Chains(self.crawl.chain_budget)  # generated chains: crawl/chains.py
 
     def _enter_loop(self, loop: int) -> None:
         if loop != self.loop:
@@ -82,6 +84,7 @@ class Spider:
         entries: list[QueueEntry] = []
         for outcome in done:
             source = by_id[outcome.page_id]
+            self.chains.settle(source.url, outcome.status == "kept")
             depth = source.depth + 1
             status = crawls_as(outcome, self.target)
             if status == "kept":
@@ -99,6 +102,9 @@ class Spider:
                     continue
                 if self.crawl.sitemaps and is_listing(url):
                     continue  # a feed or sitemap: read as a listing (Listings), not as a page
+                if not self.chains.allows(source.url, url):
+                    continue  # a step along a chain that found nothing (crawl/chains.py)
+                self.chains.take(source.url, url)
                 priority = self._priority(url, anchor)
                 entries.append(
                     QueueEntry(

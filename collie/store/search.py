@@ -12,6 +12,9 @@ from collie.search.base import SearchResponse, SearchResult
 from collie.store.base import Database, now_iso
 from collie.urls import canonical_url
 
+# A query's first page (its next pages are requests with an offset, rows of their own).
+FIRST_PAGE = "COALESCE(json_extract(params, '$.offset'), 0) = 0"
+
 
 @dataclass(frozen=True)
 class QueryRecord:
@@ -254,8 +257,20 @@ class QueryCache:
         return int(row.fetchone()[0])
 
     def query_counts(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT status, COUNT(*) FROM queries GROUP BY status")
+        """Queries by status: a query's first page, its next pages being requests of
+        their own (`requests_sent` counts every request)."""
+        rows = self.conn.execute(
+            f"SELECT status, COUNT(*) FROM queries WHERE {FIRST_PAGE} GROUP BY status"
+        )
         return {r[0]: r[1] for r in rows}
+
+    def backends_used(self) -> list[str]:
+        """The backends queries were sent to, the most used first."""
+        rows = self.conn.execute(
+            f"SELECT backend FROM queries WHERE {FIRST_PAGE} GROUP BY backend "
+            "ORDER BY COUNT(*) DESC, backend"
+        )
+        return [r[0] for r in rows]
 
     def result_url_count(self) -> int:
         row = self.conn.execute("SELECT COUNT(DISTINCT canonical_url) FROM search_results")

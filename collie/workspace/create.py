@@ -5,7 +5,7 @@ and creates (messages go through the `note` it is given)."""
 
 from __future__ import annotations
 
-import json
+import codecs
 import os
 import secrets
 import time
@@ -14,13 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collie.config import Settings, check_value, lookup, render_toml
+from collie.config import Settings
 from collie.errors import (
-    ConfigError,
     InputError,
     UnusableDocuments,
     UsageProblem,
-    WorkspaceError,
 )
 from collie.langid.learn import (
     ENOUGH_LEARN_WORDS,
@@ -38,22 +36,20 @@ from collie.langid.learn import (
     train_workspace_model,
 )
 from collie.langid.model import OTHER, LangModel, summarise_languages
-from collie.languages import Language, get_language, resolve_language
+from collie.languages import Language, get_language, members, resolve_language
 from collie.page.encoding import decode_text_file
 from collie.search.google import end_notice
 from collie.store.database import record_init_warnings
 from collie.workspace.folder import (
-    CONFIG_FILE,
     DB_FILE,
     SEED_WORDS_FILE,
     check_can_init,
     create_workspace,
     is_workspace,
+    publish_workspace,
     read_settings,
-    read_stored_facts,
     read_word_list,
-    settings_missing,
-    write_settings_file,
+    staged_workspace,
 )
 from collie.workspace.seedfiles import (
     SeedDocument,
@@ -98,20 +94,25 @@ def create(request: InitRequest, note: Callable[[str], None]) -> Created:
             warnings.append(line.removeprefix(WARNING))
         note(line)
 
-    made = _create(request, tell)
-    if warnings:
-        record_init_warnings(request.root / DB_FILE, warnings)
+    check_can_init(request.root)
+    with staged_workspace(request.root) as staging:  # whole or not at all (issue 58)
+        made = _create(request, tell, staging)
+        if warnings:
+            record_init_warnings(staging / DB_FILE, warnings)
+        publish_workspace(staging, request.root)
     return Created(made.language, made.plan, made.words, warnings)
 
 
 WARNING = "warning: "
 
 
-def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
+def _create(request: InitRequest, note: Callable[[str], None], staging: Path) -> Created:
+    """Check the request and build its workspace in `staging` (moved to request.root
+    once whole)."""
     root, lang, docs = request.root, request.lang, request.docs
     wronglang, seed_words, encoding = request.wronglang, request.seed_words, request.encoding
-    check_can_init(root)
     outer = next((p for p in root.parents if is_workspace(p)), None)
+    _check_encoding(encoding)
     if not docs and not seed_words:
         raise UsageProblem(
             "collie needs seed documents (--docs) or a seed word list (--seed-words) to "
@@ -134,9 +135,30 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if docs and not plan.count("target"):
         raise _no_usable_documents(plan)
     words = _read_seed_words(seed_words, settings["encoding.min_confidence"], encoding)
-    hidden = _hidden_languages(settings["langid.hide"], language.code)
+    hidden = hidden_languages(settings["langid.hide"], language.code)
     base = base_model(hidden)  # the bundled model, or it without the hidden languages
     problem = learning_problem(language.code, plan.words("target"), base)
+    member = _known_member(language, base)
+    if member is not None and not request.force:
+        if problem is not None:
+            raise UsageProblem(
+                f"{language.code} is the {language.display_name} macrolanguage, which "
+                f"collie's model knows through its member {member.code} "
+                f"({member.display_name}); it could only learn {language.code} from your "
+                f"seed documents, which are too few ({plan.words('target'):,} words).",
+                f"Give --lang {member.code} to mine {member.code}"
+                + (
+                    f" (--lang {language.display_name} names it too)"
+                    if member.code == language.principal
+                    else ""
+                )
+                + ", or more text with --docs.",
+            )
+        note(
+            f"{WARNING}{language.code} is a macrolanguage: collie learns it from your "
+            f"documents; its model knows its member {member.display_name} ({member.code}): "
+            f"for that, make the workspace with --lang {member.code}."
+        )
     if problem is not None and not request.force:
         raise UsageProblem(
             problem, "Give more text with --docs, or go on anyway with --force (not advised)."
@@ -153,15 +175,15 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     chosen.setdefault("run.seed", secrets.randbelow(2**31 - 1) + 1)
     if words:
         chosen["seeds.manual"] = SEED_WORDS_FILE
-    create_workspace(root, chosen, plan, words)
-    learned = train_workspace_model(root, language.code, plan.documents, base)
+    create_workspace(staging, chosen, plan, words)
+    learned = train_workspace_model(staging, language.code, plan.documents, base)
     codes = [h for h in hidden if not h.endswith(REAL_SUFFIX)]
     if codes:
         note(f"langid.hide: the model does not know {', '.join(codes)} in this workspace")
     if len(codes) < len(hidden):
         known = ", ".join(h.removesuffix(REAL_SUFFIX) for h in hidden if h.endswith(REAL_SUFFIX))
         note(f"langid.hide: the model knows {known} from the UDHR alone in this workspace")
-    for line in foreign_documents(load_model_for(root), language.code, plan.documents):
+    for line in foreign_documents(load_model_for(staging), language.code, plan.documents):
         note(f"warning: {line}; is it in the right folder?")
     if learned is not None:
         for line in learned_lines(learned):
@@ -171,6 +193,29 @@ def _create(request: InitRequest, note: Callable[[str], None]) -> Created:
     if outer is not None:
         note(f"note: this workspace lies inside another one, {outer}")
     return Created(language, plan, words)
+
+
+def _known_member(language: Language, base: LangModel) -> Language | None:
+    """The member the model knows of a macrolanguage target it does not know as such
+    (swa: swh), its principal member first; None otherwise."""
+    if not language.is_macrolanguage or not needs_own_model(language.code, base):
+        return None
+    found = [m for m in members(language) if not needs_own_model(m.code, base)]
+    found.sort(key=lambda m: (m.code != language.principal, m.code))
+    return found[0] if found else None
+
+
+def _check_encoding(name: str | None) -> None:
+    """--encoding names a codec Python knows (a misspelt one is refused, not ignored)."""
+    if name is None:
+        return
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise UsageProblem(
+            f"--encoding {name!r} is not an encoding collie knows; nothing was created.",
+            "Give a name such as utf-8, latin-1, cp1252 or utf-16 (Python's codec names).",
+        ) from None
 
 
 def _check_one_language(settings: Settings, language: Language) -> None:
@@ -304,92 +349,6 @@ def neighbour_lines(learned: LearnedLanguage) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
-class Recovered:
-    """What `collie init --recover` wrote: each setting recovered with where it came from,
-    and what it could not recover (at its default now, or picked anew)."""
-
-    sources: dict[str, tuple[Any, str]]  # key -> (value, where it came from)
-    lost: list[str]
-
-
-AT_INIT = f"{DB_FILE}, as chosen at init"
-RECOVERED_HEADER = (
-    "# Written again by `collie init --recover` from collie.db and seed/ (the file was\n"
-    "# missing); `collie init --recover` printed what it could not recover.\n"
-)
-
-
-def recover(root: Path) -> Recovered:
-    """Write the missing collie.toml of the workspace at `root` again from what collie.db
-    and seed/ know; nothing else is read or changed."""
-    if is_workspace(root):
-        raise WorkspaceError(
-            f"{root} has its {CONFIG_FILE}; there is nothing to recover.",
-            "`collie config` shows its settings.",
-        )
-    if not settings_missing(root):
-        raise WorkspaceError(
-            f"{root} has no {DB_FILE}: it is not a collie workspace, there is nothing to recover.",
-            "Create a workspace with `collie init --lang CODE --docs PATH`.",
-        )
-    facts = read_stored_facts(root)
-    found = _init_settings(facts.info.get("settings"))
-    lost = [] if found else ["every setting given at init (--set, --search, --search-url)"]
-    if "language.code" not in found and "language" in facts.info:
-        found["language.code"] = (facts.info["language"], f"{DB_FILE} (the language)")
-    if "language.code" not in found:
-        raise WorkspaceError(
-            f"{root / DB_FILE} does not know the workspace's language: it is from a "
-            "`collie init` that was interrupted before it finished.",
-            "Move this folder aside (nothing in it is lost) and run `collie init` again "
-            "in a new one.",
-        )
-    if facts.seed_words and "seeds.manual" not in found:
-        found["seeds.manual"] = (SEED_WORDS_FILE, SEED_WORDS_FILE)
-    _from_last_query(found, facts.last_query)
-    if "run.seed" not in found:
-        found["run.seed"] = (secrets.randbelow(2**31 - 1) + 1, "picked anew")
-        lost.append("run.seed (a new one was picked: queries already sent are never sent again)")
-    lost.append(f"any change made to {CONFIG_FILE} after init (check with `collie config`)")
-    chosen = {key: value for key, (value, _where) in found.items()}
-    write_settings_file(root, RECOVERED_HEADER + render_toml(chosen))
-    return Recovered(found, lost)
-
-
-def _init_settings(stored: str | None) -> dict[str, tuple[Any, str]]:
-    """The settings `collie init` chose, as it stored them in collie.db (valid ones)."""
-    try:
-        values = json.loads(stored) if stored else {}
-    except ValueError:
-        return {}
-    found: dict[str, tuple[Any, str]] = {}
-    for key, value in values.items() if isinstance(values, dict) else ():
-        try:
-            found[key] = (check_value(lookup(key, DB_FILE), value, DB_FILE), AT_INIT)
-        except ConfigError:
-            continue  # a setting this collie no longer has, or a value it refuses
-    return found
-
-
-def _from_last_query(
-    found: dict[str, tuple[Any, str]], last: tuple[str, str, dict[str, Any]] | None
-) -> None:
-    """The search backend (and country, and domain restriction) of the last query sent."""
-    if last is None:
-        return
-    backend, text, params = last
-    where = f"the last query in {DB_FILE}"
-    previous = found.get("search.backend", ("searxng", ""))[0]
-    if backend != previous:
-        found.pop("search.url", None)  # the endpoint of another backend
-    found["search.backend"] = (backend, where)
-    if params.get("country"):
-        found["search.country"] = (str(params["country"]), where)
-    if "(site:" in text:
-        found["queries.tld"] = ("auto", where)
-
-
 def _no_usable_documents(plan: SeedPlan) -> UnusableDocuments:
     """The refusal of --docs that gave no usable document, each file skipped with why."""
     skipped = [(s.source, s.reason) for s in plan.skipped]
@@ -405,7 +364,7 @@ def _no_usable_documents(plan: SeedPlan) -> UnusableDocuments:
     )
 
 
-def _hidden_languages(codes: list[str], target: str) -> list[str]:
+def hidden_languages(codes: list[str], target: str) -> list[str]:
     """The languages of langid.hide, as ISO 639-3 codes the bundled model knows."""
     known = set(load_model_for(None).codes)
     hidden = []

@@ -14,21 +14,24 @@ removes only what it created if it fails.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import secrets
 import shutil
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from collie.config import Settings, load_settings, read_toml, render_toml
-from collie.errors import ConfigError, SettingsFileMissing, WorkspaceError
+from collie.errors import ConfigError, SettingsFileMissing, UsageProblem, WorkspaceError
 from collie.files import atomic_write
 from collie.langid.learn import load_model_for
 from collie.langid.model import LangModel
-from collie.languages import Language, get_language
+from collie.languages import Language, get_language, resolve_language
 from collie.store.base import Database
 from collie.store.database import (
     READ_ONLY_ERRNOS,
@@ -239,9 +242,16 @@ def read_settings(
     if root is not None:
         path = root / CONFIG_FILE
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_bytes().decode("utf-8")
         except OSError as exc:
             raise WorkspaceError(f"Cannot read {path}: {exc.strerror}.") from exc
+        except UnicodeDecodeError as exc:
+            line = exc.object[: exc.start].count(b"\n") + 1
+            raise ConfigError(
+                f"{path} is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                f"{exc.start} (line {line}) cannot be decoded; nothing was read.",
+                "Save the file as UTF-8 (TOML requires it), or restore it from a copy.",
+            ) from exc
         toml_values = read_toml(text, str(path))
     settings = load_settings(toml_values, environ, flags)
     if root is not None and "language.code" in toml_values:
@@ -260,6 +270,16 @@ def check_language_fixed(settings: Settings, fixed: str) -> None:
         name = f"{get_language(fixed).display_name} ({fixed})"
     except KeyError:
         name = repr(fixed)
+    if _names_language(str(entry.value), fixed):  # "Zulu" or "zu" in a zul workspace
+        raise ConfigError(
+            f"language.code takes the ISO 639-3 code: {entry.source} gives {entry.value!r}, "
+            f"which names {name}, this workspace's language; nothing was changed.",
+            (
+                f'Write code = "{fixed}" under [language] in {CONFIG_FILE}.'
+                if entry.source == CONFIG_FILE
+                else f"Leave out the {entry.source}: language.code is {fixed} already."
+            ),
+        )
     raise ConfigError(
         f"language.code is fixed at init: this workspace was made for {name}, and "
         f"{entry.source} asks for {entry.value!r}; nothing was changed.",
@@ -272,6 +292,14 @@ def check_language_fixed(settings: Settings, fixed: str) -> None:
         f"{entry.value or 'another language'}, make a new workspace in another folder: "
         f"`collie init --lang {entry.value or 'CODE'} --docs PATH -w NEW-FOLDER`.",
     )
+
+
+def _names_language(value: str, code: str) -> bool:
+    """Does `value` (a name, a 639-1 code) name the language `code`?"""
+    try:
+        return resolve_language(value).language.code == code
+    except UsageProblem:
+        return False
 
 
 def open_workspace(
@@ -343,10 +371,87 @@ def check_can_init(root: Path) -> None:
         )
 
 
+STAGING_PREFIX = ".collie-init-"  # the folder `init` builds a workspace in (issue 58)
+
+
+@contextmanager
+def staged_workspace(root: Path) -> Iterator[Path]:
+    """A new empty folder on `root`'s filesystem to build a workspace in, moved into
+    place by `publish_workspace`; removed, with any folder made for it, when the block
+    fails. Beside `root` when `root` is not there yet (then one rename publishes it
+    whole), inside it when it is (the current directory, or a folder of the user's)."""
+    made: list[Path] = []
+    token = secrets.token_hex(4)
+    staging = (
+        root / f"{STAGING_PREFIX}{token}"
+        if root.exists()
+        else root.parent / f"{STAGING_PREFIX}{root.name}-{token}"
+    )
+    try:
+        try:
+            _make_parents(staging.parent, made)
+            staging.mkdir()
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            where = Path(exc.filename).parent if exc.filename else staging.parent
+            raise WorkspaceError(
+                f"cannot make a workspace at {root}: no folder can be made in "
+                f"{where} ({exc.strerror}); nothing was written.",
+                "Initialise the workspace in a folder you can write, with -w DIR.",
+            ) from exc
+        yield staging
+    except BaseException:
+        with suppress(OSError):  # (not there, or its place is no folder: /dev/null/x)
+            _remove(staging)
+        for folder in reversed(made):
+            _rmdir_if_empty(folder)
+        raise
+    _remove(staging)  # (gone by now, unless the workspace is inside it)
+
+
+def publish_workspace(staging: Path, root: Path) -> None:
+    """Move the workspace built in `staging` to `root`: one rename when `root` is not
+    there; else each entry renamed into `root`, collie.toml (the marker other commands
+    look for) last. Renames take no space, so a full disk cannot stop them halfway."""
+    if not root.exists():
+        staging.rename(root)
+        return
+    moved: list[Path] = []
+    entries = sorted(staging.iterdir(), key=lambda p: p.name == CONFIG_FILE)
+    try:
+        for entry in entries:
+            target = root / entry.name
+            if target.is_dir() and not target.is_symlink() and entry.is_dir():
+                for child in entry.iterdir():  # a folder of the user's (logs/, models/)
+                    child.rename(target / child.name)
+                    moved.append(target / child.name)
+            else:
+                entry.rename(target)
+                moved.append(target)
+    except BaseException:
+        for path in reversed(moved):
+            _remove(path)
+        raise
+
+
+def _make_parents(folder: Path, made: list[Path]) -> None:
+    """Make `folder` and its missing parents, each added to `made` once made."""
+    for path in [p for p in (folder, *folder.parents) if not p.exists()][::-1]:
+        path.mkdir()
+        made.append(path)
+
+
+def _rmdir_if_empty(folder: Path) -> None:
+    with suppress(OSError):
+        folder.rmdir()
+
+
 def create_workspace(
     root: Path, chosen: Mapping[str, Any], plan: SeedPlan, seed_words: list[str]
 ) -> None:
-    """Create a workspace at `root` from validated input; all or nothing."""
+    """Create a workspace at `root` from validated input; all or nothing (`init` builds
+    it in a staging folder, `staged_workspace`, and publishes it whole)."""
     check_can_init(root)
     created: list[Path] = []
     try:

@@ -183,9 +183,16 @@ def audit_lines(data: Mapping[str, Any], language: str) -> list[str]:
         ]
     overall = data["overall"]
     unjudged = max(0, data["documents"] - data["judged"] - data["skipped"])
+    written = data.get("exported_documents")
     lines = [
         f"{data['judged']} documents judged ({data['skipped']} skipped), standing for "
-        f"{overall['documents']:,} of the corpus's {data['documents']:,} documents",
+        f"{overall['documents']:,} of the corpus's {data['documents']:,} documents"
+        + (
+            f" (as kept; a corpus export writes {written:,} of them, as `collie status` "
+            "counts: the others hold too little target-language text of their own)"
+            if written is not None and written != data["documents"]
+            else ""
+        ),
         f"  all: {estimate_text(overall, language, unjudged)}",
     ]
     lines += [f"  {row['group']}: {estimate_text(row, language)}" for row in data["groups"]]
