@@ -90,7 +90,8 @@ def test_each_query_yields_its_outcome_and_entries_and_the_loop_is_searched(
         assert [len(s.entries) for s in steps] == [40, 40, 40]
         assert {e.priority for s in steps for e in s.entries} == {SEARCH_PRIORITY}
         assert report.queries == {"sent": 3} and report.requests == 6
-        assert ws.queries.query_counts() == {"done": 6}
+        assert ws.queries.query_counts() == {"done": 3}  # queries; their next pages are requests
+        assert ws.queries.requests_sent() == 6
         assert Store(ws.db).frontier.open_loop().searched
         assert events.lines[0].startswith("loop 1: 3 queries (3 sent; 6 search requests)")
 
