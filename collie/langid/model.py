@@ -41,6 +41,7 @@ from collie.langid.features import (
     hash_ngrams,
     prepare_texts,
 )
+from collie.langid.groups import Discriminator, second_look
 from collie.langid.maxent import Stacker, closeness
 from collie.langid.novelty import column_keys, is_novel
 from collie.langid.unknown import UnknownRule
@@ -69,6 +70,9 @@ DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weig
 REAL_TEXT = ("real", "news", "wiki", "user")
 # The registers that lend (a user's column is the target's own).
 LENDING = ("real", "news", "wiki")
+# Registers of the user's own text and of the web's (collie.mining.neighbours): a code
+# with such a column gets no second look at its confusable group (collie.langid.groups).
+OWN_TEXT = ("user", "web")
 # How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
 # n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md:
 # 2.0 with news and Wikipedia columns, 4.0 since every register's text is pooled).
@@ -93,6 +97,8 @@ class LangModel:
     min_chars: int = DEFAULT_MIN_CHARS
     stacker: Stacker | None = None  # the maxent layer over the codes (collie.langid.maxent)
     masked: tuple[int, ...] = ()  # columns scored as absent (`without_columns`)
+    # The second look at confusable groups (collie.langid.groups), if built.
+    groups: list[Discriminator] = field(default_factory=list)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -378,8 +384,22 @@ class LangModel:
         return np.asarray(matrix @ weights, np.float64).ravel() + hits * base
 
     def _judge(self, texts: Sequence[str]) -> Judged:
-        """Probabilities and what the `und` rules read, for one batch of texts."""
-        return self.judge_scores(*self._raw_scores(texts))
+        """Probabilities and what the `und` rules read, for one batch of texts; a text
+        whose most probable language is in a confusable group is looked at again by the
+        group's discriminator (collie.langid.groups)."""
+        judged = self.judge_scores(*self._raw_scores(texts))
+        if self.groups:
+            second_look(self.groups, self.codes, self._left_alone, texts, judged.proba)
+        return judged
+
+    @cached_property
+    def _left_alone(self) -> set[str]:
+        """Codes whose groups get no second look: learnt from documents, or with a
+        column of the user's or the web's text (collie.langid.groups)."""
+        registers: dict[str, str] = self.meta.get("registers", {})
+        own = {column_code(c) for c, register in registers.items() if register in OWN_TEXT}
+        learnt = set(self.meta.get("added", [])) | set(self.meta.get("open_set", {}))
+        return own | learnt | set(self.meta.get("novelty", {}))
 
     def judge_scores(
         self, scores: np.ndarray, hits: np.ndarray, letters: np.ndarray, background: np.ndarray
