@@ -389,8 +389,17 @@ class LangModel:
         group's discriminator (collie.langid.groups)."""
         judged = self.judge_scores(*self._raw_scores(texts))
         if self.groups:
-            second_look(self.groups, self.codes, self._left_alone, texts, judged.proba)
+            # A text whose best column is of the UDHR is left to the first model (its
+            # UDHR columns: one register); the discriminators know real text mostly.
+            eligible = self._real_columns[judged.scores.argmax(axis=1)]
+            second_look(self.groups, self.codes, self._left_alone, texts, judged.proba, eligible)
         return judged
+
+    @cached_property
+    def _real_columns(self) -> np.ndarray:
+        """Whether each column is one of real text (not the UDHR)."""
+        registers: dict[str, str] = self.meta.get("registers", {})
+        return np.array([registers.get(c) in REAL_TEXT for c in self.columns], bool)
 
     @cached_property
     def _left_alone(self) -> set[str]:
