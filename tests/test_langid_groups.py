@@ -78,3 +78,19 @@ def test_a_fitted_target_keeps_its_group_out_of_the_second_look() -> None:
     model.__dict__.pop("_left_alone", None)
     assert "run" in model._left_alone
     assert "kin" not in model._left_alone
+
+
+def test_a_text_best_read_by_a_udhr_column_is_left_to_the_first_model() -> None:
+    """A discriminator that takes every Zulu n-gram for Xhosa turns a Zulu text of real
+    text's register into Xhosa, and leaves one whose best column is Zulu's UDHR column."""
+    from collie.langid.corpus import udhr_heldout_texts
+
+    everyday = "Ngiyabonga kakhulu ngosizo lwakho namuhla ekuseni, sizohamba edolobheni kusasa."
+    udhr = [p for p in udhr_heldout_texts()["zul"] if len(p) > 150][1]
+    model = copy.copy(load_model())
+    scores = model._raw_scores([everyday, udhr])[0]
+    assert [model.columns[i] for i in scores.argmax(axis=1)] == ["zul/real", "zul"]
+    wrong = train_discriminator(("zul", "xho"), {"zul": ["qwx qwx"], "xho": [everyday, udhr]})
+    model.groups = [wrong]
+    assert [code for code, _ in model.identify_batch([everyday, udhr])] == ["xho", "zul"]
+    assert [code for code, _ in load_model().identify_batch([everyday, udhr])] == ["zul", "zul"]
