@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from collie.langid import load_model
 from collie.langid.groups import Discriminator, second_look, train_discriminator
@@ -94,3 +95,21 @@ def test_a_text_best_read_by_a_udhr_column_is_left_to_the_first_model() -> None:
     model.groups = [wrong]
     assert [code for code, _ in model.identify_batch([everyday, udhr])] == ["xho", "zul"]
     assert [code for code, _ in load_model().identify_batch([everyday, udhr])] == ["zul", "zul"]
+
+
+def test_a_long_text_is_scored_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The discriminator sums the evidence of a long text's pieces (memory bounded)."""
+    import collie.langid.groups as groups
+    from collie.langid.features import cut_text
+
+    made = toy()
+    text = " ".join(["ka ma na tu ki mi ni to"] * 40)
+    pieces = cut_text(text, 50)
+    whole, whole_hits = made.scores([text, "ka ma"])
+    monkeypatch.setattr(groups, "PIECE", 50)
+    monkeypatch.setattr(groups, "PIECES", 120)
+    cut, cut_hits = made.scores([text, "ka ma"])
+    alone, alone_hits = made.scores(pieces)
+    np.testing.assert_allclose(cut[0], alone.sum(axis=0), rtol=1e-6)
+    assert cut_hits[0] == alone_hits.sum() and cut_hits[1] == whole_hits[1]
+    np.testing.assert_allclose(cut[1], whole[1])

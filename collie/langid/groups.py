@@ -29,11 +29,12 @@ from functools import cached_property
 
 import numpy as np
 
-from collie.langid.features import ORDERS, FeatureIndex, hash_ngrams, prepare_texts
+from collie.langid.features import ORDERS, FeatureIndex, cut_text, hash_ngrams, prepare_texts
 
 # The discriminator's posterior is a softmax of its log-likelihoods divided by
 # TEMPERATURE * sqrt(known n-grams), as the first model's (collie.langid.model).
 TEMPERATURE = 1.0
+PIECE, PIECES = 20_000, 400_000  # as collie.langid.model's CHUNK and CHUNK_BATCH
 
 
 @dataclass
@@ -51,7 +52,28 @@ class Discriminator:
         return FeatureIndex.build(self.keys)
 
     def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(log-likelihood per member (n, members), known n-grams per text)."""
+        """(log-likelihood per member (n, members), known n-grams per text); a text
+        longer than PIECE characters is scored in pieces whose evidence is summed, at
+        most PIECES characters at a time (memory stays bounded for any length)."""
+        if all(len(text) <= PIECE for text in texts):
+            return self._scores(texts)
+        out = np.zeros((len(texts), len(self.members)), np.float64)
+        hits = np.zeros(len(texts), np.int64)
+        pieces = [(i, piece) for i, text in enumerate(texts) for piece in cut_text(text, PIECE)]
+        start = 0
+        while start < len(pieces):
+            end, size = start, 0
+            while end < len(pieces) and (end == start or size + len(pieces[end][1]) <= PIECES):
+                size += len(pieces[end][1])
+                end += 1
+            owner = np.array([i for i, _ in pieces[start:end]], np.int64)
+            part, part_hits = self._scores([piece for _, piece in pieces[start:end]])
+            np.add.at(out, owner, part)
+            np.add.at(hits, owner, part_hits)
+            start = end
+        return out, hits
+
+    def _scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         hashes, text_of = hash_ngrams(prepare_texts(texts), ORDERS)
         where = self.index.lookup(hashes)
         found = where >= 0

@@ -38,6 +38,7 @@ from collie.langid.features import (
     ORDERS,
     FeatureIndex,
     count_letters,
+    cut_text,
     hash_ngrams,
     prepare_texts,
 )
@@ -617,20 +618,6 @@ def no_language(texts: Sequence[str]) -> np.ndarray:
         rest = _NOT_WORDS.sub(" ", text)
         out[number] = bool(text.strip()) and not any(ch.isalpha() for ch in rest)
     return out
-
-
-def cut_text(text: str, size: int) -> list[str]:
-    """`text` in pieces of at most `size` characters, each cut at its last space (or at
-    `size` in a text without one)."""
-    pieces = []
-    start = 0
-    while len(text) - start > size:
-        end = text.rfind(" ", start + 1, start + size + 1)
-        end = end if end > start else start + size
-        pieces.append(text[start:end])
-        start = end
-    pieces.append(text[start:])
-    return pieces
 
 
 @dataclass
