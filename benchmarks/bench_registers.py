@@ -34,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -44,8 +45,12 @@ from bench_langid import macrolanguage, pin_one_core
 from bench_ntrex import Tool, heliport_tool, is_right, py3langid_tool, truth_of
 
 from collie.langid import load_model
+from collie.langid.corpus import udhr_heldout_texts
+from collie.langid.evaluate import evaluate, heldout_snippets
 from collie.langid.features import letter_counts
+from collie.langid.model import LangModel
 from collie.languages import all_languages
+from langmodel.groups import read_groups
 from langmodel.realtext import ntrex_heldout, ntrex_present, oldi_heldout, oldi_present
 from langmodel.registers import code_of, heldout_sets
 
@@ -65,14 +70,73 @@ def with_macros(codes: set[str]) -> set[str]:
     return codes | {macrolanguage(c) for c in codes}
 
 
+class CollieIdentify:
+    """A collie model's labels (the model kept for the UDHR lines)."""
+
+    def __init__(self, model: LangModel) -> None:
+        self.model = model
+
+    def __call__(self, texts: Sequence[str]) -> list[str]:
+        return [code for code, _ in self.model.identify_batch(texts)]
+
+
 def collie_tool(path: Path | None, name: str) -> Tool:
     model = load_model(path)
     known = with_macros(set(model.codes))
+    return Tool(name, CollieIdentify(model), lambda c: c in known, True)
 
-    def identify(texts: Sequence[str]) -> list[str]:
-        return [code for code, _ in model.identify_batch(texts)]
 
-    return Tool(name, identify, lambda c: c in known, True)
+def udhr_figures(model: LangModel) -> str:
+    """Strict accuracy on the UDHR's held-out snippets per band: all languages | the
+    members of the confusable groups."""
+    snippets = heldout_snippets(udhr_heldout_texts())
+    report = evaluate(model.identify_batch, snippets, method="collie", single_calls=0)
+    members = {code for group in read_groups() for code in group}
+    right: dict[Any, list[int]] = {band: [0, 0] for band in report.bands}
+    for snippet, guess in zip(snippets, report.predictions, strict=True):
+        if snippet.code in members:
+            right[snippet.band][0] += guess == snippet.code
+            right[snippet.band][1] += 1
+    every = " / ".join(f"{100 * b.accuracy:.1f}" for b in report.bands.values())
+    groups = " / ".join(f"{100 * r / max(n, 1):.1f}" for r, n in right.values())
+    return f"all {every} | group members {groups}"
+
+
+def group_table(
+    per_set: dict[str, dict[str, dict[str, float]]], tools: list[Tool], collie: str
+) -> None:
+    """Each member of a confusable group (langmodel/groups.tsv) on each test set that has
+    it: collie (and a baseline model), the best peer that covers it, and whether collie
+    is more than MARGIN points below that peer."""
+    models = [t.name for t in tools if isinstance(t.identify, CollieIdentify)]
+    peers = [t.name for t in tools if not isinstance(t.identify, CollieIdentify)]
+    print("\nconfusable groups (langmodel/groups.tsv), sentences right per language and set:")
+    print(
+        "  " + " ".join(f"{n[:22]:>22s}" for n in ["group: language, set", *models]) + "  best peer"
+    )
+    behind = 0
+    for group in read_groups():
+        for code in group:
+            for name, results in per_set.items():
+                if code not in results.get(collie, {}):
+                    continue
+                figures = [
+                    f"{results[m][code]:22.1f}" if code in results[m] else " " * 22 for m in models
+                ]
+                best = max(
+                    ((results[p][code], p) for p in peers if code in results[p]), default=None
+                )
+                peer = f"{best[0]:5.1f} {best[1]}" if best else "-"
+                short = best is not None and results[collie][code] < best[0] - MARGIN
+                behind += short
+                label = f"{group[0]}..: {code}, {name}"
+                print(
+                    f"  {label:>22s} "
+                    + " ".join(figures)
+                    + f"  {peer}"
+                    + ("  (collie behind)" if short else "")
+                )
+    print(f"  group languages more than {MARGIN:.0f} points behind the best peer: {behind}")
 
 
 # CLD2 and CLD3 labels that are not ISO 639-1 codes of the language meant.
@@ -325,6 +389,7 @@ def main() -> None:
     parser.add_argument("--tools", default="collie," + ",".join(MAKERS))
     parser.add_argument("--sets", help="comma-separated test sets (default: all there)")
     parser.add_argument("--no-paragraphs", action="store_true")
+    parser.add_argument("--no-udhr", action="store_true", help="no UDHR held-out lines")
     args = parser.parse_args()
     print(pin_one_core())
     sets, missing = test_sets(set(args.sets.split(",")) if args.sets else None)
@@ -350,6 +415,7 @@ def main() -> None:
             else:
                 tools.append(made)
     summary: list[str] = []
+    per_set: dict[str, dict[str, dict[str, float]]] = {}
     for name, by_truth in sets.items():
         sentences = {t: sentences_of(docs) for t, docs in by_truth.items()}
         sentences = {t: s for t, s in sentences.items() if s}
@@ -370,6 +436,7 @@ def main() -> None:
                 f"  ({spent:.1f} s CPU)",
                 flush=True,
             )
+        per_set[name] = results
         mine = results[collie.name]
         for tool in tools[1:]:
             theirs = results[tool.name]
@@ -404,6 +471,12 @@ def main() -> None:
     print("\nsummary (macro accuracy on shared languages, collie / peer):")
     for line in summary:
         print("  " + line)
+    group_table(per_set, tools, collie.name)
+    if not args.no_udhr:
+        print("\nUDHR held-out snippets, strict (50 / 150 / 400B; articles 21-30):")
+        for tool in tools:
+            if isinstance(tool.identify, CollieIdentify):
+                print(f"  {tool.name:22s} {udhr_figures(tool.identify.model)}", flush=True)
     pool = [
         s for by_truth in sets.values() for docs in by_truth.values() for s in sentences_of(docs)
     ]

@@ -155,22 +155,17 @@ def add_oldi(articles: dict[str, list[tuple[int, str]]], cap: int) -> int:
     return len(extra)
 
 
-def pooled_real(
-    articles: dict[str, list[tuple[int, str]]], budget: int, leave_out: set[str]
-) -> dict[str, str]:
-    """Every real-text source there is (NTREX-128, OLDI Seed, lid-registers' train
-    files, news-text's training blocks) pooled into one column a class (`code/real`), at
-    most `budget` characters, shared evenly by its sources (`share_evenly`); a language
-    the UDHR part lacks gets a class when it has NEW_CLASS_CHARS. Classes in `leave_out`
-    get nothing (the open-set measure: languages the model must not know). Returns
-    source -> what it gave, for the model's header."""
+def real_sources(known: set[str]) -> dict[str, dict[str, list[tuple[int, str]]]]:
+    """source (`POOLED`'s keys) -> class -> (article number, item) of every real-text
+    source there is, training part only: NTREX-128, OLDI Seed, lid-registers' train
+    files, news-text's training blocks; `known` the classes of the UDHR part (a code
+    that is none of them is a class of its own, as `ntrex.class_for_code` says)."""
     from langmodel import registers
     from langmodel.ntrex import class_for_code
     from langmodel.ntrex import training_articles as ntrex_articles
     from langmodel.realtext import oldi_present, oldi_training_articles
 
     macro_of = {c: lang.macrolanguage for c, lang in all_languages().items() if lang.macrolanguage}
-    known = {key.split("/", 1)[0] for key in articles}
     sources: dict[str, dict[str, list[tuple[int, str]]]] = {}
     if (NTREX / "DOCUMENT_IDS.tsv").exists():
         sources["ntrex"] = ntrex_articles(known, macro_of, 0)
@@ -182,6 +177,20 @@ def pooled_real(
             offset = POOLED[register] - POOLED["conv"]
             by_class = sources.setdefault(register, {})
             by_class[target] = [*by_class.get(target, []), *((n + offset, s) for n, s in numbered)]
+    return sources
+
+
+def pooled_real(
+    articles: dict[str, list[tuple[int, str]]], budget: int, leave_out: set[str]
+) -> dict[str, str]:
+    """Every real-text source there is (NTREX-128, OLDI Seed, lid-registers' train
+    files, news-text's training blocks) pooled into one column a class (`code/real`), at
+    most `budget` characters, shared evenly by its sources (`share_evenly`); a language
+    the UDHR part lacks gets a class when it has NEW_CLASS_CHARS. Classes in `leave_out`
+    get nothing (the open-set measure: languages the model must not know). Returns
+    source -> what it gave, for the model's header."""
+    known = {key.split("/", 1)[0] for key in articles}
+    sources = real_sources(known)
     pooled: dict[str, dict[str, list[tuple[int, str]]]] = {}
     for source, by_class in sources.items():
         for code, numbered in by_class.items():
@@ -266,6 +275,12 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated codes the model must not know (their UDHR and real text "
         "left out): the open-set measure (benchmarks/bench_openset.py)",
     )
+    parser.add_argument(
+        "--no-groups",
+        action="store_true",
+        help="no second look at the confusable groups of langmodel/groups.tsv "
+        "(collie.langid.groups): the model as before it",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     plan = class_plan()
@@ -311,6 +326,13 @@ def main(argv: list[str] | None = None) -> int:
                     f"{added} languages"
                 )
         model = train_stacked(articles, meta=meta, min_count=BUNDLED_MIN_COUNT)
+        if args.real_chars and not args.no_groups:
+            from langmodel.groups import train_groups
+
+            known = {key.split("/", 1)[0] for key in udhr_training_articles()}
+            model.groups = train_groups(
+                set(model.codes), udhr_training_articles(), real_sources(known)
+            )
         # Each class's macrolanguage ("" for none), read by the und rule at run time
         # without loading the language table (LangModel._macro_groups).
         model.meta["macrolanguages"] = {

@@ -273,3 +273,17 @@ def count_matrix(texts: Sequence[str], index: FeatureIndex) -> sp.csr_matrix:
 def letter_counts(texts: Sequence[str]) -> np.ndarray:
     """Letters and marks per text (after normalisation), for the too-short rule."""
     return count_letters(prepare_texts(texts), len(texts))
+
+
+def cut_text(text: str, size: int) -> list[str]:
+    """`text` in pieces of at most `size` characters, each cut at its last space (or at
+    `size` in a text without one)."""
+    pieces = []
+    start = 0
+    while len(text) - start > size:
+        end = text.rfind(" ", start + 1, start + size + 1)
+        end = end if end > start else start + size
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return pieces

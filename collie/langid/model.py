@@ -38,9 +38,11 @@ from collie.langid.features import (
     ORDERS,
     FeatureIndex,
     count_letters,
+    cut_text,
     hash_ngrams,
     prepare_texts,
 )
+from collie.langid.groups import Discriminator, second_look
 from collie.langid.maxent import Stacker, closeness
 from collie.langid.novelty import column_keys, is_novel
 from collie.langid.unknown import UnknownRule
@@ -69,6 +71,9 @@ DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weig
 REAL_TEXT = ("real", "news", "wiki", "user")
 # The registers that lend (a user's column is the target's own).
 LENDING = ("real", "news", "wiki")
+# Registers of the user's own text and of the web's (collie.mining.neighbours): a code
+# with such a column gets no second look at its confusable group (collie.langid.groups).
+OWN_TEXT = ("user", "web")
 # How much of the real-text gain a UDHR-only language does not borrow, per sqrt(known
 # n-grams) (see `LangModel.lend_gain`; chosen on the development sets, docs/language-id.md:
 # 2.0 with news and Wikipedia columns, 4.0 since every register's text is pooled).
@@ -93,6 +98,8 @@ class LangModel:
     min_chars: int = DEFAULT_MIN_CHARS
     stacker: Stacker | None = None  # the maxent layer over the codes (collie.langid.maxent)
     masked: tuple[int, ...] = ()  # columns scored as absent (`without_columns`)
+    # The second look at confusable groups (collie.langid.groups), if built.
+    groups: list[Discriminator] = field(default_factory=list)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -378,8 +385,31 @@ class LangModel:
         return np.asarray(matrix @ weights, np.float64).ravel() + hits * base
 
     def _judge(self, texts: Sequence[str]) -> Judged:
-        """Probabilities and what the `und` rules read, for one batch of texts."""
-        return self.judge_scores(*self._raw_scores(texts))
+        """Probabilities and what the `und` rules read, for one batch of texts; a text
+        whose most probable language is in a confusable group is looked at again by the
+        group's discriminator (collie.langid.groups)."""
+        judged = self.judge_scores(*self._raw_scores(texts))
+        if self.groups:
+            # A text whose best column is of the UDHR is left to the first model (its
+            # UDHR columns: one register); the discriminators know real text mostly.
+            eligible = self._real_columns[judged.scores.argmax(axis=1)]
+            second_look(self.groups, self.codes, self._left_alone, texts, judged.proba, eligible)
+        return judged
+
+    @cached_property
+    def _real_columns(self) -> np.ndarray:
+        """Whether each column is one of real text (not the UDHR)."""
+        registers: dict[str, str] = self.meta.get("registers", {})
+        return np.array([registers.get(c) in REAL_TEXT for c in self.columns], bool)
+
+    @cached_property
+    def _left_alone(self) -> set[str]:
+        """Codes whose groups get no second look: learnt from documents, or with a
+        column of the user's or the web's text (collie.langid.groups)."""
+        registers: dict[str, str] = self.meta.get("registers", {})
+        own = {column_code(c) for c, register in registers.items() if register in OWN_TEXT}
+        learnt = set(self.meta.get("added", [])) | set(self.meta.get("open_set", {}))
+        return own | learnt | set(self.meta.get("novelty", {}))
 
     def judge_scores(
         self, scores: np.ndarray, hits: np.ndarray, letters: np.ndarray, background: np.ndarray
@@ -588,20 +618,6 @@ def no_language(texts: Sequence[str]) -> np.ndarray:
         rest = _NOT_WORDS.sub(" ", text)
         out[number] = bool(text.strip()) and not any(ch.isalpha() for ch in rest)
     return out
-
-
-def cut_text(text: str, size: int) -> list[str]:
-    """`text` in pieces of at most `size` characters, each cut at its last space (or at
-    `size` in a text without one)."""
-    pieces = []
-    start = 0
-    while len(text) - start > size:
-        end = text.rfind(" ", start + 1, start + size + 1)
-        end = end if end > start else start + size
-        pieces.append(text[start:end])
-        start = end
-    pieces.append(text[start:])
-    return pieces
 
 
 @dataclass

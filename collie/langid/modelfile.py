@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from collie.errors import InputError
 from collie.langid.features import letter_table, use_letter_table
+from collie.langid.groups import Discriminator
 from collie.langid.maxent import Stacker
 from collie.langid.model import LangModel
 
@@ -41,6 +42,8 @@ def save_model(model: LangModel, path: Path) -> None:
     }
     if model.stacker is not None:
         header["stack_margin"] = model.stacker.margin
+    if model.groups:
+        header["groups"] = [list(group.members) for group in model.groups]
     arrays: dict[str, Any] = {  # (Any: numpy's stub would match allow_pickle)
         "keys": model.keys.astype(np.uint64),
         "data": np.minimum(counts.data, 65535).astype(np.uint16),
@@ -51,6 +54,9 @@ def save_model(model: LangModel, path: Path) -> None:
     if model.stacker is not None:
         arrays["stack_weights"] = model.stacker.weights.astype(np.float32)
         arrays["stack_bias"] = model.stacker.bias.astype(np.float32)
+    for number, group in enumerate(model.groups):  # weights in half precision: 2 bytes
+        arrays[f"group{number}_keys"] = group.keys.astype(np.uint64)
+        arrays[f"group{number}_weights"] = group.weights.astype(np.float16)
     header_bytes = np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     # The .npz layout of np.savez_compressed, with a fixed date in every entry so that the
@@ -80,6 +86,14 @@ def read_model(path: Path | Any) -> LangModel:
                     arrays["stack_bias"].astype(np.float32),
                     float(header["stack_margin"]),
                 )
+            groups = [
+                Discriminator(
+                    tuple(members),
+                    arrays[f"group{number}_keys"],
+                    arrays[f"group{number}_weights"].astype(np.float32),
+                )
+                for number, members in enumerate(header.get("groups", []))
+            ]
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise InputError(
             f"{path} is not a collie language model ({exc}).",
@@ -102,6 +116,7 @@ def read_model(path: Path | Any) -> LangModel:
         orders=tuple(header["orders"]),
         meta=dict(header.get("meta", {})),
         stacker=stacker,
+        groups=groups,
     )
 
 
