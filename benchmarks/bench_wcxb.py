@@ -167,10 +167,12 @@ def main(argv: list[str] | None = None) -> int:
         f" {'pages/s':>7}"
     )
     wanted = [w for w in args.tools.split(",") if w]
+    speeds: dict[str, float] = {}
     for name, tool in tools().items():
         if wanted and not any(w in name for w in wanted):
             continue
         s = measure(tool, pages, evaluate)
+        speeds[name] = s.pages / max(s.seconds, 1e-9)
         per_type = "".join(f" {s.mean((t,)):>6.3f}" for t in TYPES)
         print(
             f"{name:<24} {s.mean(RUNNING):>7.4f}{per_type} {s.mean(RUNNING, 1):>5.3f}"
@@ -179,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     print("(running: the mean F1 over article, forum, product, documentation and service pages;")
     print(" with / w/out: the must-have and boilerplate snippets found on those pages)")
+    default = next((n for n in speeds if n.startswith("trafilatura") and "fast" not in n), "")
+    if "collie" in speeds and default:
+        print(
+            f"speed: collie {speeds['collie']:.1f} pages/s, {default} {speeds[default]:.1f}"
+            f" pages/s: {speeds['collie'] / speeds[default]:.2f}x (target: 1.00x or more)"
+        )
     return 0
 
 

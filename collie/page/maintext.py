@@ -274,13 +274,13 @@ def with_list_items(
     return merged, [anchor for anchors in inserts.values() for anchor in anchors]
 
 
-# A page whose pre-cleaned text is this much link text (words inside links over all words,
-# link-only blocks counted among all words; link_share) is a page of cards: a listing's teasers, a collection's
-# products, each a link (issue 56). On the development half of benchmarks/bench_wcxb.py it
-# holds for 27 of 53 listings and 33 of 61 collections, 22 of 403 articles (their F1
-# unchanged, 0.936): listing F1 0.593 -> 0.626, collection 0.500 -> 0.504.
-# On such a page the line rules and the menu-text pass leave trafilatura's main text alone
-# (they took its cards for menus and link lists).
+# A page whose pre-cleaned text is this much link text (words inside links over all
+# words, link-only blocks counted among all words: link_share) is a page of cards: a
+# listing's teasers, a collection's products, each a link (issue 56). On the development
+# half of benchmarks/bench_wcxb.py it holds for 27 of 53 listings, 33 of 61 collections
+# and 22 of 403 articles (their F1 unchanged, 0.936): listing F1 0.593 -> 0.626,
+# collection 0.500 -> 0.504. On such a page the line rules and the menu-text pass leave
+# trafilatura's main text alone (they took its cards for menus and link lists).
 CARD_LINK_SHARE = 0.15
 CARD_MIN_WORDS = 50  # fewer words than this on the whole page: no evidence either way
 

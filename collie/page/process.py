@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from collie.http import GENERIC_TYPES, HTML_TYPES, looks_like_html
 from collie.models import FetchResult
-from collie.page import boilerplate, extract
+from collie.page import boilerplate, extract, preclean
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
 from collie.page.rights import Rights, detect_rights
@@ -48,6 +48,7 @@ def clear_caches() -> None:
     boilerplate.parse_line.cache_clear()
     boilerplate.match_rule.cache_clear()
     extract.resolve_link.cache_clear()
+    preclean._nav_attribute.cache_clear()
 
 
 def media_type(headers: dict[str, str]) -> str:
