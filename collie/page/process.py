@@ -40,6 +40,7 @@ class Page:
     dropped: list[tuple[str, str]] = field(default_factory=list)  # boilerplate (line, rule)
     markdown: str = ""
     rights: Rights = field(default_factory=Rights)  # its licence and TDM reservation
+    cards: bool = False  # a page of cards by its links, block by block (maintext.link_share)
 
 
 def clear_caches() -> None:
@@ -115,5 +116,6 @@ def process(
         links=extracted.links,
         dropped=extracted.dropped,
         markdown=extracted.markdown,
+        cards=extracted.cards,
         rights=detect_rights(decoded.text, response.headers),
     )
