@@ -202,6 +202,7 @@ def extract_html(
     boilerplate: str = "rules",
     engine: str = "trafilatura",
     code: str = "apart",
+    cards_text: bool = False,
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
@@ -217,7 +218,9 @@ def extract_html(
     block's lines are paragraphs of their own; "out": code blocks (<pre>) are removed
     before anything else (their links go with them). Links, title and lang are taken
     from the whole page either way. The results are NFC with Unix newlines whatever
-    the input's normalisation.
+    the input's normalisation. `cards_text`: a page of cards (`Extracted.cards`) keeps
+    its main text without the line rules (off by default: on the demo's world it
+    exported five pages without target text, docs/text-cleaning.md).
     """
     if code == "out":
         page = without_code_blocks(page)
@@ -235,7 +238,7 @@ def extract_html(
     whole = to_markdown(clean_markup(page, link_runs, items))
     markdown = ""
     cards = boilerplate == "rules" and link_share(whole, link_runs or []) >= CARD_LINK_SHARE
-    in_main = "none" if cards else boilerplate  # a page of cards: its headlines are its text
+    in_main = "none" if cards and cards_text else boilerplate  # its cards are its text
     if main is not None:
         markdown, runs, main_items = _main_markdown(main, in_main)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
