@@ -527,3 +527,46 @@ def test_a_thin_page_keeps_its_own_sentence_and_none_of_its_menus() -> None:
         "Tunaandika habari za wavuvi na wakulima wa pwani kila siku.",
     ]
     assert any(rule == "menu-text" for _, rule in got.dropped)
+
+
+def cards_page() -> str:
+    """A shop's collection page (issue 56): an intro, then cards, each a link holding a
+    product's name and a line about it, and a menu."""
+    names = ["Kikapu cha ukili", "Mkeka wa rangi", "Chungu cha udongo", "Kiti cha mninga",
+             "Taa ya shaba", "Kanga ya pamba", "Kofia ya kufuma", "Mkoba wa ngozi"]  # fmt: skip
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><h3>{name}</h3><p>{name} kilichotengenezwa'
+        f" kwa mkono na mafundi wa Lamu, bei nafuu</p></a></div>"
+        for i, name in enumerate(names)
+    )
+    return (
+        '<html><head><title>Vitu vya nyumbani</title></head><body><ul class="menu"><li>'
+        '<a href="/">Mwanzo</a></li></ul><main><h1>Vitu vya nyumbani</h1><p>Vitu vyote vya'
+        " nyumbani tulivyo navyo dukani mwetu mwezi huu, vimetengenezwa na mafundi wa pwani."
+        f"</p>{cards}</main></body></html>"
+    )
+
+
+def test_a_page_of_cards_keeps_its_cards_and_says_it_is_one() -> None:
+    """A page whose text is mostly link text, block by block (maintext.link_share), is
+    a page of cards: its names and lines are its text, not link-only boilerplate
+    (issue 56); a page of running text is not one."""
+    got = extract_html(cards_page(), "http://duka.example/vitu", cards_text=True)
+    assert got.cards and extract_html(cards_page(), "http://duka.example/vitu").cards
+    line = "{} kilichotengenezwa kwa mkono na mafundi wa Lamu, bei nafuu"
+    assert line.format("Kikapu cha ukili") in got.paragraphs  # menu text by the line rules
+    assert line.format("Mkoba wa ngozi") in got.paragraphs
+    assert not extract_html(thin_page(), "http://pwani.example/about").cards
+
+
+@given(st.text(alphabet="ab 1.+-\\*#\n\t", max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_the_gated_markdown_escape_is_html2texts_own(text: str) -> None:
+    """preclean's `_escape_md_section` (each substitution only when its character is in
+    the text: issue 56, speed) gives what html2text's own gives."""
+    from html2text.utils import escape_md_section
+
+    from collie.page.preclean import _escape_md_section
+
+    assert _escape_md_section(text) == escape_md_section(text)
+    assert _escape_md_section(text, snob=True) == escape_md_section(text, snob=True)

@@ -35,13 +35,15 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from collie.page.boilerplate import LINK_RUN, apply_rules
-from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN, MENU_TEXT
+from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN, MENU_TEXT, Line
 from collie.page.encoding import normalise_text
 from collie.page.maintext import (
+    CARD_LINK_SHARE,
     LONG_LINE,
     MIN_MAIN_CHARS,
     SHORT_MAIN,
     is_page_dump,
+    link_share,
     main_content,
     with_list_items,
     with_long_lines,
@@ -77,6 +79,7 @@ class Extracted:
     links: list[tuple[str, str]]  # (absolute URL, anchor text), in page order
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (line, rule name)
     markdown: str = ""
+    cards: bool = False  # a page of cards (listing, collection): maintext.link_share
 
 
 # --- links, title, lang ------------------------------------------------------------------
@@ -199,6 +202,7 @@ def extract_html(
     boilerplate: str = "rules",
     engine: str = "trafilatura",
     code: str = "apart",
+    cards_text: bool = False,
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
@@ -214,7 +218,9 @@ def extract_html(
     block's lines are paragraphs of their own; "out": code blocks (<pre>) are removed
     before anything else (their links go with them). Links, title and lang are taken
     from the whole page either way. The results are NFC with Unix newlines whatever
-    the input's normalisation.
+    the input's normalisation. `cards_text`: a page of cards (`Extracted.cards`) keeps
+    its main text without the line rules (off by default: on the demo's world it
+    exported five pages without target text, docs/text-cleaning.md).
     """
     if code == "out":
         page = without_code_blocks(page)
@@ -231,26 +237,31 @@ def extract_html(
     items: set[int] = set()  # the link runs that are list items
     whole = to_markdown(clean_markup(page, link_runs, items))
     markdown = ""
+    cards = boilerplate == "rules" and link_share(whole, link_runs or []) >= CARD_LINK_SHARE
+    in_main = "none" if cards and cards_text else boilerplate  # its cards are its text
     if main is not None:
-        markdown, runs, main_items = _main_markdown(main, boilerplate)
+        markdown, runs, main_items = _main_markdown(main, in_main)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
             again = main_content(original, fast=False)
             if again is not None:
-                markdown, runs, main_items = _main_markdown(again, boilerplate)
+                markdown, runs, main_items = _main_markdown(again, in_main)
     if len(markdown) < MIN_MAIN_CHARS:  # trafilatura's own floor: below it, it guesses
         paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
     else:  # of the pre-cleaning's lines, only the long ones are judged (with_long_lines)
         lines, _ = apply_rules(whole, boilerplate, link_runs or [], only_long=LONG_LINE)
-        paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
+        paragraphs, dropped = apply_rules(markdown, in_main, runs or [], layout=False)
         paragraphs, back = with_list_items(paragraphs, markdown, runs or [], main_items)
         paragraphs = with_long_lines(paragraphs, lines)
         paragraphs, _ = with_list_items(paragraphs, whole, link_runs or [], items)
         dropped = _without(dropped, back)
-        if boilerplate == "rules" and is_page_dump(paragraphs, links):
-            dump = (paragraphs[0][0].text, MENU_TEXT.name)
-            paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
-            dropped.append(dump)
-        elif boilerplate == "rules":
+        dump = boilerplate == "rules" and is_page_dump(paragraphs, links)
+        rest: list[list[Line]] = []
+        if dump:  # the pre-cleaning decides a dump, unless it keeps nothing (issue 56)
+            rest, rest_dropped = apply_rules(whole, boilerplate, link_runs or [])
+        if rest:
+            dropped = [*rest_dropped, (paragraphs[0][0].text, MENU_TEXT.name)]
+            paragraphs = rest
+        elif in_main == "rules" and not dump:
             paragraphs, menus = without_menu_text(paragraphs, links)
             dropped += menus
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
@@ -263,6 +274,7 @@ def extract_html(
         links=links,
         dropped=dropped,
         markdown="\n\n".join(marked),
+        cards=cards,
     )
 
 

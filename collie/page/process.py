@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from collie.http import GENERIC_TYPES, HTML_TYPES, looks_like_html
 from collie.models import FetchResult
-from collie.page import boilerplate, extract
+from collie.page import boilerplate, extract, preclean
 from collie.page.encoding import decode_html
 from collie.page.extract import extract_html
 from collie.page.rights import Rights, detect_rights
@@ -40,6 +40,7 @@ class Page:
     dropped: list[tuple[str, str]] = field(default_factory=list)  # boilerplate (line, rule)
     markdown: str = ""
     rights: Rights = field(default_factory=Rights)  # its licence and TDM reservation
+    cards: bool = False  # a page of cards by its links, block by block (maintext.link_share)
 
 
 def clear_caches() -> None:
@@ -48,6 +49,7 @@ def clear_caches() -> None:
     boilerplate.parse_line.cache_clear()
     boilerplate.match_rule.cache_clear()
     extract.resolve_link.cache_clear()
+    preclean._nav_attribute.cache_clear()
 
 
 def media_type(headers: dict[str, str]) -> str:
@@ -114,5 +116,6 @@ def process(
         links=extracted.links,
         dropped=extracted.dropped,
         markdown=extracted.markdown,
+        cards=extracted.cards,
         rights=detect_rights(decoded.text, response.headers),
     )
