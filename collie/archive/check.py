@@ -44,7 +44,7 @@ class FileCheck:
 
     def right(self, offset: int) -> bool:
         """Is there a whole record with right digests at `offset`?"""
-        return offset in self.starts and offset not in {at for at, _ in self.wrong}
+        return offset in self.starts and all(at != offset for at, _ in self.wrong)
 
     def good(self, offset: int) -> bool:
         """Is there a whole record with right digests at `offset`, and right after it its

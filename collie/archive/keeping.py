@@ -40,9 +40,6 @@ MOVED_NOTE = (
 )
 
 
-KEEP_POLICIES = ("all", "target", "none")  # warc.keep
-
-
 def keeps(policy: str, target: bool) -> bool:
     """Whether a fetch's exchanges go into the WARC files under warc.keep `policy`: all
     of them; with target, those of a fetch that gave a target-language document (or may

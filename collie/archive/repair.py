@@ -135,10 +135,8 @@ def repair_archive(root: Path, store: ArchiveStore, found: ArchiveCheck) -> Repa
     store.relocate([(row.page_id, offset) for row, offset in found.moved])
     folder = root / WARC_FOLDER
     pointed: dict[str, list[RecordRow]] = {}
-    lost = {row.page_id for row, _ in found.lost}
-    for row in store.record_rows():
-        if row.page_id not in lost:
-            pointed.setdefault(row.file, []).append(row)
+    for row in store.record_rows():  # the lost pages' pointers are cleared already
+        pointed.setdefault(row.file, []).append(row)
     for damaged in found.damaged:
         path = folder / damaged.name
         if damaged.missing or not path.exists():

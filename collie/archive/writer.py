@@ -134,12 +134,7 @@ class WarcArchive:
             http_headers=_request_headers(exchange),
             warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": response_id},
         )
-        offset = out.tell()
-        writer.write_record(record)
-        length = out.tell() - offset
-        writer.write_record(request)
-        out.flush()
-        self.written += out.tell() - offset
+        offset, length = self._write_pair(writer, out, record, request)
         if not seen and exchange.status == 200 and not exchange.truncated:
             self.digests[digest] = (exchange.url, date, response_id)
         return WarcLocation(self._name, offset, length, response_id, digest)
@@ -174,14 +169,22 @@ class WarcArchive:
             warc_content_type="text/plain; charset=utf-8",
             warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": resource_id},
         )
+        offset, length = self._write_pair(writer, out, record, metadata)
+        self.digests.setdefault(digest, (url, date, resource_id))
+        return WarcLocation(self._name, offset, length, resource_id, digest)
+
+    def _write_pair(
+        self, writer: Any, out: IO[bytes], record: Any, companion: Any
+    ) -> tuple[int, int]:
+        """A page's record and its companion (request or metadata) written together, as
+        readers copy them; where the record starts and its length."""
         offset = out.tell()
         writer.write_record(record)
         length = out.tell() - offset
-        writer.write_record(metadata)
+        writer.write_record(companion)
         out.flush()
         self.written += out.tell() - offset
-        self.digests.setdefault(digest, (url, date, resource_id))
-        return WarcLocation(self._name, offset, length, resource_id, digest)
+        return offset, length
 
     def flush(self) -> None:
         """Everything written, on disk."""
