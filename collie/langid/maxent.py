@@ -51,11 +51,15 @@ class Stacker:
     def logits(self, evidence: np.ndarray) -> np.ndarray:
         """Logits (n, codes) from the evidence (n, codes) of `closeness`."""
         features = np.maximum(evidence + np.float32(self.margin), 0, dtype=np.float32)
-        rows, cols = np.nonzero(features)
-        sparse = sp.csr_matrix(
-            (features[rows, cols], (rows, cols)), shape=features.shape, dtype=np.float32
-        )
-        return np.asarray(sparse @ self.weights) + self.bias
+        rows, cols = np.nonzero(features)  # a few a text: the codes close to the best
+        logits = np.tile(self.bias, (len(features), 1))
+        if rows.size:
+            # Each text's rows of the weights, scaled and summed (rows come sorted): no
+            # scipy matrix, whose construction costs more than this for a single text.
+            terms = self.weights[cols] * features[rows, cols][:, None]
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            logits[rows[starts]] += np.add.reduceat(terms, starts, axis=0)
+        return logits
 
     def remapped(self, old: Sequence[str], new: Sequence[str]) -> Stacker:
         """This layer for the codes `new` (the codes `old` kept, others added): an added
