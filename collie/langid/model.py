@@ -295,19 +295,14 @@ class LangModel:
     def _light_weights(self) -> LightWeights:
         """The weights of a few short texts (`_sparse_raw`): a small dense block for the
         n-grams of at least LIGHT_MIN_COLUMNS columns (15 MB for the bundled model,
-        built in a few ms), sparse rows for the others, in the keys' order."""
+        built in a few ms), the sparse rows for the others, in the keys' order."""
         log_counts = self._log_counts
         many = np.diff(log_counts.indptr) >= LIGHT_MIN_COLUMNS
         heavy = np.flatnonzero(many)
         number = np.full(len(self.keys), -1, np.int64)
         number[heavy] = np.arange(heavy.size)
         block = log_counts[heavy].toarray()
-        light = np.repeat(~many, np.diff(log_counts.indptr))  # the sparse rows' entries
-        indptr = np.zeros(len(self.keys) + 1, np.int64)
-        np.cumsum(np.where(many, 0, np.diff(log_counts.indptr)), out=indptr[1:])
-        sparse = sp.csr_matrix(
-            (log_counts.data[light], log_counts.indices[light], indptr), shape=log_counts.shape
-        )
+        sparse = log_counts  # its heavy rows are never read (`_sparse_raw`)
         return LightWeights(number, block, sparse)
 
     def _sparse_raw(
@@ -332,9 +327,9 @@ class LangModel:
         scores = np.zeros((len(texts), columns), np.float64)
         if heavy.any():
             terms = light.block[number[heavy]] * times[heavy, None].astype(np.float32)
-            where = owner[heavy]
-            starts = np.flatnonzero(np.r_[True, where[1:] != where[:-1]])
-            scores[where[starts]] += np.add.reduceat(terms, starts, axis=0)
+            ends = np.cumsum(np.bincount(owner[heavy], minlength=len(texts))).tolist()
+            for text, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
+                scores[text] += terms[start:end].sum(axis=0)  # (reduceat: slow on rows)
         sparse = light.sparse
         rest, weight = rows[~heavy], times[~heavy]
         lengths = sparse.indptr[rest + 1] - sparse.indptr[rest]
@@ -723,6 +718,10 @@ _NOT_WORDS = re.compile(
     re.IGNORECASE,
 )
 
+# A token of word characters alone, no digit or underscore: most texts have one, and
+# need not be rewritten by _NOT_WORDS (no address, number or code token is such a token).
+_LETTERS_ONLY = re.compile(r"(?<!\S)[^\W\d_]+(?!\S)")
+
 
 def no_language(texts: Sequence[str]) -> np.ndarray:
     """True for the texts with no word once addresses, numbers and code tokens (any token
@@ -730,6 +729,9 @@ def no_language(texts: Sequence[str]) -> np.ndarray:
     `und`: there is nothing to judge)."""
     out = np.zeros(len(texts), bool)
     for number, text in enumerate(texts):
+        word = _LETTERS_ONLY.search(text)
+        if word is not None and any(ch.isalpha() for ch in word.group()):
+            continue  # a token of letters alone, which _NOT_WORDS never touches: a word
         rest = _NOT_WORDS.sub(" ", text)
         out[number] = bool(text.strip()) and not any(ch.isalpha() for ch in rest)
     return out
@@ -753,7 +755,7 @@ class LightWeights:
 
     number: np.ndarray  # int64 (keys,): the n-gram's row of the block, -1 if sparse
     block: np.ndarray  # float32 (heavy n-grams, columns)
-    sparse: sp.csr_matrix  # float32 (keys, columns), the block's rows empty
+    sparse: sp.csr_matrix  # float32 (keys, columns): read for the n-grams not in the block
 
 
 @dataclass
