@@ -186,6 +186,8 @@ def test_a_few_texts_are_scored_as_a_batch_is_without_its_dense_block() -> None:
     np.testing.assert_array_equal(few_letters, many[2][: len(texts)])
     np.testing.assert_allclose(few_background, many[3][: len(texts)], rtol=1e-5)
     assert [c for c, _ in model.identify_batch(texts)] == ["swh", "fra", "deu", "und"]
+    # Once built, the block weighs a few texts too (it is faster for them).
+    assert model._raw_scores(texts)[0] == pytest.approx(many[0][: len(texts)])
 
 
 def test_a_long_text_weighs_as_the_sum_of_its_pieces(bundled: LangModel) -> None:

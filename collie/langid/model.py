@@ -64,9 +64,11 @@ CHUNK = 20_000
 CHUNK_BATCH = 400_000
 # Batches of at most SMALL_BATCH short texts (a single call) are weighted without the
 # dense block of `LangModel.weights` (0.5 s and 287 MB to build for the bundled model),
-# by a small one of the n-grams of at least LIGHT_MIN_COLUMNS columns and sparse rows.
+# by a small one of the n-grams of at least LIGHT_MIN_COLUMNS columns and sparse rows,
+# until LIGHT_CHARS characters were (that way costs about 1 us a character more).
 SMALL_BATCH = 16
 LIGHT_MIN_COLUMNS = 100
+LIGHT_CHARS = 500_000
 LONG_ROWS = 1 << 16  # a long text's distinct n-grams weighted this many at a time
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
@@ -105,6 +107,8 @@ class LangModel:
     masked: tuple[int, ...] = ()  # columns scored as absent (`without_columns`)
     # The second look at confusable groups (collie.langid.groups), if built.
     groups: list[Discriminator] = field(default_factory=list)
+    # Characters weighted without the dense block so far (`_dense_pays`).
+    _light_chars: int = field(default=0, repr=False, compare=False)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -251,7 +255,8 @@ class LangModel:
     def weights(self) -> Weights:
         """The weights in scoring order, a dense block for the n-grams of many columns
         (287 MB and 0.5 s to build for the bundled model: built at the first batch of
-        more than SMALL_BATCH texts)."""
+        more than SMALL_BATCH texts, or once LIGHT_CHARS characters were scored without
+        it)."""
         log_counts = self._log_counts[self._scoring_order]
         # N-grams of many columns (numbered first) are weighted by a dense block: scipy's
         # sparse-times-dense product costs far less per weight than a sparse product.
@@ -290,6 +295,15 @@ class LangModel:
         where = np.searchsorted(keys, hashes)
         np.minimum(where, len(keys) - 1, out=where)
         return np.where(keys[where] == hashes, where, -1)
+
+    def _dense_pays(self, texts: Sequence[str]) -> bool:
+        """Whether a few short texts are weighted by the dense block of `weights`: once
+        it is built, or once LIGHT_CHARS characters were weighted without it (a process
+        that scores many pages' paragraphs a few at a time: it saves more than it costs)."""
+        if "weights" in self.__dict__:
+            return True
+        self._light_chars += sum(map(len, texts))
+        return self._light_chars > LIGHT_CHARS
 
     @cached_property
     def _light_weights(self) -> LightWeights:
@@ -445,11 +459,12 @@ class LangModel:
         self, texts: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(column scores, known n-grams, letters, background score) per text. A few
-        short texts are weighted from the sparse weights (no dense block to build: a
-        single call's start-up); a text longer than CHUNK characters is counted in pieces
-        and weighted once (`_long_raw`): memory stays bounded for any length."""
+        short texts are weighted without the dense block until it pays (`_dense_pays`:
+        a single call's start-up and memory); a text longer than CHUNK characters is
+        counted in pieces and weighted once (`_long_raw`): memory stays bounded for any
+        length."""
         if all(len(text) <= CHUNK for text in texts):
-            if len(texts) <= SMALL_BATCH:
+            if len(texts) <= SMALL_BATCH and not self._dense_pays(texts):
                 return self._sparse_raw(texts)
             matrix, hits, letters = self.count(texts)
             return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
