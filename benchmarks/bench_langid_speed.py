@@ -152,9 +152,14 @@ def startup(code: Path, model: Path) -> tuple[float, float]:
 
 def older_tree(revision: str, into: Path) -> Path | str:
     """collie/ at `revision` extracted under `into`, or why not."""
-    archive = subprocess.run(
-        ["git", "-C", str(HERE), "archive", revision, "collie"], capture_output=True, check=False
-    )
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(HERE), "archive", revision, "collie"],
+            capture_output=True,
+            check=False,
+        )
+    except OSError as exc:
+        return f"git archive {revision}: {exc}"
     if archive.returncode:
         return archive.stderr.decode(errors="replace").strip() or f"git archive {revision} failed"
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
