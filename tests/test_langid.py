@@ -23,7 +23,7 @@ from collie.langid.features import (
 )
 from collie.langid.learn import learn_language
 from collie.langid.maxent import article_folds
-from collie.langid.model import CHUNK, SMALL_BATCH
+from collie.langid.model import CHUNK
 from collie.langid.modelfile import BUNDLED
 from collie.langid.train import add_language, train_model
 
@@ -166,9 +166,10 @@ def test_a_long_text_is_scored_in_pieces_with_bounded_memory(bundled: LangModel)
     )
 
 
-def test_a_few_texts_are_scored_as_a_batch_is_without_its_dense_block() -> None:
-    """Up to SMALL_BATCH texts are weighted without the 287 MB dense block (a single
-    call's start-up and memory): the same scores as in a batch, within float rounding."""
+def test_a_single_text_is_scored_as_in_a_batch_without_the_dense_block() -> None:
+    """A single short text is weighted without the 287 MB dense block (a single call's
+    start-up and memory): the same scores as in a batch, within float rounding; a
+    batch's scores are each text's own, whatever the batch."""
     with resources.as_file(resources.files("collie").joinpath(BUNDLED)) as file:
         model = read_model(file)  # a fresh copy: the bundled one may have built its block
     texts = [
@@ -177,17 +178,18 @@ def test_a_few_texts_are_scored_as_a_batch_is_without_its_dense_block() -> None:
         "Jeder hat das Recht auf Erholung und Freizeit.",
         "",
     ]
-    few, few_hits, few_letters, few_background = model._raw_scores(texts)
+    alone = [model._raw_scores([text]) for text in texts]
     assert "weights" not in model.__dict__ and "index" not in model.__dict__
-    many = model._raw_scores(texts * (SMALL_BATCH // len(texts) + 1))
+    together = model._raw_scores(texts)
     assert "weights" in model.__dict__
-    np.testing.assert_allclose(few, many[0][: len(texts)], rtol=1e-5, atol=0.05)
-    np.testing.assert_array_equal(few_hits, many[1][: len(texts)])
-    np.testing.assert_array_equal(few_letters, many[2][: len(texts)])
-    np.testing.assert_allclose(few_background, many[3][: len(texts)], rtol=1e-5)
-    assert [c for c, _ in model.identify_batch(texts)] == ["swh", "fra", "deu", "und"]
-    # Once built, the block weighs a few texts too (it is faster for them).
-    assert model._raw_scores(texts)[0] == pytest.approx(many[0][: len(texts)])
+    for number, (scores, hits, letters, background) in enumerate(alone):
+        np.testing.assert_allclose(scores[0], together[0][number], rtol=1e-5, atol=0.05)
+        assert hits[0] == together[1][number] and letters[0] == together[2][number]
+        np.testing.assert_allclose(background[0], together[3][number], rtol=1e-5)
+    assert [model.identify(text)[0] for text in texts] == ["swh", "fra", "deu", "und"]
+    shuffled = model._raw_scores([texts[2], "Bom dia a todos.", texts[0]])
+    np.testing.assert_array_equal(shuffled[0][2], together[0][0])
+    np.testing.assert_array_equal(shuffled[3][0], together[3][2])
 
 
 def test_a_long_text_weighs_as_the_sum_of_its_pieces(bundled: LangModel) -> None:

@@ -62,13 +62,12 @@ BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
 # most CHUNK_BATCH characters at a time: memory stays bounded for any length of text.
 CHUNK = 20_000
 CHUNK_BATCH = 400_000
-# Batches of at most SMALL_BATCH short texts (a single call) are weighted without the
-# dense block of `LangModel.weights` (0.5 s and 287 MB to build for the bundled model),
-# by a small one of the n-grams of at least LIGHT_MIN_COLUMNS columns and sparse rows,
-# until LIGHT_CHARS characters were (that way costs about 1 us a character more).
-SMALL_BATCH = 16
+# A single short text (a single call) is weighted without the dense block of
+# `LangModel.weights` (0.5 s and 287 MB to build for the bundled model), by a small one
+# of the n-grams of at least LIGHT_MIN_COLUMNS columns and sparse rows. Always, whatever
+# was scored before: a text's scores depend on the text and the call's shape alone (a
+# batch's are a text's own too), so that a run and its reprocessing agree to the bit.
 LIGHT_MIN_COLUMNS = 100
-LIGHT_CHARS = 500_000
 LONG_ROWS = 1 << 16  # a long text's distinct n-grams weighted this many at a time
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
@@ -107,8 +106,6 @@ class LangModel:
     masked: tuple[int, ...] = ()  # columns scored as absent (`without_columns`)
     # The second look at confusable groups (collie.langid.groups), if built.
     groups: list[Discriminator] = field(default_factory=list)
-    # Characters weighted without the dense block so far (`_dense_pays`).
-    _light_chars: int = field(default=0, repr=False, compare=False)
 
     @cached_property
     def codes(self) -> list[str]:
@@ -255,8 +252,7 @@ class LangModel:
     def weights(self) -> Weights:
         """The weights in scoring order, a dense block for the n-grams of many columns
         (287 MB and 0.5 s to build for the bundled model: built at the first batch of
-        more than SMALL_BATCH texts, or once LIGHT_CHARS characters were scored without
-        it)."""
+        two short texts or more)."""
         log_counts = self._log_counts[self._scoring_order]
         # N-grams of many columns (numbered first) are weighted by a dense block: scipy's
         # sparse-times-dense product costs far less per weight than a sparse product.
@@ -296,18 +292,9 @@ class LangModel:
         np.minimum(where, len(keys) - 1, out=where)
         return np.where(keys[where] == hashes, where, -1)
 
-    def _dense_pays(self, texts: Sequence[str]) -> bool:
-        """Whether a few short texts are weighted by the dense block of `weights`: once
-        it is built, or once LIGHT_CHARS characters were weighted without it (a process
-        that scores many pages' paragraphs a few at a time: it saves more than it costs)."""
-        if "weights" in self.__dict__:
-            return True
-        self._light_chars += sum(map(len, texts))
-        return self._light_chars > LIGHT_CHARS
-
     @cached_property
     def _light_weights(self) -> LightWeights:
-        """The weights of a few short texts (`_sparse_raw`): a small dense block for the
+        """The weights of a single short text (`_sparse_raw`): a small dense block for the
         n-grams of at least LIGHT_MIN_COLUMNS columns (15 MB for the bundled model,
         built in a few ms), the sparse rows for the others, in the keys' order."""
         log_counts = self._log_counts
@@ -322,8 +309,8 @@ class LangModel:
     def _sparse_raw(
         self, texts: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`_raw_scores` of a few short texts, without the dense block of `weights` (and
-        without scipy matrices, whose construction costs more than a text's product)."""
+        """`_raw_scores` of short texts without the dense block of `weights` (and without
+        scipy matrices, whose construction costs more than a text's product)."""
         stream = prepare_texts(texts)
         hashes, text_of = hash_ngrams(stream, self.orders)
         order = np.argsort(hashes)  # sorted needles: the binary searches share their paths
@@ -458,28 +445,34 @@ class LangModel:
     def _raw_scores(
         self, texts: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(column scores, known n-grams, letters, background score) per text. A few
-        short texts are weighted without the dense block until it pays (`_dense_pays`:
-        a single call's start-up and memory); a text longer than CHUNK characters is
-        counted in pieces and weighted once (`_long_raw`): memory stays bounded for any
-        length."""
-        if all(len(text) <= CHUNK for text in texts):
-            if len(texts) <= SMALL_BATCH and not self._dense_pays(texts):
-                return self._sparse_raw(texts)
-            matrix, hits, letters = self.count(texts)
-            return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
+        """(column scores, known n-grams, letters, background score) per text. A single
+        short text is weighted without the dense block (`_sparse_raw`: a single call's
+        start-up and memory); a text longer than CHUNK characters is counted in pieces
+        and weighted once (`_long_raw`): memory stays bounded for any length."""
+        if len(texts) == 1 and len(texts[0]) <= CHUNK:
+            return self._sparse_raw(texts)
+        short = [i for i, text in enumerate(texts) if len(text) <= CHUNK]
+        if len(short) == len(texts):
+            return self._dense_raw(texts)
         scores = np.zeros((len(texts), len(self.columns)), np.float64)
         hits = np.zeros(len(texts), np.int64)
         letters = np.zeros(len(texts), np.int64)
         background = np.zeros(len(texts), np.float64)
-        short = [i for i, text in enumerate(texts) if len(text) <= CHUNK]
         if short:
-            part = self._raw_scores([texts[i] for i in short])
+            part = self._dense_raw([texts[i] for i in short])
             scores[short], hits[short], letters[short], background[short] = part
         for i, text in enumerate(texts):
             if len(text) > CHUNK:
                 scores[i], hits[i], letters[i], background[i] = self._long_raw(text)
         return scores, hits, letters, background
+
+    def _dense_raw(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`_raw_scores` of short texts by the dense block (each text's scores its own,
+        whatever the batch: scipy's products sum row by row)."""
+        matrix, hits, letters = self.count(texts)
+        return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
 
     @cached_property
     def _background_by_key(self) -> tuple[np.ndarray, float]:
@@ -765,7 +758,7 @@ class Weights:
 
 @dataclass
 class LightWeights:
-    """The weights of a few short texts, rows in the keys' order: a small dense block
+    """The weights of a single short text, rows in the keys' order: a small dense block
     for the n-grams of many columns, sparse rows for the others."""
 
     number: np.ndarray  # int64 (keys,): the n-gram's row of the block, -1 if sparse
