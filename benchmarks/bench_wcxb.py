@@ -114,14 +114,14 @@ def _collie(page: Page) -> str:
     return extract_html(page.text, page.url).text
 
 
-def _collie_cards(page: Page) -> str:
-    return extract_html(page.text, page.url, cards_text=True).text
+def _collie_no_cards(page: Page) -> str:
+    return extract_html(page.text, page.url, cards_text=False).text
 
 
 def tools() -> dict[str, Callable[[Page], str]]:
     found: dict[str, Callable[[Page], str]] = {
         "collie": _collie,
-        "collie cards_text": _collie_cards,
+        "collie no cards_text": _collie_no_cards,
     }
     try:
         import trafilatura

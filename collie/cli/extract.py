@@ -87,7 +87,7 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
     listing = (
         settings["extract.listings"]
         and page.outcome == "kept"
-        and is_listing(page.final_url, page.paragraphs, page.links)
+        and is_listing(page.final_url, page.paragraphs, page.links, page.cards)
     )
     if fmt == "json":
         data = page_json(page, response)

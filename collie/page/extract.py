@@ -202,7 +202,7 @@ def extract_html(
     boilerplate: str = "rules",
     engine: str = "trafilatura",
     code: str = "apart",
-    cards_text: bool = False,
+    cards_text: bool = True,
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
@@ -218,9 +218,10 @@ def extract_html(
     block's lines are paragraphs of their own; "out": code blocks (<pre>) are removed
     before anything else (their links go with them). Links, title and lang are taken
     from the whole page either way. The results are NFC with Unix newlines whatever
-    the input's normalisation. `cards_text`: a page of cards (`Extracted.cards`) keeps
-    its main text without the line rules (off by default: on the demo's world it
-    exported five pages without target text, docs/text-cleaning.md).
+    the input's normalisation. `cards_text`: on a page of cards (`Extracted.cards`) the
+    link rules give way to the lines whose links name cards (boilerplate.apply_rules,
+    `cards`) and the menu-text pass is skipped; the listing decision takes the page's
+    cards as evidence (collie.decide.listing).
     """
     if code == "out":
         page = without_code_blocks(page)
@@ -238,7 +239,8 @@ def extract_html(
     whole = to_markdown(clean_markup(page, link_runs, items))
     markdown = ""
     cards = boilerplate == "rules" and link_share(whole, link_runs or []) >= CARD_LINK_SHARE
-    in_main = "none" if cards and cards_text else boilerplate  # its cards are its text
+    card_rules = cards and cards_text  # its cards are its text
+    in_main = "none" if card_rules else boilerplate  # no link runs taken away
     if main is not None:
         markdown, runs, main_items = _main_markdown(main, in_main)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
@@ -249,7 +251,9 @@ def extract_html(
         paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
     else:  # of the pre-cleaning's lines, only the long ones are judged (with_long_lines)
         lines, _ = apply_rules(whole, boilerplate, link_runs or [], only_long=LONG_LINE)
-        paragraphs, dropped = apply_rules(markdown, in_main, runs or [], layout=False)
+        paragraphs, dropped = apply_rules(
+            markdown, boilerplate, runs or [], layout=False, cards=card_rules
+        )
         paragraphs, back = with_list_items(paragraphs, markdown, runs or [], main_items)
         paragraphs = with_long_lines(paragraphs, lines)
         paragraphs, _ = with_list_items(paragraphs, whole, link_runs or [], items)
@@ -261,7 +265,7 @@ def extract_html(
         if rest:
             dropped = [*rest_dropped, (paragraphs[0][0].text, MENU_TEXT.name)]
             paragraphs = rest
-        elif in_main == "rules" and not dump:
+        elif boilerplate == "rules" and not card_rules and not dump:
             paragraphs, menus = without_menu_text(paragraphs, links)
             dropped += menus
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
