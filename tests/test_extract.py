@@ -161,6 +161,21 @@ def test_the_dom_engine_keeps_short_runs_and_headings_the_layout_passes_would_dr
     assert not result.dropped
 
 
+def test_the_fast_engine_keeps_the_article_and_falls_back_on_a_thin_page() -> None:
+    """extract.main = "fast" (issue 56: trafilatura's fast mode alone, no pre-cleaning of
+    the whole page): the same article, boilerplate lines and links as the default on a
+    page trafilatura reads whole; a page it finds nothing in is the pre-cleaning's."""
+    for name in ("copyright", "share-bar", "link-only"):
+        extra, dropped = EXAMPLES[name]
+        fast = extract_html(article_page(extra), "http://sauti.co.ke/", engine="fast")
+        full = extract_html(article_page(extra), "http://sauti.co.ke/")
+        assert (fast.paragraphs, fast.links) == (full.paragraphs, full.links)
+        assert dropped is None or dropped not in fast.text
+    page = '<html><body><nav><a href="/">Mwanzo</a></nav><div>Habari fupi.</div></body></html>'
+    fast = extract_html(page, "http://a.ke/", engine="fast")
+    assert fast.text == extract_html(page, "http://a.ke/", engine="rules").text
+
+
 def test_a_page_the_dom_engine_finds_nothing_in_falls_back_to_the_rules() -> None:
     page = '<html><body><nav><a href="/">Mwanzo</a></nav><div>Habari fupi.</div></body></html>'
     result = extract_html(page, "http://a.ke/")

@@ -46,7 +46,7 @@ from collie.workspace.folder import read_settings
 )
 @click.option(
     "--main",
-    type=click.Choice(["trafilatura", "rules"]),
+    type=click.Choice(["trafilatura", "fast", "rules"]),
     expose_value=False,
     callback=set_flag("extract.main"),
     help="Main-text extraction (default: extract.main).",
