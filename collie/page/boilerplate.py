@@ -92,6 +92,8 @@ def _keep_cards(lines: list[Line | None], decisions: list[str | None], cards: li
     between them: a card is a link with its text (a teaser, a price) around it; a list of
     headline links (related articles under an article, a sidebar's latest posts) is no
     page's text."""
+    if not cards:
+        return
     present = [i for i, line in enumerate(lines) if line is not None]
     rank = {i: k for k, i in enumerate(present)}
     run: list[int] = []
@@ -222,7 +224,8 @@ def apply_rules(
 
     `cards`: the text is a page of cards (maintext.link_share): a line the link rules
     (`CARD_RULES`) would drop is kept when one of its links reads like a card's name or
-    headline (CARD_ANCHOR_WORDS words or more); "Home", "Read more" and "[1]" still go.
+    headline (CARD_ANCHOR_WORDS words or more) and is not in a run of CARD_RUN such lines
+    (`_keep_cards`); "Home", "Read more" and "[1]" still go.
     """
     lines: list[Line | None] = []
     runs: dict[int, int] = {}  # line index -> index in link_runs
