@@ -15,7 +15,9 @@ fetches through the `Fetcher` (which holds the host in the gate,
 so two requests to one host are never closer than its delay, whatever else runs), and
 hands the result over. Results wait in a bounded queue: when the caller falls behind,
 the workers stop starting requests, so memory holds at most `max_results` bodies plus
-one per worker. Nothing here touches the workspace.
+one per worker. Nothing here touches the workspace: a caller that must not lose an
+answer once it is in (the loop's fetch journal) passes `keep`, which the fetching thread
+calls with each result before handing it over.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import heapq
 import queue
 import threading
 from collections import deque
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
 from collie.fetch.fetcher import Fetcher, host_key, origin_of
@@ -69,8 +71,15 @@ class FetchPool:
     """See the module docstring. Thread-safe; `add`, `take` and `close` are the
     caller's, the rest runs in the pool's threads."""
 
-    def __init__(self, fetcher: Fetcher, workers: int, max_results: int | None = None) -> None:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        workers: int,
+        max_results: int | None = None,
+        keep: Callable[[Hashable, FetchResult], None] | None = None,
+    ) -> None:
         self.fetcher = fetcher
+        self.keep = keep
         self.gate = fetcher.gate
         self._queues: dict[str, deque[tuple[Hashable, str, frozenset[str] | None]]] = {}
         self._heap: list[tuple[float, int, str]] = []  # (ready_at, order, host) of idle hosts
@@ -192,6 +201,8 @@ class FetchPool:
                     self._busy.discard(host)
                     self._schedule(host)
                     self._cond.notify_all()
+            if self.keep is not None:
+                self.keep(key, result)
             self._results.put((key, result))
 
 

@@ -3,8 +3,11 @@
 
 The frontier's most promising pages of every site are handed to the pool a few per
 site; results are examined and settled (settle.py) as they come, a small transaction
-each time, so kill -9 loses only what is in flight (those pages are still queued). The
-sitemaps and feeds the spider asks for (spider.Listings) go through the same pool. The
+each time. Each answer is written to the fetch journal (collie/archive/journal.py) by
+the thread that fetched it, before it is examined; a run killed with kill -9 reads back
+the answers of the pages still queued instead of fetching them again, so only the
+requests on the wire are asked again. The sitemaps and feeds the spider asks for
+(spider.Listings) go through the same pool (and the journal). The
 loop drives it: `take_query_results` between two queries of the search stage, `run`
 until the frontier is empty or the run must stop.
 """
@@ -16,6 +19,7 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
+from collie.archive.journal import FetchJournal
 from collie.crawl.listings import LISTING_TYPES
 from collie.fetch.pool import FetchPool, HeldBack
 from collie.mining.records import Deadline, LoopReport, RunEvents
@@ -54,7 +58,12 @@ class Stream:
         self.events, self.deadline, self.report = events, deadline, report
         self.max_pages = max_pages
         threads = workers.fetch_threads
-        self.pool = FetchPool(workers.fetcher, threads, max_results=max(64, 2 * threads))
+        self.journal = FetchJournal(settler.store.root)
+        self.journalled = self.journal.read_back(self._still_wanted)  # an earlier run's
+        self.ready: list[tuple[Hashable, FetchResult]] = []  # read back, to record
+        self.pool = FetchPool(
+            workers.fetcher, threads, max_results=max(64, 2 * threads), keep=self._journal
+        )
         self.max_sites = max(1024, 16 * threads)  # sites with pages in the pool
         self.claimed: dict[int, QueuedPage] = {}
         self.per_site: Counter[str] = Counter()
@@ -75,8 +84,10 @@ class Stream:
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         # On an exception (a second Ctrl-C) nothing more will be recorded: do not wait
-        # for the requests in flight (their pages stay queued for the next run).
+        # for the requests in flight (their pages stay queued for the next run, and the
+        # answers already in, journalled, are read back then).
         self.pool.close(wait=exc_type is None)
+        self.journal.close()
 
     def run(self) -> str | None:
         """Fetch until the frontier is empty (None) or the run must stop (why)."""
@@ -87,7 +98,7 @@ class Stream:
             if self.deadline.passed():
                 self.finish()
                 return self.deadline.describe()
-            self.service(TAKE_WAIT)
+            self.service(0.0 if self.ready else TAKE_WAIT)
             if self.claimed or self.listings_out:
                 continue
             self.top_up()
@@ -105,7 +116,7 @@ class Stream:
     def finish(self) -> None:
         """Start nothing new; record what the requests in flight bring."""
         self.pool.close()
-        self._record(self.pool.take())
+        self._record(self._take(0.0))
 
     def held_back(self) -> tuple[int, dict[str, str]]:
         """The pages held back for an unreachable robots.txt, and their origins' causes."""
@@ -145,21 +156,44 @@ class Stream:
                 break
             self.claimed[page.id] = page
             self.per_site[page.site] += 1
-            self.pool.add(page.id, page.url)
+            answer = self.journalled.pop(page_key(page.id), None)
+            if answer is not None:  # fetched by a run killed before recording it
+                self.ready.append((page.id, answer))
+            else:
+                self.pool.add(page.id, page.url)
             self.started += 1
             room -= 1
 
     def service(self, wait: float) -> None:
         """Keep the pool fed; examine and record the results that are in."""
         self.top_up()
-        self._record(self.pool.take(wait))
+        self._record(self._take(wait))
         self._show()
+
+    def _take(self, wait: float) -> list[tuple[Hashable, FetchResult]]:
+        """The answers in: read back from the journal, then the pool's."""
+        taken, self.ready = self.ready, []
+        return taken + self.pool.take(0.0 if taken else wait)
+
+    def _journal(self, key: Hashable, result: FetchResult) -> None:
+        """An answer into the journal (in the fetching thread)."""
+        self.journal.write(journal_key(key), result)
+
+    def _still_wanted(self, keys: list[str]) -> set[str]:
+        """The journalled keys whose answers are still to record: pages still queued,
+        listings not read."""
+        pages = {int(k.split(" ", 1)[1]): k for k in keys if k.startswith("page ")}
+        queued = self.frontier.still_queued(sorted(pages))
+        read = self.settler.store.sites.listing_urls()
+        listings = {k for k in keys if k.startswith("listing ") and k.split(" ", 2)[2] not in read}
+        return {pages[i] for i in queued} | listings
 
     def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
         lists = [(key, result) for key, result in taken if isinstance(key, tuple)]
         taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
         for key, result in lists:
             self._read_listing(str(key[1]), result)
+            self.journal.done([journal_key(key)])
         taken = self._hold(taken)
         if not taken:
             return
@@ -174,6 +208,7 @@ class Stream:
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
         self.events.advance(len(outcomes))
+        self.journal.done(page_key(page.id) for page in pages)
         for page, outcome in zip(pages, outcomes, strict=True):
             self._fetch_listings(self.listings.ask_for(page, outcome))
 
@@ -190,13 +225,19 @@ class Stream:
             page = self.claimed.pop(int(key))  # type: ignore[call-overload]
             self.per_site[page.site] -= 1
             self.held.hold(page.id, result)
+            self.journal.done([page_key(page.id)])  # asked again once its robots.txt is
             self.frontier_changed = True
         return others
 
     def _fetch_listings(self, wanted: list[Wanted]) -> None:
         for site, url in wanted:
             self.listings_out += 1
-            self.pool.add(("listing", site, url), url, LISTING_TYPES)
+            key = ("listing", site, url)
+            answer = self.journalled.pop(journal_key(key), None)
+            if answer is not None:
+                self.ready.append((key, answer))
+            else:
+                self.pool.add(key, url, LISTING_TYPES)
 
     def _read_listing(self, site: str, result: FetchResult) -> None:
         self.listings_out -= 1
@@ -216,3 +257,16 @@ class Stream:
             f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
             f"{state.queued} waiting, {self.frontier.queued_count()} queued{held}"
         )
+
+
+def page_key(page_id: int) -> str:
+    """A page's answer's key in the fetch journal."""
+    return f"page {page_id}"
+
+
+def journal_key(key: Hashable) -> str:
+    """The fetch journal's key of a pool key (a page id, or a listing's tuple)."""
+    if isinstance(key, tuple):
+        _, site, url = key
+        return f"listing {site} {url}"
+    return page_key(int(key))  # type: ignore[call-overload]
