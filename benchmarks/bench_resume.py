@@ -13,12 +13,15 @@ how many differ), the page requests each way (every request but the search API's
 robots.txt and tdmrep.json), the pages asked more than once, and the extra page
 requests of the killed run as a share of the uninterrupted run's (target: at most 2%).
 
-Run: python benchmarks/bench_resume.py   (about five minutes on 2 cores; says so and
-exits 0 when ../shared/data is absent)
+Run: python benchmarks/bench_resume.py [--keep DIR]   (about five minutes on 2 cores;
+says so and exits 0 when ../shared/data is absent; --keep leaves both workspaces and
+their exports in DIR, a new folder)
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import os
 import signal
@@ -81,6 +84,9 @@ def page_requests(log: list[LogEntry]) -> Counter[str]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=Path, help="leave the workspaces in this new folder")
+    args = parser.parse_args()
     options = world_options(TARGET)
     if options is None:
         print(f"resume benchmark skipped: {NEWS} is not there (development data, "
@@ -90,8 +96,12 @@ def main() -> None:
     world = StoredWorld(world_file)
     print(f"world {world_file.name} ({'built now' if built else 'cached'}): {TARGET}, "
           f"{len(world.hosts)} sites, `collie run --loops 2`, fetch.delay=0")  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="collie-bench-resume-") as tmp, \
-            MiniWebServer(world) as web:  # fmt: skip
+    if args.keep:
+        args.keep.mkdir(parents=True)
+        place: contextlib.AbstractContextManager[str] = contextlib.nullcontext(str(args.keep))
+    else:
+        place = tempfile.TemporaryDirectory(prefix="collie-bench-resume-")
+    with place as tmp, MiniWebServer(world) as web:
         env = {**os.environ, "HTTP_PROXY": web.proxy_url, "http_proxy": web.proxy_url}
         for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy", "COLLIE_WORKSPACE"):
             env.pop(name, None)
@@ -111,6 +121,7 @@ def main() -> None:
         init(env, web, killed, docs)
         web.clear_log()
         kills = 0
+        killed_at: list[float] = []
         began = time.monotonic()
         for share in KILLS:
             threshold = int(len(clean_log) * share)
@@ -120,11 +131,17 @@ def main() -> None:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
+                killed_at.append(time.time())
             proc.wait(timeout=60)
         finish(collie(env, "-w", str(killed), "run", "--loops", "2"))
         killed_seconds = time.monotonic() - began
         killed_log = list(web.log)
         killed_urls = exported_urls(env, killed)
+        if args.keep:
+            for name, log in (("uninterrupted", clean_log), ("killed", killed_log)):
+                with (args.keep / f"{name}-requests.jsonl").open("w", encoding="utf-8") as out:
+                    out.writelines(json.dumps({"url": e.url, "time": e.time}) + "\n" for e in log)
+            (args.keep / "kills.json").write_text(json.dumps(killed_at), encoding="utf-8")
     world.close()
 
     pages = {"uninterrupted": page_requests(clean_log), "killed": page_requests(killed_log)}

@@ -77,9 +77,19 @@ class FetchPool:
         workers: int,
         max_results: int | None = None,
         keep: Callable[[Hashable, FetchResult], None] | None = None,
+        ahead: int = 0,
     ) -> None:
+        """`ahead` (0: off): requests started and not yet taken, at first; the bound
+        doubles when the caller finds nothing to take while work waits, and goes down by
+        one while results wait for it, never under `ahead` nor over what the threads and
+        `max_results` hold (the pool fetches just ahead of a caller that is slower than
+        the web, so few requests are on the wire, and as fast as it can otherwise)."""
         self.fetcher = fetcher
         self.keep = keep
+        size = max_results or max(16, 2 * workers)
+        self._low, self._high = ahead, workers + size
+        self._ahead = ahead  # the bound now (0: none)
+        self._out = 0  # requests started whose results are not taken yet
         self.gate = fetcher.gate
         self._queues: dict[str, deque[tuple[Hashable, str, frozenset[str] | None]]] = {}
         self._heap: list[tuple[float, int, str]] = []  # (ready_at, order, host) of idle hosts
@@ -89,9 +99,7 @@ class FetchPool:
         self._cond = threading.Condition()
         self._closed = False
         self._late: list[tuple[Hashable, FetchResult]] = []  # results taken by close()
-        self._results: queue.Queue[tuple[Hashable, FetchResult]] = queue.Queue(
-            max_results or max(16, 2 * workers)
-        )
+        self._results: queue.Queue[tuple[Hashable, FetchResult]] = queue.Queue(size)
         self._threads = [
             threading.Thread(target=self._work, name=f"collie-fetch-{i}", daemon=True)
             for i in range(workers)
@@ -109,20 +117,41 @@ class FetchPool:
             self._schedule(host)
             self._cond.notify()
 
-    def take(self, timeout: float = 0.0) -> list[tuple[Hashable, FetchResult]]:
-        """The results ready now (waiting up to `timeout` seconds for the first one)."""
+    def take(self, timeout: float = 0.0, limit: int = 0) -> list[tuple[Hashable, FetchResult]]:
+        """The results ready now (waiting up to `timeout` seconds for the first one), at
+        most `limit` of them (0: all). A worker waiting for room starts its next request
+        once a result is taken: a caller that takes one at a time as it gets through
+        them keeps the requests on the wire few and evenly spread."""
         taken, self._late = self._late, []
+        if limit and len(taken) >= limit:
+            taken, self._late = taken[:limit], taken[limit:]
+            return taken
+        if self._ahead and self._results.empty():
+            self._pace(starved=True)
         try:
-            taken.append(
-                self._results.get(timeout=timeout) if timeout else self._results.get_nowait()
-            )
+            got = self._results.get(timeout=timeout) if timeout else self._results.get_nowait()
         except queue.Empty:
             return taken
-        while True:
+        fresh = [got]
+        while not limit or len(taken) + len(fresh) < limit:
             try:
-                taken.append(self._results.get_nowait())
+                fresh.append(self._results.get_nowait())
             except queue.Empty:
-                return taken
+                break
+        self._pace(taken=len(fresh))
+        return taken + fresh
+
+    def _pace(self, starved: bool = False, taken: int = 0) -> None:
+        """Results taken (their requests no longer count against `ahead`), and the bound
+        moved: up when the caller starved, down while results still wait."""
+        with self._cond:
+            self._out -= taken
+            if self._ahead:
+                if starved and (self._queues or self._busy):
+                    self._ahead = min(self._high, 2 * self._ahead)
+                elif taken and not self._results.empty():
+                    self._ahead = max(self._low, self._ahead - 1)
+            self._cond.notify_all()
 
     def state(self) -> PoolState:
         with self._cond:
@@ -173,7 +202,7 @@ class FetchPool:
         turn itself, on the fetcher's clock); None when the pool is closed."""
         with self._cond:
             while not self._closed:
-                if not self._heap:
+                if not self._heap or (self._ahead and self._out >= self._ahead):
                     self._cond.wait(IDLE_WAIT)
                     continue
                 ready_at, _, host = self._heap[0]
@@ -188,6 +217,7 @@ class FetchPool:
                 if not self._queues[host]:
                     del self._queues[host]
                 self._busy.add(host)
+                self._out += 1
                 return host, key, url, accept
         return None
 

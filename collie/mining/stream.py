@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from collie.archive.journal import FetchJournal
@@ -37,6 +37,9 @@ TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the f
 TOP_UP_EVERY = 0.2  # seconds between two reads of the frontier, at least
 DRY = 16  # fewer pages than this in the pool: the frontier is read at once
 SHOW_EVERY = 1.0  # seconds between two progress updates
+AHEAD = 4  # requests started and not yet taken, at least (FetchPool's `ahead`)
+GROUP = 16  # pages examined one after another and recorded in one settling, at most
+GROUP_SECONDS = 0.5  # or what came in that long
 
 
 class Stream:
@@ -62,7 +65,11 @@ class Stream:
         self.journalled = self.journal.read_back(self._still_wanted)  # an earlier run's
         self.ready: list[tuple[Hashable, FetchResult]] = []  # read back, to record
         self.pool = FetchPool(
-            workers.fetcher, threads, max_results=max(64, 2 * threads), keep=self._journal
+            workers.fetcher,
+            threads,
+            max_results=max(64, 2 * threads),
+            keep=self._journal,
+            ahead=min(AHEAD, threads),
         )
         self.max_sites = max(1024, 16 * threads)  # sites with pages in the pool
         self.claimed: dict[int, QueuedPage] = {}
@@ -167,13 +174,33 @@ class Stream:
     def service(self, wait: float) -> None:
         """Keep the pool fed; examine and record the results that are in."""
         self.top_up()
-        self._record(self._take(wait))
+        self._record(self._trickle(wait))
         self._show()
 
-    def _take(self, wait: float) -> list[tuple[Hashable, FetchResult]]:
-        """The answers in: read back from the journal, then the pool's."""
-        taken, self.ready = self.ready, []
-        return taken + self.pool.take(0.0 if taken else wait)
+    def _trickle(self, wait: float) -> Iterator[tuple[Hashable, FetchResult]]:
+        """The answers in, one at a time as they are examined (GROUP pages, or what
+        comes in GROUP_SECONDS, recorded together): each taken from the pool lets one
+        waiting worker start its next request, so the requests on the wire, which a
+        kill -9 costs, stay few (everything fetched is journalled)."""
+        began = time.monotonic()
+        for n in range(GROUP):
+            one = self._take(wait if n == 0 else 0.0, 1)
+            if not one:
+                return
+            yield one[0]
+            if time.monotonic() - began > GROUP_SECONDS:
+                return
+
+    def _take(self, wait: float, limit: int = 0) -> list[tuple[Hashable, FetchResult]]:
+        """Answers in (at most `limit`; 0: all): read back from the journal first, then
+        the pool's."""
+        if self.ready:
+            count = limit or len(self.ready)
+            taken, self.ready = self.ready[:count], self.ready[count:]
+            if limit:
+                return taken
+            return taken + self.pool.take(0.0)
+        return self.pool.take(wait, limit)
 
     def _journal(self, key: Hashable, result: FetchResult) -> None:
         """An answer into the journal (in the fetching thread)."""
@@ -188,22 +215,27 @@ class Stream:
         listings = {k for k in keys if k.startswith("listing ") and k.split(" ", 2)[2] not in read}
         return {pages[i] for i in queued} | listings
 
-    def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
-        lists = [(key, result) for key, result in taken if isinstance(key, tuple)]
-        taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
-        for key, result in lists:
-            self._read_listing(str(key[1]), result)
-            self.journal.done([journal_key(key)])
-        taken = self._hold(taken)
-        if not taken:
-            return
-        pages = [self.claimed.pop(int(key)) for key, _ in taken]  # type: ignore[call-overload]
-        for page in pages:
+    def _record(self, taken: Iterable[tuple[Hashable, FetchResult]]) -> None:
+        """Examine the answers as they come (a listing read at once, a page whose
+        robots.txt failed held back), then record the pages in one settling."""
+        pages: list[QueuedPage] = []
+        examined = []
+        for key, result in taken:
+            if isinstance(key, tuple):
+                self._read_listing(str(key[1]), result)
+                self.journal.done([journal_key(key)])
+                continue
+            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
             self.per_site[page.site] -= 1
-        examined = [
-            self.workers.examine(page, result)
-            for page, (_, result) in zip(pages, taken, strict=True)
-        ]
+            if HeldBack.applies(result):  # not recorded: queued until its retry time
+                self.held.hold(page.id, result)
+                self.journal.done([page_key(page.id)])  # asked again once its robots.txt is
+                self.frontier_changed = True
+                continue
+            pages.append(page)
+            examined.append(self.workers.examine(page, result))
+        if not pages:
+            return
         outcomes = self.settler.settle(examined, self.report)
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
@@ -212,24 +244,8 @@ class Stream:
         for page, outcome in zip(pages, outcomes, strict=True):
             self._fetch_listings(self.listings.ask_for(page, outcome))
 
-    def _hold(
-        self, taken: list[tuple[Hashable, FetchResult]]
-    ) -> list[tuple[Hashable, FetchResult]]:
-        """Pages whose robots.txt could not be fetched are not recorded: they stay queued,
-        held back until their origin's retry time (HeldBack). Returns the others."""
-        others = []
-        for key, result in taken:
-            if not HeldBack.applies(result):
-                others.append((key, result))
-                continue
-            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
-            self.per_site[page.site] -= 1
-            self.held.hold(page.id, result)
-            self.journal.done([page_key(page.id)])  # asked again once its robots.txt is
-            self.frontier_changed = True
-        return others
-
     def _fetch_listings(self, wanted: list[Wanted]) -> None:
+        self.listings.remember(wanted, self.report.number)
         for site, url in wanted:
             self.listings_out += 1
             key = ("listing", site, url)
