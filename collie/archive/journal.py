@@ -32,6 +32,7 @@ import struct
 import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,8 @@ class FetchJournal:
                 if not pending:
                     del self._pending[number]
                     self._path(number).unlink(missing_ok=True)
+            with suppress(OSError):  # empty: no journal/ left in the workspace
+                self.folder.rmdir()
 
     def _path(self, number: int) -> Path:
         return self.folder / f"{_PREFIX}{number:06d}{_SUFFIX}"
