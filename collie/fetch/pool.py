@@ -80,10 +80,11 @@ class FetchPool:
         ahead: int = 0,
     ) -> None:
         """`ahead` (0: off): requests started and not yet taken, at first; the bound
-        doubles when the caller finds nothing to take while work waits, and goes down by
-        one while results wait for it, never under `ahead` nor over what the threads and
-        `max_results` hold (the pool fetches just ahead of a caller that is slower than
-        the web, so few requests are on the wire, and as fast as it can otherwise)."""
+        doubles when the caller finds nothing to take while URLs wait for it (the bound
+        holds them back), and goes down by one while results wait for the caller, never
+        under `ahead` nor over what the threads and `max_results` hold (the pool fetches
+        just ahead of a caller that is slower than the web, so few requests are on the
+        wire, and as fast as it can otherwise)."""
         self.fetcher = fetcher
         self.keep = keep
         size = max_results or max(16, 2 * workers)
@@ -147,7 +148,7 @@ class FetchPool:
         with self._cond:
             self._out -= taken
             if self._ahead:
-                if starved and (self._queues or self._busy):
+                if starved and self._queues and self._out >= self._ahead:  # it binds
                     self._ahead = min(self._high, 2 * self._ahead)
                 elif taken and not self._results.empty():
                     self._ahead = max(self._low, self._ahead - 1)
