@@ -38,8 +38,8 @@ TOP_UP_EVERY = 0.2  # seconds between two reads of the frontier, at least
 DRY = 16  # fewer pages than this in the pool: the frontier is read at once
 SHOW_EVERY = 1.0  # seconds between two progress updates
 AHEAD = 4  # requests started and not yet taken, at least (FetchPool's `ahead`)
-GROUP = 16  # pages examined one after another and recorded in one settling, at most
-GROUP_SECONDS = 0.5  # or what came in that long
+GROUP = 64  # pages examined one after another and recorded in one settling, at most
+GROUP_SECONDS = 2.0  # or what came in that long
 
 
 class Stream:
