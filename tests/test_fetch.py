@@ -548,23 +548,29 @@ def test_pool_fetches_just_ahead_of_a_slow_caller(web: MiniWebServer, world: Wor
     hosts = [f"http://h{n}.example" for n in range(12)]
     for host in hosts:
         world.add(f"{host}/robots.txt", Response.text("User-agent: *\nAllow: /\n"))
-        world.add(f"{host}/", Response.html(PAGE).slowed(delay=0.3))
+        world.add(f"{host}/", Response.html(PAGE).slowed(delay=1.0))
     kept: list[object] = []
 
     def pages() -> int:
         return sum(1 for e in web.log if not e.url.endswith("/robots.txt"))
 
+    def settles(value: Callable[[], int], expected: int) -> bool:
+        """`value` reaches `expected` (within 10 s) and stays there for 0.3 s."""
+        deadline = time.monotonic() + 10
+        while value() != expected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        return value() == expected
+
     with Fetcher(config(delay=0)) as fetcher:
         pool = FetchPool(fetcher, workers=8, keep=lambda key, _: kept.append(key), ahead=2)
         for n, host in enumerate(hosts):
             pool.add(n, f"{host}/")
-        time.sleep(0.15)
-        assert pages() == 2  # two ahead of a caller who took nothing
+        assert settles(pages, 2)  # two ahead of a caller who took nothing
         taken = pool.take(timeout=5.0)  # nothing in yet, URLs held back: the bound doubles
-        time.sleep(0.15)
-        assert pages() == 4 + len(taken)  # four ahead, one more for each result taken
-        time.sleep(0.6)  # the caller is slow: nothing more is asked for meanwhile
-        assert pages() == 4 + len(taken) == len(kept)
+        assert taken and settles(pages, 4 + len(taken))  # one more for each result taken
+        assert settles(lambda: len(kept), 4 + len(taken))  # a slow caller: no more asked
+        assert pages() == 4 + len(taken)
         while len(taken) < len(hosts):
             taken += pool.take(timeout=5.0)
         pool.close()
