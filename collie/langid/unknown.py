@@ -179,17 +179,28 @@ def alphabet_of(counts: Counter[str]) -> tuple[str, list[str]] | None:
 def novel_words(text: str, alphabet: frozenset[str], scripts: frozenset[str]) -> int:
     """How many distinct words of `text` hold a letter outside `alphabet` in one of
     `scripts` (capitalised words left out: names)."""
-    normal = unicodedata.normalize("NFC", text)
-    lower = normal.lower()
-    novel = {c for c in set(lower) - alphabet if is_letter(c) and script_of(c) in scripts}
+    lower = text.lower()
+    if not lower.isascii():
+        text = unicodedata.normalize("NFC", text)
+        lower = text.lower()
+    rest = set(lower) - alphabet
+    if not rest:
+        return 0
+    novel = {c for c in rest if _letter_script(c) in scripts}
     if not novel:
         return 0
     words = {
         word.lower()
-        for word in _WORD.findall(normal)
+        for word in _WORD.findall(text)
         if not word[0].isupper() and not novel.isdisjoint(word.lower())
     }
     return len(words)
+
+
+@lru_cache(maxsize=65536)
+def _letter_script(char: str) -> str | None:
+    """The script of a letter or mark (`script_of`), None for any other character."""
+    return script_of(char) if is_letter(char) else None
 
 
 @dataclass
