@@ -19,7 +19,7 @@ RUSSIAN = [
     "Мы пошли домой поздно вечером, потому что шёл сильный дождь.",
     "Эта книга лежала на столе у окна всю неделю.",
     "Дети играли во дворе, а бабушка готовила обед для всей семьи.",
-] * 10
+] * 150  # 30,000 letters: enough training text for a letter rule
 UKRAINIAN = "Я не знаю, що сказати тобі зараз, але ввечері ми підемо додому і їй буде добре."
 
 
@@ -49,6 +49,8 @@ def test_calibration_gives_each_language_the_words_none_of_its_snippets_reach() 
     assert rule["rus"][0] == 1
     # a language whose held-out text holds letters its fitted text lacks gets a higher limit
     odd = [*RUSSIAN[:30], "Это і то, і это."]
+    # too little training text (the UDHR alone): no rule
+    assert calibrate_letters({"rus": RUSSIAN}, {"rus": RUSSIAN[:40]}, snippets) == {}
     rule = calibrate_letters({"rus": RUSSIAN}, {"rus": RUSSIAN}, [("rus", t) for t in odd])
     assert rule["rus"][0] == 2
     # too few snippets: no rule
