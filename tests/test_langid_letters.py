@@ -4,7 +4,9 @@ its best language does not write is `und`."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from collie.langid import load_model
 from collie.langid.model import LangModel
 from collie.langid.unknown import (
     LetterRule,
@@ -20,7 +22,14 @@ RUSSIAN = [
     "Эта книга лежала на столе у окна всю неделю.",
     "Дети играли во дворе, а бабушка готовила обед для всей семьи.",
 ] * 150  # 30,000 letters: enough training text for a letter rule
+
+
 UKRAINIAN = "Я не знаю, що сказати тобі зараз, але ввечері ми підемо додому і їй буде добре."
+
+
+@pytest.fixture(scope="module")
+def bundled() -> LangModel:
+    return load_model()
 
 
 def test_the_alphabet_is_the_letters_of_the_text_and_its_scripts() -> None:
@@ -61,6 +70,8 @@ def test_calibration_gives_each_language_the_words_none_of_its_snippets_reach() 
         False,
         False,  # no rule for ukr
     ]
+    # one novel word among a hundred: a loanword or a quotation, not another language
+    assert not letters.unknown([" ".join(RUSSIAN[:10]) + " і"], ["rus"])[0]
 
 
 def test_the_bundled_model_without_ukrainian_calls_ukrainian_und(bundled: LangModel) -> None:
