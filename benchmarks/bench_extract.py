@@ -135,6 +135,7 @@ def tools() -> dict[str, Callable[[Page], str]]:
     found: dict[str, Callable[[Page], str]] = {
         "collie (decode + extract)": _collie_bytes,
         "collie": _collie("trafilatura"),
+        "collie fast": _collie("fast"),
         "collie, rules (before)": _collie("rules"),
         "html2text alone": _html2text,
     }

@@ -167,6 +167,7 @@ class PageOutcome:
     content_type: str | None = None
     document: DocumentRow | None = None
     links: list[tuple[str, str]] = field(default_factory=list)
+    cards: bool = False  # a page of cards by its links (Page.cards): listing evidence
     target_letters: int = 0  # letters identified as the target
     near_letters: int = 0  # letters nearest to a learnt target but failing its tests
     suspect: SuspectRow | None = None  # a relative's page, maybe (status dropped)

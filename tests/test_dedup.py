@@ -192,3 +192,27 @@ def test_sketches_round_trip_through_the_store_text() -> None:
     assert (back.sketch, back.chars) == (sketch.sketch, sketch.chars)
     computed = stored_sketch(None, list(ARTICLE))
     assert computed == sketch  # a document stored before sketches were
+
+
+def test_a_new_original_takes_the_place_of_the_one_it_displaces() -> None:
+    from collie.decide.dedup import Deduplicator, comes_first, mark_duplicate, paragraph_sketch
+    from collie.models import DocumentRow, PageOutcome
+
+    assert comes_first("http://a.example/story", "http://b.example/story")
+    assert comes_first("http://a.example/story", "http://a.example/story?page=1")
+    originals = Deduplicator(3)
+    fingerprint = simhash_text("\n".join(ARTICLE))
+    originals.add(1, "a", fingerprint, paragraph_sketch(ARTICLE))
+    originals.add(2, "b", simhash_text("\n".join(OTHER)), paragraph_sketch(OTHER))
+    text = "\n".join(ARTICLE)
+    page = PageOutcome(7, "a.example", "kept", document=DocumentRow("target", "zul", text, [], 40))
+    assert mark_duplicate(page, originals.find, lambda original: original == 1) == 1
+    assert (page.status, page.reason, page.document.duplicate_of) == ("kept", None, None)
+    originals.replace(1, 3, "a2", fingerprint ^ 1, paragraph_sketch(ARTICLE))
+    assert originals.index.find(fingerprint).doc_id == 3  # 1 left every lookup
+    assert originals.find("x", fingerprint ^ (1 << 63 | 1 << 62 | 1 << 61)) is None
+    assert originals.paragraphs.find(paragraph_sketch(ARTICLE)) == 3
+    assert originals.find("y", simhash_text("\n".join(OTHER)), paragraph_sketch(OTHER)) == 2
+    later = PageOutcome(8, "c.example", "kept", document=DocumentRow("target", "zul", text, [], 40))
+    assert mark_duplicate(later, originals.find, lambda original: False) is None
+    assert (later.status, later.reason) == ("duplicate", "near-duplicate:3")

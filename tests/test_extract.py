@@ -161,6 +161,21 @@ def test_the_dom_engine_keeps_short_runs_and_headings_the_layout_passes_would_dr
     assert not result.dropped
 
 
+def test_the_fast_engine_keeps_the_article_and_falls_back_on_a_thin_page() -> None:
+    """extract.main = "fast" (issue 56: trafilatura's fast mode alone, no pre-cleaning of
+    the whole page): the same article, boilerplate lines and links as the default on a
+    page trafilatura reads whole; a page it finds nothing in is the pre-cleaning's."""
+    for name in ("copyright", "share-bar", "link-only"):
+        extra, dropped = EXAMPLES[name]
+        fast = extract_html(article_page(extra), "http://sauti.co.ke/", engine="fast")
+        full = extract_html(article_page(extra), "http://sauti.co.ke/")
+        assert (fast.paragraphs, fast.links) == (full.paragraphs, full.links)
+        assert dropped is None or dropped not in fast.text
+    page = '<html><body><nav><a href="/">Mwanzo</a></nav><div>Habari fupi.</div></body></html>'
+    fast = extract_html(page, "http://a.ke/", engine="fast")
+    assert fast.text == extract_html(page, "http://a.ke/", engine="rules").text
+
+
 def test_a_page_the_dom_engine_finds_nothing_in_falls_back_to_the_rules() -> None:
     page = '<html><body><nav><a href="/">Mwanzo</a></nav><div>Habari fupi.</div></body></html>'
     result = extract_html(page, "http://a.ke/")
@@ -551,12 +566,41 @@ def test_a_page_of_cards_keeps_its_cards_and_says_it_is_one() -> None:
     """A page whose text is mostly link text, block by block (maintext.link_share), is
     a page of cards: its names and lines are its text, not link-only boilerplate
     (issue 56); a page of running text is not one."""
-    got = extract_html(cards_page(), "http://duka.example/vitu", cards_text=True)
-    assert got.cards and extract_html(cards_page(), "http://duka.example/vitu").cards
+    got = extract_html(cards_page(), "http://duka.example/vitu")
+    assert got.cards and not extract_html(cards_page(), "http://duka.example/vitu").dropped
     line = "{} kilichotengenezwa kwa mkono na mafundi wa Lamu, bei nafuu"
     assert line.format("Kikapu cha ukili") in got.paragraphs  # menu text by the line rules
     assert line.format("Mkoba wa ngozi") in got.paragraphs
     assert not extract_html(thin_page(), "http://pwani.example/about").cards
+
+
+def test_a_page_of_cards_keeps_the_line_rules_for_what_is_not_a_card() -> None:
+    """On a page of cards only the link rules give way, and only to a link that names a
+    card (three words or more) with other text around it (issue 56): a menu's "Mwanzo",
+    a copyright line, a pipe-separated menu and a run of headline links with nothing
+    between them (a sidebar's latest posts: on the demo's world they made contact pages
+    in another language exported as the target's) still go."""
+    from collie.page.boilerplate import apply_rules
+    from collie.page.boilerplate_rules import LINK_CLOSE, LINK_OPEN
+
+    def link(text: str) -> str:
+        return f"{LINK_OPEN}{text}{LINK_CLOSE}"
+
+    names = ["Kikapu cha ukili", "Mkeka wa rangi", "Chungu cha udongo", "Kiti cha mninga"]
+    cards = [line for name in names for line in (f"### {link(name)}", "Shilingi 3,500")]
+    latest = [link(f"Habari mpya ya leo kutoka pwani nambari {i}") for i in range(4)]
+    crumbs = f"{link('Mwanzo')} | {link('Kuhusu')} | {link('Mawasiliano ya duka')}"
+    lines = [link("Mwanzo"), "", *cards, "", *latest, "", crumbs, "", "Copyright (c) 2024 Duka."]
+    kept, dropped = apply_rules("\n".join(lines), layout=False, cards=True)
+    assert [line.text for p in kept for line in p] == [
+        line.replace(LINK_OPEN, "").replace(LINK_CLOSE, "").lstrip("# ") for line in cards
+    ]
+    rules = dict(dropped)
+    assert rules["Mwanzo"] == "link-only" and rules["Copyright (c) 2024 Duka."] == "copyright"
+    assert rules["Habari mpya ya leo kutoka pwani nambari 0"] == "link-only"
+    assert rules["Mwanzo | Kuhusu | Mawasiliano ya duka"] in ("link-only", "pipe-list")
+    without, _ = apply_rules("\n".join(lines), layout=False)  # not a page of cards
+    assert not any("Kikapu" in line.text for p in without for line in p)
 
 
 @given(st.text(alphabet="ab 1.+-\\*#\n\t", max_size=40))

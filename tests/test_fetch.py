@@ -538,6 +538,45 @@ def test_pool_close_returns_what_never_started(web: MiniWebServer, world: World)
     assert len(web.requests_for("one.example")) == 1 + len(done)  # robots.txt + pages
 
 
+def test_pool_fetches_just_ahead_of_a_slow_caller(web: MiniWebServer, world: World) -> None:
+    """With `ahead`, the pool starts no more requests than the caller has not taken yet
+    (a kill -9 costs only those on the wire), one more for each result taken; the bound
+    doubles when the caller finds nothing while it holds URLs back, and `keep` sees each
+    result before the caller can take it."""
+    from collie.fetch.pool import FetchPool
+
+    hosts = [f"http://h{n}.example" for n in range(12)]
+    for host in hosts:
+        world.add(f"{host}/robots.txt", Response.text("User-agent: *\nAllow: /\n"))
+        world.add(f"{host}/", Response.html(PAGE).slowed(delay=1.0))
+    kept: list[object] = []
+
+    def pages() -> int:
+        return sum(1 for e in web.log if not e.url.endswith("/robots.txt"))
+
+    def settles(value: Callable[[], int], expected: int) -> bool:
+        """`value` reaches `expected` (within 10 s) and stays there for 0.3 s."""
+        deadline = time.monotonic() + 10
+        while value() != expected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        return value() == expected
+
+    with Fetcher(config(delay=0)) as fetcher:
+        pool = FetchPool(fetcher, workers=8, keep=lambda key, _: kept.append(key), ahead=2)
+        for n, host in enumerate(hosts):
+            pool.add(n, f"{host}/")
+        assert settles(pages, 2)  # two ahead of a caller who took nothing
+        taken = pool.take(timeout=5.0)  # nothing in yet, URLs held back: the bound doubles
+        assert taken and settles(pages, 4 + len(taken))  # one more for each result taken
+        assert settles(lambda: len(kept), 4 + len(taken))  # a slow caller: no more asked
+        assert pages() == 4 + len(taken)
+        while len(taken) < len(hosts):
+            taken += pool.take(timeout=5.0)
+        pool.close()
+    assert sorted(key for key, _ in taken) == list(range(12)) == sorted(kept)  # type: ignore[type-var]
+
+
 # --- the exchanges as they went over the wire (issue 33: the WARC files keep them) -------
 
 

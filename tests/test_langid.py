@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import random
 import zipfile
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from collie import udhr
 from collie.errors import InputError
 from collie.langid import LangModel, corpus, load_model, read_model, save_model, summarise_languages
-from collie.langid.features import FeatureIndex, count_matrix, hash_ngrams, prepare_texts
+from collie.langid.features import (
+    FeatureIndex,
+    count_matrix,
+    cut_text,
+    hash_ngrams,
+    prepare_texts,
+)
 from collie.langid.learn import learn_language
 from collie.langid.maxent import article_folds
+from collie.langid.model import CHUNK
+from collie.langid.modelfile import BUNDLED
 from collie.langid.train import add_language, train_model
 
 
@@ -154,6 +164,68 @@ def test_a_long_text_is_scored_in_pieces_with_bounded_memory(bundled: LangModel)
     assert (
         bundled.identify_batch(["Bonjour tout le monde, comment allez-vous ?", long])[1][0] == "swh"
     )
+
+
+def test_a_single_text_is_scored_as_in_a_batch_without_the_dense_block() -> None:
+    """A single short text is weighted without the 287 MB dense block (a single call's
+    start-up and memory): the same scores as in a batch, within float rounding; a
+    batch's scores are each text's own, whatever the batch."""
+    with resources.as_file(resources.files("collie").joinpath(BUNDLED)) as file:
+        model = read_model(file)  # a fresh copy: the bundled one may have built its block
+    texts = [
+        "Kila mtu ana haki ya kupumzika na kupata burudani.",
+        "Tout le monde a droit au repos et aux loisirs.",
+        "Jeder hat das Recht auf Erholung und Freizeit.",
+        "",
+    ]
+    alone = [model._raw_scores([text]) for text in texts]
+    assert "weights" not in model.__dict__ and "index" not in model.__dict__
+    together = model._raw_scores(texts)
+    assert "weights" in model.__dict__
+    for number, (scores, hits, letters, background) in enumerate(alone):
+        np.testing.assert_allclose(scores[0], together[0][number], rtol=1e-5, atol=0.05)
+        assert hits[0] == together[1][number] and letters[0] == together[2][number]
+        np.testing.assert_allclose(background[0], together[3][number], rtol=1e-5)
+    assert [model.identify(text)[0] for text in texts] == ["swh", "fra", "deu", "und"]
+    shuffled = model._raw_scores([texts[2], "Bom dia a todos.", texts[0]])
+    np.testing.assert_array_equal(shuffled[0][2], together[0][0])
+    np.testing.assert_array_equal(shuffled[3][0], together[3][2])
+
+
+def test_a_long_text_weighs_as_the_sum_of_its_pieces(bundled: LangModel) -> None:
+    """A text longer than CHUNK is counted piece by piece and weighted once: the sum of
+    its pieces' evidence, as naive Bayes adds up."""
+    words = [
+        "Kila",
+        "mtu",
+        "ana",
+        "haki",
+        "ya",
+        "kupumzika",
+        "na",
+        "kupata",
+        "burudani",
+        "pamoja",
+        "na",
+        "kazi",
+    ]
+    rng = random.Random(5)
+    text = " ".join(rng.choice(words) for _ in range(3 * CHUNK // 5))
+    pieces = cut_text(text, CHUNK)
+    assert len(pieces) > 2
+    whole = bundled._raw_scores([text])
+    parts = bundled._raw_scores(pieces)
+    np.testing.assert_allclose(whole[0][0], parts[0].sum(axis=0), rtol=1e-5)
+    assert whole[1][0] == parts[1].sum() and whole[2][0] == parts[2].sum()
+    np.testing.assert_allclose(whole[3][0], parts[3].sum(), rtol=1e-5)
+
+
+def test_keys_not_sorted_are_found_through_the_hash_table() -> None:
+    """A model whose keys are not sorted (no binary search) still finds its n-grams."""
+    counts = sp.csr_matrix(np.array([[1, 0], [2, 3], [0, 1]], np.float32))
+    model = LangModel(["aaa", "bbb"], np.array([9, 3, 5], np.uint64), counts, [10, 10])
+    rows = model.key_rows(np.array([5, 4, 9, 3], np.uint64))
+    assert rows.tolist() == [2, -1, 0, 1]
 
 
 def test_threshold_makes_unsure_texts_undetermined(bundled: LangModel) -> None:

@@ -39,6 +39,22 @@ def test_a_page_of_teasers_is_a_listing_and_an_article_is_not() -> None:
     assert not listing_shaped(f"{SITE}/2024/05/story-1")
 
 
+def test_a_page_of_cards_is_a_listing_without_a_cut_and_an_article_never() -> None:
+    """Most listings of the 2025 web show no ellipsis and no "read more": a page of cards
+    (Page.cards) is the evidence of the cut, with its headline links and a main text of
+    teaser paragraphs (issue 56). An article is never one, cards or not; nor is a page
+    of cards whose text is mostly prose (a product page with its related products)."""
+    links = [(f"{SITE}/", "Dala"), *articles(6)]
+    teasers = [title for _, title in articles(6)] + [sentence(i, 12) for i in range(6)]
+    assert not is_listing(f"{SITE}/weche", teasers, links)  # no cut: a poem, maybe
+    assert is_listing(f"{SITE}/weche", teasers, links, cards=True)
+    body = [sentence(i, 60) + "." for i in range(8)]
+    assert not is_listing(f"{SITE}/2024/story-9", body, articles(12), cards=True)
+    mixed = [*body[:3], *teasers]  # 180 words of prose, 78 of teasers
+    assert not is_listing(f"{SITE}/duka/kikapu", mixed, links, cards=True)
+    assert not is_listing(f"{SITE}/weche", teasers, articles(6)[:3], cards=True)  # 3 links
+
+
 def test_teasers_whatever_the_order_the_documents_come_in() -> None:
     opening = sentence(0, 40) + "."
     article = (1, ["Wach maduong'", opening, sentence(5, 30) + "."])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -454,3 +455,34 @@ def test_an_older_workspace_recovers_from_its_language_and_last_query(
     assert "run.seed" in lost and "--search-url" in lost
     status = json.loads(run_collie(capsys, "-w", str(root), "status", "--json").out)
     assert status["language"] == "zul"
+
+
+def test_a_killed_inits_staging_folder_is_removed_by_the_next_init_of_the_path(
+    tmp_path: Path,
+) -> None:
+    """`init` builds beside or inside the path in `.collie-init-*` (its PID in the name);
+    one left by a process that is gone (kill -9) is removed, one of a live process and
+    anything else is not."""
+    import subprocess
+    import sys
+
+    from collie.workspace.folder import clear_stale_staging, staged_workspace
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    alive = os.getppid()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    stale = [mine / f".collie-init-{gone}-0a1b2c3d", tmp_path / f".collie-init-ws-{gone}-0a1b2c3d"]
+    kept = [
+        mine / f".collie-init-{alive}-0a1b2c3d",  # an init still running
+        tmp_path / f".collie-init-ws2-{gone}-0a1b2c3d",  # another path's (ws2)
+        mine / ".collie-init-notes",  # not one of init's names
+    ]
+    for folder in stale + kept:
+        folder.mkdir()
+        (folder / "collie.db").write_bytes(b"half made")
+    assert sorted(clear_stale_staging(mine)) == [stale[0]]
+    with staged_workspace(tmp_path / "ws") as staging:
+        assert staging.name.startswith(f".collie-init-ws-{os.getpid()}-")
+    assert not any(p.exists() for p in stale) and all(p.exists() for p in kept)

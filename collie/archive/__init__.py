@@ -15,4 +15,6 @@ together. No other package opens a WARC file or runs the archive's SQL.
   hold remembered, an older workspace's body cache moved in; bodycache.py: that cache
   (cache/, for a workspace that keeps no WARC files); bodies.py: a page's raw body read
   back, wherever it is kept, checked against the SHA-1 recorded at the fetch.
+- journal.py: the fetch journal (journal/): every answer on disk as it comes in, until
+  its page is recorded, read back by the run after a kill -9 instead of fetched again.
 """

@@ -46,7 +46,7 @@ from collie.workspace.folder import read_settings
 )
 @click.option(
     "--main",
-    type=click.Choice(["trafilatura", "rules"]),
+    type=click.Choice(["trafilatura", "fast", "rules"]),
     expose_value=False,
     callback=set_flag("extract.main"),
     help="Main-text extraction (default: extract.main).",
@@ -87,7 +87,7 @@ def extract(app: App, source: str, base_url: str | None, fmt: str) -> None:
     listing = (
         settings["extract.listings"]
         and page.outcome == "kept"
-        and is_listing(page.final_url, page.paragraphs, page.links)
+        and is_listing(page.final_url, page.paragraphs, page.links, page.cards)
     )
     if fmt == "json":
         data = page_json(page, response)

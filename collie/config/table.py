@@ -486,8 +486,10 @@ SETTINGS: tuple[Setting, ...] = (
         "extract.main",
         "trafilatura",
         "Main-text extraction: trafilatura finds the main content on the parsed page; "
+        "fast is trafilatura's fast mode alone, without collie's pre-cleaning of the whole "
+        "page (trafilatura's default speed, less F1: for scans, docs/text-cleaning.md); "
         "rules only removes navigation markup with regular expressions (collie before 0.2).",
-        choices=("trafilatura", "rules"),
+        choices=("trafilatura", "fast", "rules"),
     ),
     Setting(
         "extract.code",

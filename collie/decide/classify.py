@@ -199,7 +199,7 @@ def mark_listing(
     the loop still crawls out of it."""
     if not rules.listings or outcome.status != "kept" or outcome.document is None:
         return
-    if is_listing(url, paragraphs, outcome.links):
+    if is_listing(url, paragraphs, outcome.links, outcome.cards):
         outcome.status, outcome.reason, outcome.document = "dropped", LISTING, None
 
 

@@ -35,6 +35,13 @@ on at least one block; so each block value points to its fingerprints (for k = 3
 16-bit blocks). A run builds one from the stored fingerprints when it first needs it and
 keeps it up to date as documents are recorded (store/: the same blocks in indexed
 SQLite columns were measured and rejected, much slower at a million documents).
+
+Which copy is the original: of a group of near-duplicates, the one whose page has the
+lowest URL (in code-point order: `comes_first`), whatever order they arrive in. A new
+document that matches an original with a higher URL takes its place (`mark_duplicate`
+says so, `Deduplicator.replace` swaps the lookups, and the store makes the old original
+and its copies near-duplicates of the new one), so a run killed and resumed, which
+fetches in another order, exports the same URLs as an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -202,6 +209,25 @@ class ParagraphIndex:
             if first != doc_id:
                 self._more.setdefault(key, []).append(doc_id)
 
+    def remove(self, doc_id: int) -> None:
+        """A document is no longer an original."""
+        packed = self._sketches.pop(doc_id, None)
+        if packed is None:
+            return
+        keys = array("Q")
+        keys.frombytes(packed)
+        for key in keys[:-1]:
+            more = self._more.get(key, [])
+            if self._first.get(key) == doc_id:
+                if more:
+                    self._first[key] = more.pop(0)
+                else:
+                    del self._first[key]
+            elif doc_id in more:
+                more.remove(doc_id)
+            if key in self._more and not more:
+                del self._more[key]
+
     def _documents(self, key: int) -> list[int]:
         first = self._first.get(key)
         if first is None:
@@ -247,16 +273,34 @@ def fingerprints(doc: Any) -> tuple[str, int, ParagraphSketch]:
     return key, fingerprint, sketch
 
 
-def mark_duplicate(outcome: Any, find: Callable[[str, int, ParagraphSketch], int | None]) -> None:
+def comes_first(url: str, other: str) -> bool:
+    """Does the page at `url` represent a group of near-duplicates before the one at
+    `other`? The lowest URL, in code-point order, is the group's original."""
+    return url < other
+
+
+def mark_duplicate(
+    outcome: Any,
+    find: Callable[[str, int, ParagraphSketch], int | None],
+    first: Callable[[int], bool] | None = None,
+) -> int | None:
     """The near-duplicate decision: a target document whose exact key or fingerprint
     `find` matches an earlier document's (its id) becomes a duplicate of it: the page's
-    status `duplicate`, its reason `near-duplicate:<id>`."""
+    status `duplicate`, its reason `near-duplicate:<id>`; unless `first` says it comes
+    before that original (`comes_first` of their URLs): then it stays an original and
+    the id of the original it displaces is returned (the caller makes that one a
+    duplicate of it)."""
     doc = outcome.document
     if doc is None or doc.kind != "target":
-        return
+        return None
     doc.duplicate_of = find(*fingerprints(doc))
-    if doc.duplicate_of is not None:
-        outcome.status, outcome.reason = "duplicate", f"{NEAR_DUPLICATE}:{doc.duplicate_of}"
+    if doc.duplicate_of is None:
+        return None
+    if first is not None and first(doc.duplicate_of):
+        displaced, doc.duplicate_of = doc.duplicate_of, None
+        return displaced
+    outcome.status, outcome.reason = "duplicate", f"{NEAR_DUPLICATE}:{doc.duplicate_of}"
+    return None
 
 
 class Deduplicator:
@@ -300,6 +344,16 @@ class Deduplicator:
         if sketch is not None and self.compare_paragraphs:
             self.paragraphs.add(doc_id, sketch)
 
+    def replace(
+        self, old: int, doc_id: int, key: str, fingerprint: int, sketch: ParagraphSketch | None
+    ) -> None:
+        """The original `old` is a near-duplicate of a new original now (`comes_first`)."""
+        self.index.remove(old)
+        self.paragraphs.remove(old)
+        for known in [k for k, v in self._keys.items() if v == old]:
+            del self._keys[known]
+        self.add(doc_id, key, fingerprint, sketch)
+
     def add_all(self, items: Iterable[tuple[int, int, ParagraphSketch | None]]) -> None:
         """Stored originals: (id, simhash, sketch)."""
         for doc_id, fingerprint, sketch in items:
@@ -330,6 +384,19 @@ class BlockIndex:
                 table[value] = [doc_id]
             else:
                 ids.append(doc_id)
+
+    def remove(self, doc_id: int) -> None:
+        """A fingerprint leaves the index."""
+        fingerprint = self._fingerprints.pop(doc_id, None)
+        if fingerprint is None:
+            return
+        for table, (shift, mask) in zip(self._tables, self._masks):  # noqa: B905
+            value = (fingerprint >> shift) & mask
+            ids = table.get(value, [])
+            if doc_id in ids:
+                ids.remove(doc_id)
+            if not ids:
+                table.pop(value, None)
 
     def find(self, fingerprint: int) -> Match | None:
         """The closest stored fingerprint within max_distance (lowest id on ties), or None."""

@@ -21,6 +21,13 @@ A page of two or three teasers only (a new section) is a listing when every para
 of it ends in an ellipsis and "read more" and it links to as many of its site's
 articles (`all_cut`).
 
+A page of cards by its links (Page.cards: collie.page.maintext.link_share, words inside
+links block by block) is evidence of the cut: most listings of the 2025 web show no
+ellipsis and no "read more", their teasers are each a link. With it, a page whose main
+text is CARDS_SHARE teaser-like paragraphs and that links to MIN_TEASERS of its site's
+articles by headlines is a listing; the link share alone is none (22 of 403 articles of
+benchmarks/bench_wcxb.py's development half reach it).
+
 The URL's shape (the site's root, /category/, /tag/, /page/2, ?s=...) is weak evidence:
 it lowers the bar (HINTED_TEASERS, HINTED_SHARE), never decides alone. A listing whose
 teasers show no cut at all is left to the teaser pass (collie.decide.teasers), which
@@ -40,6 +47,10 @@ TEASER_WORDS = 80  # a teaser paragraph is at most this long
 MIN_TEASERS = 4  # teaser paragraphs (and headline links) a listing has at least
 MIN_SHARE = 0.6  # of the main text's words in teaser paragraphs
 HINTED_TEASERS, HINTED_SHARE = 3, 0.5  # the same with a listing-shaped URL
+# A page of cards (Page.cards) whose teasers show no cut: this much of its main text's
+# words in teaser paragraphs, the URL's shape aside (issue 56: on the development half
+# of benchmarks/bench_wcxb.py, 0.6 took a product page, 0.5 a service's home page).
+CARDS_SHARE = 0.7
 
 MORE = re.compile(
     r"^\W*(?:read|continue|view|see)(?: the)? (?:more|full story|full article|reading|all)\W*$"
@@ -117,8 +128,12 @@ def all_cut(paragraphs: Sequence[str]) -> bool:
     return len(paragraphs) >= 2 and all(CUT_AND_MORE.search(p) for p in paragraphs)
 
 
-def is_listing(url: str, paragraphs: Sequence[str], links: Sequence[tuple[str, str]]) -> bool:
-    """Is the page a listing of its site's articles (see the module docstring)?"""
+def is_listing(
+    url: str, paragraphs: Sequence[str], links: Sequence[tuple[str, str]], cards: bool = False
+) -> bool:
+    """Is the page a listing of its site's articles (see the module docstring)? `cards`:
+    the page is a page of cards by its links (Page.cards), which says the teasers were
+    cut as well as an ellipsis or "read more" does."""
     anchors, targets, more = headline_links(url, links)
     if all_cut(paragraphs) and max(len(targets), more) >= len(paragraphs):
         return True  # a short listing: every paragraph a teaser cut off, each linked
@@ -136,4 +151,4 @@ def is_listing(url: str, paragraphs: Sequence[str], links: Sequence[tuple[str, s
             cut += bool(ELLIPSIS.search(paragraph))
     if teasers < least or words_in < share * max(total, 1):
         return False
-    return cut >= 2 or more >= least
+    return cut >= 2 or more >= least or (cards and words_in >= CARDS_SHARE * total)

@@ -15,7 +15,9 @@ fetches through the `Fetcher` (which holds the host in the gate,
 so two requests to one host are never closer than its delay, whatever else runs), and
 hands the result over. Results wait in a bounded queue: when the caller falls behind,
 the workers stop starting requests, so memory holds at most `max_results` bodies plus
-one per worker. Nothing here touches the workspace.
+one per worker. Nothing here touches the workspace: a caller that must not lose an
+answer once it is in (the loop's fetch journal) passes `keep`, which the fetching thread
+calls with each result before handing it over.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import heapq
 import queue
 import threading
 from collections import deque
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
 from collie.fetch.fetcher import Fetcher, host_key, origin_of
@@ -69,8 +71,26 @@ class FetchPool:
     """See the module docstring. Thread-safe; `add`, `take` and `close` are the
     caller's, the rest runs in the pool's threads."""
 
-    def __init__(self, fetcher: Fetcher, workers: int, max_results: int | None = None) -> None:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        workers: int,
+        max_results: int | None = None,
+        keep: Callable[[Hashable, FetchResult], None] | None = None,
+        ahead: int = 0,
+    ) -> None:
+        """`ahead` (0: off): requests started and not yet taken, at first; the bound
+        doubles when the caller finds nothing to take while URLs wait for it (the bound
+        holds them back), and goes down by one while results wait for the caller, never
+        under `ahead` nor over what the threads and `max_results` hold (the pool fetches
+        just ahead of a caller that is slower than the web, so few requests are on the
+        wire, and as fast as it can otherwise)."""
         self.fetcher = fetcher
+        self.keep = keep
+        size = max_results or max(16, 2 * workers)
+        self._low, self._high = ahead, workers + size
+        self._ahead = ahead  # the bound now (0: none)
+        self._out = 0  # requests started whose results are not taken yet
         self.gate = fetcher.gate
         self._queues: dict[str, deque[tuple[Hashable, str, frozenset[str] | None]]] = {}
         self._heap: list[tuple[float, int, str]] = []  # (ready_at, order, host) of idle hosts
@@ -80,9 +100,7 @@ class FetchPool:
         self._cond = threading.Condition()
         self._closed = False
         self._late: list[tuple[Hashable, FetchResult]] = []  # results taken by close()
-        self._results: queue.Queue[tuple[Hashable, FetchResult]] = queue.Queue(
-            max_results or max(16, 2 * workers)
-        )
+        self._results: queue.Queue[tuple[Hashable, FetchResult]] = queue.Queue(size)
         self._threads = [
             threading.Thread(target=self._work, name=f"collie-fetch-{i}", daemon=True)
             for i in range(workers)
@@ -100,20 +118,41 @@ class FetchPool:
             self._schedule(host)
             self._cond.notify()
 
-    def take(self, timeout: float = 0.0) -> list[tuple[Hashable, FetchResult]]:
-        """The results ready now (waiting up to `timeout` seconds for the first one)."""
+    def take(self, timeout: float = 0.0, limit: int = 0) -> list[tuple[Hashable, FetchResult]]:
+        """The results ready now (waiting up to `timeout` seconds for the first one), at
+        most `limit` of them (0: all). A worker waiting for room starts its next request
+        once a result is taken: a caller that takes one at a time as it gets through
+        them keeps the requests on the wire few and evenly spread."""
         taken, self._late = self._late, []
+        if limit and len(taken) >= limit:
+            taken, self._late = taken[:limit], taken[limit:]
+            return taken
+        if self._ahead and self._results.empty():
+            self._pace(starved=True)
         try:
-            taken.append(
-                self._results.get(timeout=timeout) if timeout else self._results.get_nowait()
-            )
+            got = self._results.get(timeout=timeout) if timeout else self._results.get_nowait()
         except queue.Empty:
             return taken
-        while True:
+        fresh = [got]
+        while not limit or len(taken) + len(fresh) < limit:
             try:
-                taken.append(self._results.get_nowait())
+                fresh.append(self._results.get_nowait())
             except queue.Empty:
-                return taken
+                break
+        self._pace(taken=len(fresh))
+        return taken + fresh
+
+    def _pace(self, starved: bool = False, taken: int = 0) -> None:
+        """Results taken (their requests no longer count against `ahead`), and the bound
+        moved: up when the caller starved, down while results still wait."""
+        with self._cond:
+            self._out -= taken
+            if self._ahead:
+                if starved and self._queues and self._out >= self._ahead:  # it binds
+                    self._ahead = min(self._high, 2 * self._ahead)
+                elif taken and not self._results.empty():
+                    self._ahead = max(self._low, self._ahead - 1)
+            self._cond.notify_all()
 
     def state(self) -> PoolState:
         with self._cond:
@@ -164,7 +203,7 @@ class FetchPool:
         turn itself, on the fetcher's clock); None when the pool is closed."""
         with self._cond:
             while not self._closed:
-                if not self._heap:
+                if not self._heap or (self._ahead and self._out >= self._ahead):
                     self._cond.wait(IDLE_WAIT)
                     continue
                 ready_at, _, host = self._heap[0]
@@ -179,6 +218,7 @@ class FetchPool:
                 if not self._queues[host]:
                     del self._queues[host]
                 self._busy.add(host)
+                self._out += 1
                 return host, key, url, accept
         return None
 
@@ -192,6 +232,8 @@ class FetchPool:
                     self._busy.discard(host)
                     self._schedule(host)
                     self._cond.notify_all()
+            if self.keep is not None:
+                self.keep(key, result)
             self._results.put((key, result))
 
 

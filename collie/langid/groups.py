@@ -23,7 +23,7 @@ knows those registers, the discriminator does not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -102,14 +102,17 @@ def second_look(
     texts: Sequence[str],
     proba: np.ndarray,
     eligible: np.ndarray | None = None,
+    position: Mapping[str, int] | None = None,
 ) -> np.ndarray:
     """`proba` (n, codes) with each group's probability shared again by its
     discriminator for the texts whose most probable code is one of its members (in
     place; returned). `left_alone`: codes whose groups are not looked at again;
-    `eligible`: the texts that may be looked at again (all when None)."""
+    `eligible`: the texts that may be looked at again (all when None); `position`:
+    each code's number in `codes`, if the caller keeps it."""
     if not groups or not len(texts):
         return proba
-    position = {code: i for i, code in enumerate(codes)}
+    if position is None:
+        position = {code: i for i, code in enumerate(codes)}
     best = proba.argmax(axis=1)
     if eligible is not None:
         best = np.where(eligible, best, -1)
@@ -118,7 +121,9 @@ def second_look(
         if len(present) < 2 or any(group.members[j] in left_alone for j in present):
             continue
         columns = np.array([position[group.members[j]] for j in present], np.int64)
-        rows = np.flatnonzero(np.isin(best, columns))
+        member = np.zeros(len(codes) + 1, bool)  # the last: -1, a text not eligible
+        member[columns] = True
+        rows = np.flatnonzero(member[best])
         if not rows.size:
             continue
         shares = group.posterior([texts[i] for i in rows.tolist()], present)

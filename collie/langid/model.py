@@ -62,7 +62,13 @@ BATCH = 256  # texts per product: 256 keeps peak memory < 200 MB and is as fast
 # most CHUNK_BATCH characters at a time: memory stays bounded for any length of text.
 CHUNK = 20_000
 CHUNK_BATCH = 400_000
-DISTINCT_FIRST = 4096  # a single text's common n-grams beyond this: summed by distinct row
+# A single short text (a single call) is weighted without the dense block of
+# `LangModel.weights` (0.5 s and 287 MB to build for the bundled model), by a small one
+# of the n-grams of at least LIGHT_MIN_COLUMNS columns and sparse rows. Always, whatever
+# was scored before: a text's scores depend on the text and the call's shape alone (a
+# batch's are a text's own too), so that a run and its reprocessing agree to the bit.
+LIGHT_MIN_COLUMNS = 100
+LONG_ROWS = 1 << 16  # a long text's distinct n-grams weighted this many at a time
 DENSE_MIN_COLUMNS = 12  # n-grams counted in at least this many columns are weighted densely
 # Registers of real text (a column's register is in `meta["registers"]`; a column not
 # there is of the UDHR): real (every real source pooled and balanced by the build:
@@ -126,6 +132,10 @@ class LangModel:
     def _novelty_keys(self) -> dict[str, np.ndarray]:
         """The n-grams of each language with a novelty test (`meta["novelty"]`)."""
         return {code: column_keys(self, code) for code in self.meta.get("novelty", {})}
+
+    @cached_property
+    def _code_position(self) -> dict[str, int]:
+        return {code: i for i, code in enumerate(self.codes)}
 
     @cached_property
     def _code_array(self) -> np.ndarray:
@@ -240,17 +250,145 @@ class LangModel:
 
     @cached_property
     def weights(self) -> Weights:
-        counts = self.counts.tocsr()
-        totals = np.asarray(counts.sum(axis=0), np.float64).ravel()
-        base = np.log(self.alpha / (totals + self.alpha * len(self.keys))).astype(np.float32)
-        log_counts = counts[self._scoring_order].astype(np.float32)
-        log_counts.data = np.log1p(log_counts.data / self.alpha).astype(np.float32)
+        """The weights in scoring order, a dense block for the n-grams of many columns
+        (287 MB and 0.5 s to build for the bundled model: built at the first batch of
+        two short texts or more)."""
+        log_counts = self._log_counts[self._scoring_order]
         # N-grams of many columns (numbered first) are weighted by a dense block: scipy's
         # sparse-times-dense product costs far less per weight than a sparse product.
-        split = int(np.count_nonzero(np.diff(counts.indptr) >= DENSE_MIN_COLUMNS))
+        split = int(np.count_nonzero(np.diff(self.counts.tocsr().indptr) >= DENSE_MIN_COLUMNS))
         dense = log_counts[:split].toarray()
         sparse = sp.csr_matrix(log_counts[split:])
-        return Weights(split, dense, sparse, base)
+        return Weights(split, dense, sparse, self._base)
+
+    @cached_property
+    def _log_counts(self) -> sp.csr_matrix:
+        """log1p(count / alpha) per n-gram and column, float32, rows in the keys' order."""
+        log_counts = sp.csr_matrix(self.counts.tocsr(), dtype=np.float32, copy=True)
+        log_counts.data = np.log1p(log_counts.data / self.alpha).astype(np.float32)
+        return log_counts
+
+    @cached_property
+    def _base(self) -> np.ndarray:
+        """log P of an n-gram never seen in each column (float32)."""
+        totals = np.asarray(self.counts.sum(axis=0), np.float64).ravel()
+        return np.log(self.alpha / (totals + self.alpha * len(self.keys))).astype(np.float32)
+
+    @cached_property
+    def _keys_sorted(self) -> bool:
+        keys = self.keys
+        return bool(np.all(keys[1:] > keys[:-1]))
+
+    def key_rows(self, hashes: np.ndarray) -> np.ndarray:
+        """Each hash's row in the keys' order, -1 where it is not a known n-gram (a binary
+        search in the sorted keys: no hash table to build)."""
+        keys = self.keys
+        if not len(keys):
+            return np.full(hashes.shape, -1, np.int64)
+        if not self._keys_sorted:
+            numbers = self.index.lookup(hashes)
+            return np.where(numbers >= 0, self._scoring_order[numbers], -1)
+        where = np.searchsorted(keys, hashes)
+        np.minimum(where, len(keys) - 1, out=where)
+        return np.where(keys[where] == hashes, where, -1)
+
+    @cached_property
+    def _light_weights(self) -> LightWeights:
+        """The weights of a single short text (`_sparse_raw`): a small dense block for the
+        n-grams of at least LIGHT_MIN_COLUMNS columns (15 MB for the bundled model,
+        built in a few ms), the sparse rows for the others, in the keys' order."""
+        log_counts = self._log_counts
+        many = np.diff(log_counts.indptr) >= LIGHT_MIN_COLUMNS
+        heavy = np.flatnonzero(many)
+        number = np.full(len(self.keys), -1, np.int64)
+        number[heavy] = np.arange(heavy.size)
+        block = log_counts[heavy].toarray()
+        sparse = log_counts  # its heavy rows are never read (`_sparse_raw`)
+        return LightWeights(number, block, sparse)
+
+    def _sparse_raw(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`_raw_scores` of short texts without the dense block of `weights` (and without
+        scipy matrices, whose construction costs more than a text's product)."""
+        stream = prepare_texts(texts)
+        hashes, text_of = hash_ngrams(stream, self.orders)
+        order = np.argsort(hashes)  # sorted needles: the binary searches share their paths
+        rows = self.key_rows(hashes[order])
+        found = rows >= 0
+        keys = len(self.keys)
+        # Each (text, n-gram) once, with its count, sorted by text.
+        pairs, times = np.unique(text_of[order][found] * keys + rows[found], return_counts=True)
+        owner, rows = pairs // keys, pairs % keys
+        hits = np.bincount(owner, weights=times, minlength=len(texts)).astype(np.int64)
+        columns = len(self.columns)
+        light = self._light_weights
+        number = light.number[rows]
+        heavy = number >= 0
+        scores = np.zeros((len(texts), columns), np.float64)
+        if heavy.any():
+            terms = light.block[number[heavy]] * times[heavy, None].astype(np.float32)
+            ends = np.cumsum(np.bincount(owner[heavy], minlength=len(texts))).tolist()
+            for text, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
+                scores[text] += terms[start:end].sum(axis=0)  # (reduceat: slow on rows)
+        sparse = light.sparse
+        rest, weight = rows[~heavy], times[~heavy]
+        lengths = sparse.indptr[rest + 1] - sparse.indptr[rest]
+        offsets = np.arange(int(lengths.sum())) - np.repeat(
+            np.cumsum(lengths) - lengths - sparse.indptr[rest], lengths
+        )
+        scores += np.bincount(
+            np.repeat(owner[~heavy], lengths) * columns + sparse.indices[offsets],
+            weights=sparse.data[offsets] * np.repeat(weight, lengths),
+            minlength=len(texts) * columns,
+        ).reshape(len(texts), columns)
+        scores += hits[:, None] * self._base.astype(np.float64)
+        background_weights, base = self._background_by_key
+        background = hits * base + np.bincount(
+            owner, weights=background_weights[rows] * times, minlength=len(texts)
+        )
+        return scores, hits, count_letters(stream, len(texts)), background
+
+    def _long_raw(self, text: str) -> tuple[np.ndarray, int, int, float]:
+        """(column scores, known n-grams, letters, background score) of one text longer
+        than CHUNK: its n-grams counted piece by piece (at most CHUNK_BATCH characters at
+        a time), then weighted once (naive Bayes evidence adds up): memory stays bounded
+        for any length, and nothing is left out."""
+        totals = np.zeros(len(self.keys), np.int64)
+        letters = 0
+        pieces = cut_text(text, CHUNK)
+        start = 0
+        while start < len(pieces):
+            end, size = start, 0
+            while end < len(pieces) and (end == start or size + len(pieces[end]) <= CHUNK_BATCH):
+                size += len(pieces[end])
+                end += 1
+            stream = prepare_texts(pieces[start:end])
+            rows = self.key_rows(hash_ngrams(stream, self.orders)[0])
+            totals += np.bincount(rows[rows >= 0], minlength=len(self.keys))
+            letters += int(count_letters(stream, end - start).sum())
+            start = end
+        seen = np.flatnonzero(totals)
+        times = totals[seen].astype(np.float64)
+        hits = int(totals.sum())
+        scores = np.zeros(len(self.columns), np.float64)
+        log_counts = self._log_counts
+        for first in range(0, seen.size, LONG_ROWS):  # a slice of the rows at a time
+            part, weight = seen[first : first + LONG_ROWS], times[first : first + LONG_ROWS]
+            starts, ends = log_counts.indptr[part], log_counts.indptr[part + 1]
+            lengths = ends - starts
+            offsets = np.arange(int(lengths.sum())) - np.repeat(
+                np.cumsum(lengths) - lengths - starts, lengths
+            )
+            scores += np.bincount(
+                log_counts.indices[offsets],
+                weights=log_counts.data[offsets] * np.repeat(weight, lengths),
+                minlength=len(self.columns),
+            )
+        scores += hits * self._base.astype(np.float64)
+        weights, base = self._background_by_key
+        background = float(times @ weights[seen].astype(np.float64)) + hits * base
+        return scores, hits, letters, background
 
     def count(self, texts: Sequence[str]) -> tuple[Any, np.ndarray, np.ndarray]:
         """(n-gram counts (n, keys in scoring order) with repeated entries, known n-grams
@@ -265,23 +403,18 @@ class LangModel:
         indptr = np.zeros(len(texts) + 1, np.int64)
         np.cumsum(hits, out=indptr[1:])
         features = columns[found][order].astype(np.int32)
-        if len(texts) == 1:  # a single call: no scipy matrix (see _scores)
-            matrix = _OneText(features, indptr, (1, len(self.keys)))
-        else:
-            matrix = sp.csr_matrix(
-                (np.ones(order.size, np.float32), features, indptr),
-                shape=(len(texts), len(self.keys)),
-            )
+        matrix = sp.csr_matrix(
+            (np.ones(order.size, np.float32), features, indptr),
+            shape=(len(texts), len(self.keys)),
+        )
         return matrix, hits, count_letters(stream, len(texts))
 
     def scores(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(log-likelihood scores (n, columns), known n-grams per text, letters per text)."""
-        matrix, hits, letters = self.count(texts)
-        return self._scores(matrix, hits), hits, letters
+        scores, hits, letters, _ = self._raw_scores(texts)
+        return scores, hits, letters
 
     def _scores(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
-        if matrix.shape[0] == 1:
-            return self._score_one(matrix.indices, int(hits[0]))[None, :]
         weights = self.weights
         split = weights.split
         scores = np.asarray((matrix[:, split:] @ weights.sparse).toarray())
@@ -293,27 +426,6 @@ class LangModel:
             block = matrix[:, :split].tocsc()
             block.sum_duplicates()
             scores += block @ weights.dense
-        return scores
-
-    def _score_one(self, features: np.ndarray, hits: int) -> np.ndarray:
-        """The scores of one text, without building scipy matrices (single calls)."""
-        weights = self.weights
-        sparse = weights.sparse
-        rare = features[features >= weights.split] - weights.split
-        starts, ends = sparse.indptr[rare], sparse.indptr[rare + 1]
-        lengths = ends - starts
-        total = int(lengths.sum())
-        offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
-        scores = np.bincount(
-            sparse.indices[offsets], weights=sparse.data[offsets], minlength=sparse.shape[1]
-        ).astype(np.float64)  # an empty text's bincount is integer
-        scores += hits * weights.base
-        common = features[features < weights.split]
-        if common.size > DISTINCT_FIRST:  # a long text: each distinct row read once
-            rows, times = np.unique(common, return_counts=True)
-            scores += times.astype(np.float32) @ weights.dense[rows]
-        else:
-            scores += weights.dense[common].sum(axis=0)
         return scores
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
@@ -333,55 +445,53 @@ class LangModel:
     def _raw_scores(
         self, texts: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(column scores, known n-grams, letters, background score) per text; a text
-        longer than CHUNK characters is scored in pieces of at most CHUNK (cut at a space)
-        whose scores, n-grams and letters are summed (naive Bayes evidence adds up):
-        memory stays bounded for any length, and nothing is left out."""
-        if all(len(text) <= CHUNK for text in texts):
-            matrix, hits, letters = self.count(texts)
-            return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
-        pieces: list[str] = []
-        owner: list[int] = []
-        for number, text in enumerate(texts):
-            for piece in cut_text(text, CHUNK):
-                pieces.append(piece)
-                owner.append(number)
+        """(column scores, known n-grams, letters, background score) per text. A single
+        short text is weighted without the dense block (`_sparse_raw`: a single call's
+        start-up and memory); a text longer than CHUNK characters is counted in pieces
+        and weighted once (`_long_raw`): memory stays bounded for any length."""
+        if len(texts) == 1 and len(texts[0]) <= CHUNK:
+            return self._sparse_raw(texts)
+        short = [i for i, text in enumerate(texts) if len(text) <= CHUNK]
+        if len(short) == len(texts):
+            return self._dense_raw(texts)
         scores = np.zeros((len(texts), len(self.columns)), np.float64)
         hits = np.zeros(len(texts), np.int64)
         letters = np.zeros(len(texts), np.int64)
         background = np.zeros(len(texts), np.float64)
-        start = 0
-        while start < len(pieces):
-            end, size = start, 0
-            while end < len(pieces) and (end == start or size + len(pieces[end]) <= CHUNK_BATCH):
-                size += len(pieces[end])
-                end += 1
-            matrix, part_hits, part_letters = self.count(pieces[start:end])
-            part = self._scores(matrix, part_hits)
-            rows = np.asarray(owner[start:end])
-            np.add.at(scores, rows, part)
-            np.add.at(hits, rows, part_hits)
-            np.add.at(letters, rows, part_letters)
-            np.add.at(background, rows, self._background(matrix, part_hits))
-            start = end
+        if short:
+            part = self._dense_raw([texts[i] for i in short])
+            scores[short], hits[short], letters[short], background[short] = part
+        for i, text in enumerate(texts):
+            if len(text) > CHUNK:
+                scores[i], hits[i], letters[i], background[i] = self._long_raw(text)
         return scores, hits, letters, background
 
+    def _dense_raw(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`_raw_scores` of short texts by the dense block (each text's scores its own,
+        whatever the batch: scipy's products sum row by row)."""
+        matrix, hits, letters = self.count(texts)
+        return self._scores(matrix, hits), hits, letters, self._background(matrix, hits)
+
     @cached_property
-    def _background_weights(self) -> tuple[np.ndarray, float]:
-        """(log1p(count / alpha') per n-gram in scoring order, base) of the background
+    def _background_by_key(self) -> tuple[np.ndarray, float]:
+        """(log1p(count / alpha') per n-gram in the keys' order, base) of the background
         column: every column's counts summed, smoothed as one column of the model."""
-        counts = self.counts.tocsr()
-        totals = np.asarray(counts.sum(axis=1), np.float64).ravel()[self._scoring_order]
+        totals = np.asarray(self.counts.sum(axis=1), np.float64).ravel()
         alpha = self.alpha * len(self.columns)
         base = float(np.log(alpha / (totals.sum() + alpha * len(self.keys))))
         return np.log1p(totals / alpha).astype(np.float32), base
 
+    @cached_property
+    def _background_weights(self) -> tuple[np.ndarray, float]:
+        """`_background_by_key` in scoring order."""
+        weights, base = self._background_by_key
+        return weights[self._scoring_order], base
+
     def _background(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
         """The background column's score of each text (collie.langid.unknown)."""
         weights, base = self._background_weights
-        if isinstance(matrix, _OneText):
-            found = float(weights[matrix.indices].sum(dtype=np.float64))
-            return np.array([found + float(hits[0]) * base])
         return np.asarray(matrix @ weights, np.float64).ravel() + hits * base
 
     def _judge(self, texts: Sequence[str]) -> Judged:
@@ -393,7 +503,15 @@ class LangModel:
             # A text whose best column is of the UDHR is left to the first model (its
             # UDHR columns: one register); the discriminators know real text mostly.
             eligible = self._real_columns[judged.scores.argmax(axis=1)]
-            second_look(self.groups, self.codes, self._left_alone, texts, judged.proba, eligible)
+            second_look(
+                self.groups,
+                self.codes,
+                self._left_alone,
+                texts,
+                judged.proba,
+                eligible,
+                self._code_position,
+            )
         return judged
 
     @cached_property
@@ -619,6 +737,10 @@ _NOT_WORDS = re.compile(
     re.IGNORECASE,
 )
 
+# A token of word characters alone, no digit or underscore: most texts have one, and
+# need not be rewritten by _NOT_WORDS (no address, number or code token is such a token).
+_LETTERS_ONLY = re.compile(r"(?<!\S)[^\W\d_]+(?!\S)")
+
 
 def no_language(texts: Sequence[str]) -> np.ndarray:
     """True for the texts with no word once addresses, numbers and code tokens (any token
@@ -626,18 +748,12 @@ def no_language(texts: Sequence[str]) -> np.ndarray:
     `und`: there is nothing to judge)."""
     out = np.zeros(len(texts), bool)
     for number, text in enumerate(texts):
+        word = _LETTERS_ONLY.search(text)
+        if word is not None and any(ch.isalpha() for ch in word.group()):
+            continue  # a token of letters alone, which _NOT_WORDS never touches: a word
         rest = _NOT_WORDS.sub(" ", text)
         out[number] = bool(text.strip()) and not any(ch.isalpha() for ch in rest)
     return out
-
-
-@dataclass
-class _OneText:
-    """The n-gram columns of a single text, where a CSR matrix would cost more than it saves."""
-
-    indices: np.ndarray
-    indptr: np.ndarray
-    shape: tuple[int, int]
 
 
 @dataclass
@@ -649,6 +765,16 @@ class Weights:
     dense: np.ndarray  # float32 (split, columns)
     sparse: sp.csr_matrix  # float32 (keys - split, columns)
     base: np.ndarray  # float32 (columns,): log P of an n-gram never seen in the column
+
+
+@dataclass
+class LightWeights:
+    """The weights of a single short text, rows in the keys' order: a small dense block
+    for the n-grams of many columns, sparse rows for the others."""
+
+    number: np.ndarray  # int64 (keys,): the n-gram's row of the block, -1 if sparse
+    block: np.ndarray  # float32 (heavy n-grams, columns)
+    sparse: sp.csr_matrix  # float32 (keys, columns): read for the n-grams not in the block
 
 
 @dataclass

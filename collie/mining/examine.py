@@ -191,7 +191,7 @@ def examine_page(
     else:
         outcome.body_sha1 = hashlib.sha1(result.body).hexdigest()
     outcome.content_type = result.headers.get("content-type")
-    outcome.links = page.links
+    outcome.links, outcome.cards = page.links, page.cards
     rights = with_site_file(page.rights, result.tdmrep)  # its site's tdmrep.json too
     outcome.licence, outcome.tdm, outcome.tdm_file = rights.licence, rights.tdm, result.tdmrep
     return decide_text(examined, page.text, page.paragraphs, model, rules)

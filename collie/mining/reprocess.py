@@ -174,7 +174,8 @@ def _rewrite(
 
 
 def _redo_duplicates(rewriter: Rewriter, originals: Deduplicator) -> int:
-    """Every target document against the earlier originals, in id order, with the
+    """Every target document against the earlier originals, in their pages' URL order
+    (so the lowest URL of a group is its original, as in a run), with the
     Settler's rule (collie.decide.dedup: the same exact key, else a simhash within
     dedup.max_distance, else the paragraph sketch with dedup.paragraphs); returns how
     many are near-duplicates."""

@@ -33,6 +33,7 @@ from collie.decide.classify import decide_short
 from collie.decide.dedup import (
     Deduplicator,
     ParagraphSketch,
+    comes_first,
     fingerprints,
     mark_duplicate,
     stored_sketch,
@@ -46,7 +47,7 @@ from collie.mining.records import LoopReport
 from collie.mining.relatives import judge_with_sites, suspect_sites
 from collie.mining.spider import Spider
 from collie.models import Examined, Exchange, PageOutcome, QueuedPage, WarcLocation
-from collie.reasons import RELATIVE_SUSPECTED, TOO_SHORT
+from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TOO_SHORT
 from collie.store import Store
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -89,13 +90,17 @@ class Settler:
         if self.archive is not None:
             self.archive.flush()  # on disk before any row points at a record
         by_id = {e.queued.id: e.queued for e in examined}
-        self.record(outcomes, by_id, report.number)
+        displaced: list[tuple[int, str, int]] = []
+        self.record(outcomes, by_id, report.number, displaced)
         near = {o.site for o in outcomes if o.near_letters}
         if suspect_sites(self.store, self.config.rules, near):
             self.forget_originals()  # their documents left the corpus
         self.spider.stop_poor_sites({o.site for o in outcomes})
         self.save_robots()
         self.recount(report, outcomes)
+        for page_id, site, doc_id in displaced:  # kept before, a near-duplicate now
+            report.count(PageOutcome(page_id, site, "kept"), -1)
+            report.count(PageOutcome(page_id, site, "duplicate", f"{NEAR_DUPLICATE}:{doc_id}"))
         for outcome in outcomes:
             if outcome.reason == TOO_SHORT and outcome.page_id in short:
                 self.waiting[outcome.page_id] = _Waiting(short[outcome.page_id], self.model)
@@ -112,7 +117,7 @@ class Settler:
     def fresh_originals(self) -> Deduplicator:
         """Near-duplicate lookups over no document yet, with the run's rule
         (dedup.max_distance, dedup.paragraphs): what a reprocess decides every
-        document again with, in id order (a run's lookups: `_originals`)."""
+        document again with, in their pages' URL order (a run's lookups: `_originals`)."""
         keep = self.config.keep
         return Deduplicator(keep.max_distance, paragraphs=keep.paragraphs)
 
@@ -122,18 +127,25 @@ class Settler:
         self.waiting.clear()
 
     def record(
-        self, outcomes: Sequence[PageOutcome], by_id: dict[int, QueuedPage], loop: int
+        self,
+        outcomes: Sequence[PageOutcome],
+        by_id: dict[int, QueuedPage],
+        loop: int,
+        displaced: list[tuple[int, str, int]] | None = None,
     ) -> int:
         """A batch's outcomes in one transaction: each target document marked as a
-        near-duplicate or not against every earlier original (this batch's included),
-        then the crawl links of the batch's new target documents queued. Returns how
-        many URLs were new."""
+        near-duplicate or not against every earlier original (this batch's included;
+        an original a new document displaces by the representative rule added to
+        `displaced`: its page, site and new original), then the crawl links of the
+        batch's new target documents queued. Returns how many URLs were new."""
         store = self.store
         originals = self._originals()
         self.model_stamp().apply(outcomes)
         try:
             with store.batch():
-                write_outcomes(store, outcomes, originals)
+                moved = write_outcomes(store, outcomes, originals)
+                if displaced is not None:
+                    displaced += moved
                 return store.pages.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
         except BaseException:
             self.forget_originals()  # they may hold rolled-back documents
@@ -283,18 +295,37 @@ def record_outcomes(store: Store, outcomes: Sequence[PageOutcome], max_distance:
         write_outcomes(store, outcomes, originals)
 
 
-def write_outcomes(store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator) -> None:
+def write_outcomes(
+    store: Store, outcomes: Sequence[PageOutcome], originals: Deduplicator
+) -> list[tuple[int, str, int]]:
     """Write outcomes inside a batch, each target document first compared with the
-    originals (collie.decide.dedup.mark_duplicate), an original joining them."""
+    originals (collie.decide.dedup.mark_duplicate), an original joining them; of a
+    group of near-duplicates the page with the lowest URL is the original whatever the
+    order they come in (dedup.comes_first): a new document that comes first displaces
+    the original it matches, which becomes its near-duplicate with its own copies.
+    Returns the displaced originals' (page id, site, new original's id)."""
+    displaced: list[tuple[int, str, int]] = []
+    pages = store.pages
     for outcome in outcomes:
         doc = outcome.document
         if doc is not None:
             doc.exact_key, doc.simhash, doc.sketch = fingerprints(doc)
-        mark_duplicate(outcome, originals.find)
-        doc_id = store.pages.write(outcome)
+
+        def first(original: int, page_id: int = outcome.page_id) -> bool:
+            return comes_first(pages.page_url(page_id), pages.document_url(original))
+
+        old = mark_duplicate(outcome, originals.find, first)
+        doc_id = pages.write(outcome)
         if doc is not None and doc_id and doc.kind == "target" and doc.duplicate_of is None:
             assert doc.exact_key is not None and doc.simhash is not None
-            originals.add(doc_id, doc.exact_key, doc.simhash, doc.sketch)
+            if old is None:
+                originals.add(doc_id, doc.exact_key, doc.simhash, doc.sketch)
+                continue
+            originals.replace(old, doc_id, doc.exact_key, doc.simhash, doc.sketch)
+            moved = pages.displace_original(old, doc_id)
+            if moved is not None:
+                displaced.append((*moved, doc_id))
+    return displaced
 
 
 def stored_originals(store: Store) -> Iterator[tuple[int, int, ParagraphSketch]]:

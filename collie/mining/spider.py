@@ -198,9 +198,18 @@ class Listings:
         """The sitemaps of sites asked for in an earlier run, never read."""
         wanted: list[Wanted] = []
         if self.enabled:
+            for site, url in self.store.sites.asked_listings():  # a run killed before
+                wanted.append(self._ask(site, url))
             for site, url in self.store.sites.sites_to_list():
                 wanted += self._ask_sitemaps(site, url)
         return wanted
+
+    def remember(self, wanted: list[Wanted], loop: int) -> None:
+        """Keep what is asked for in the workspace until it is read (`ask_unread` asks
+        for it again after a kill -9)."""
+        if wanted:
+            with self.store.batch():
+                self.store.sites.note_asked(wanted, loop)
 
     def ask_for(self, page: QueuedPage, outcome: PageOutcome) -> list[Wanted]:
         """What to read for a page just recorded (nothing unless a target document)."""
@@ -267,4 +276,5 @@ class Listings:
             store.sites.record_listing(
                 result.url, site, loop, result.status, result.reason, found, added
             )
+            store.sites.note_asked(nested, loop)
         return nested, added

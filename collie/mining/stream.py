@@ -3,8 +3,11 @@
 
 The frontier's most promising pages of every site are handed to the pool a few per
 site; results are examined and settled (settle.py) as they come, a small transaction
-each time, so kill -9 loses only what is in flight (those pages are still queued). The
-sitemaps and feeds the spider asks for (spider.Listings) go through the same pool. The
+each time. Each answer is written to the fetch journal (collie/archive/journal.py) by
+the thread that fetched it, before it is examined; a run killed with kill -9 reads back
+the answers of the pages still queued instead of fetching them again, so only the
+requests on the wire are asked again. The sitemaps and feeds the spider asks for
+(spider.Listings) go through the same pool (and the journal). The
 loop drives it: `take_query_results` between two queries of the search stage, `run`
 until the frontier is empty or the run must stop.
 """
@@ -13,9 +16,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from collie.archive.journal import FetchJournal
 from collie.crawl.listings import LISTING_TYPES
 from collie.fetch.pool import FetchPool, HeldBack
 from collie.mining.records import Deadline, LoopReport, RunEvents
@@ -33,6 +37,9 @@ TAKE_WAIT = 0.2  # seconds the stream waits for a result before looking at the f
 TOP_UP_EVERY = 0.2  # seconds between two reads of the frontier, at least
 DRY = 16  # fewer pages than this in the pool: the frontier is read at once
 SHOW_EVERY = 1.0  # seconds between two progress updates
+AHEAD = 4  # requests started and not yet taken, at least (FetchPool's `ahead`)
+GROUP = 64  # pages examined one after another and recorded in one settling, at most
+GROUP_SECONDS = 2.0  # or what came in that long
 
 
 class Stream:
@@ -54,7 +61,16 @@ class Stream:
         self.events, self.deadline, self.report = events, deadline, report
         self.max_pages = max_pages
         threads = workers.fetch_threads
-        self.pool = FetchPool(workers.fetcher, threads, max_results=max(64, 2 * threads))
+        self.journal = FetchJournal(settler.store.root)
+        self.journalled = self.journal.read_back(self._still_wanted)  # an earlier run's
+        self.ready: list[tuple[Hashable, FetchResult]] = []  # read back, to record
+        self.pool = FetchPool(
+            workers.fetcher,
+            threads,
+            max_results=max(64, 2 * threads),
+            keep=self._journal,
+            ahead=min(AHEAD, threads),
+        )
         self.max_sites = max(1024, 16 * threads)  # sites with pages in the pool
         self.claimed: dict[int, QueuedPage] = {}
         self.per_site: Counter[str] = Counter()
@@ -75,8 +91,10 @@ class Stream:
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         # On an exception (a second Ctrl-C) nothing more will be recorded: do not wait
-        # for the requests in flight (their pages stay queued for the next run).
+        # for the requests in flight (their pages stay queued for the next run, and the
+        # answers already in, journalled, are read back then).
         self.pool.close(wait=exc_type is None)
+        self.journal.close()
 
     def run(self) -> str | None:
         """Fetch until the frontier is empty (None) or the run must stop (why)."""
@@ -87,7 +105,7 @@ class Stream:
             if self.deadline.passed():
                 self.finish()
                 return self.deadline.describe()
-            self.service(TAKE_WAIT)
+            self.service(0.0 if self.ready else TAKE_WAIT)
             if self.claimed or self.listings_out:
                 continue
             self.top_up()
@@ -105,7 +123,7 @@ class Stream:
     def finish(self) -> None:
         """Start nothing new; record what the requests in flight bring."""
         self.pool.close()
-        self._record(self.pool.take())
+        self._record(self._take(0.0))
 
     def held_back(self) -> tuple[int, dict[str, str]]:
         """The pages held back for an unreachable robots.txt, and their origins' causes."""
@@ -145,58 +163,97 @@ class Stream:
                 break
             self.claimed[page.id] = page
             self.per_site[page.site] += 1
-            self.pool.add(page.id, page.url)
+            answer = self.journalled.pop(page_key(page.id), None)
+            if answer is not None:  # fetched by a run killed before recording it
+                self.ready.append((page.id, answer))
+            else:
+                self.pool.add(page.id, page.url)
             self.started += 1
             room -= 1
 
     def service(self, wait: float) -> None:
         """Keep the pool fed; examine and record the results that are in."""
         self.top_up()
-        self._record(self.pool.take(wait))
+        self._record(self._trickle(wait))
         self._show()
 
-    def _record(self, taken: list[tuple[Hashable, FetchResult]]) -> None:
-        lists = [(key, result) for key, result in taken if isinstance(key, tuple)]
-        taken = [(key, result) for key, result in taken if not isinstance(key, tuple)]
-        for key, result in lists:
-            self._read_listing(str(key[1]), result)
-        taken = self._hold(taken)
-        if not taken:
-            return
-        pages = [self.claimed.pop(int(key)) for key, _ in taken]  # type: ignore[call-overload]
-        for page in pages:
+    def _trickle(self, wait: float) -> Iterator[tuple[Hashable, FetchResult]]:
+        """The answers in, one at a time as they are examined (GROUP pages, or what
+        comes in GROUP_SECONDS, recorded together): each taken from the pool lets one
+        waiting worker start its next request, so the requests on the wire, which a
+        kill -9 costs, stay few (everything fetched is journalled)."""
+        began = time.monotonic()
+        for n in range(GROUP):
+            one = self._take(wait if n == 0 else 0.0, 1)
+            if not one:
+                return
+            yield one[0]
+            if time.monotonic() - began > GROUP_SECONDS:
+                return
+
+    def _take(self, wait: float, limit: int = 0) -> list[tuple[Hashable, FetchResult]]:
+        """Answers in (at most `limit`; 0: all): read back from the journal first, then
+        the pool's."""
+        if self.ready:
+            count = limit or len(self.ready)
+            taken, self.ready = self.ready[:count], self.ready[count:]
+            if limit:
+                return taken
+            return taken + self.pool.take(0.0)
+        return self.pool.take(wait, limit)
+
+    def _journal(self, key: Hashable, result: FetchResult) -> None:
+        """An answer into the journal (in the fetching thread)."""
+        self.journal.write(journal_key(key), result)
+
+    def _still_wanted(self, keys: list[str]) -> set[str]:
+        """The journalled keys whose answers are still to record: pages still queued,
+        listings not read."""
+        pages = {int(k.split(" ", 1)[1]): k for k in keys if k.startswith("page ")}
+        queued = self.frontier.still_queued(sorted(pages))
+        read = self.settler.store.sites.listing_urls()
+        listings = {k for k in keys if k.startswith("listing ") and k.split(" ", 2)[2] not in read}
+        return {pages[i] for i in queued} | listings
+
+    def _record(self, taken: Iterable[tuple[Hashable, FetchResult]]) -> None:
+        """Examine the answers as they come (a listing read at once, a page whose
+        robots.txt failed held back), then record the pages in one settling."""
+        pages: list[QueuedPage] = []
+        examined = []
+        for key, result in taken:
+            if isinstance(key, tuple):
+                self._read_listing(str(key[1]), result)
+                self.journal.done([journal_key(key)])
+                continue
+            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
             self.per_site[page.site] -= 1
-        examined = [
-            self.workers.examine(page, result)
-            for page, (_, result) in zip(pages, taken, strict=True)
-        ]
+            if HeldBack.applies(result):  # not recorded: queued until its retry time
+                self.held.hold(page.id, result)
+                self.journal.done([page_key(page.id)])  # asked again once its robots.txt is
+                self.frontier_changed = True
+                continue
+            pages.append(page)
+            examined.append(self.workers.examine(page, result))
+        if not pages:
+            return
         outcomes = self.settler.settle(examined, self.report)
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
         self.events.advance(len(outcomes))
+        self.journal.done(page_key(page.id) for page in pages)
         for page, outcome in zip(pages, outcomes, strict=True):
             self._fetch_listings(self.listings.ask_for(page, outcome))
 
-    def _hold(
-        self, taken: list[tuple[Hashable, FetchResult]]
-    ) -> list[tuple[Hashable, FetchResult]]:
-        """Pages whose robots.txt could not be fetched are not recorded: they stay queued,
-        held back until their origin's retry time (HeldBack). Returns the others."""
-        others = []
-        for key, result in taken:
-            if not HeldBack.applies(result):
-                others.append((key, result))
-                continue
-            page = self.claimed.pop(int(key))  # type: ignore[call-overload]
-            self.per_site[page.site] -= 1
-            self.held.hold(page.id, result)
-            self.frontier_changed = True
-        return others
-
     def _fetch_listings(self, wanted: list[Wanted]) -> None:
+        self.listings.remember(wanted, self.report.number)
         for site, url in wanted:
             self.listings_out += 1
-            self.pool.add(("listing", site, url), url, LISTING_TYPES)
+            key = ("listing", site, url)
+            answer = self.journalled.pop(journal_key(key), None)
+            if answer is not None:
+                self.ready.append((key, answer))
+            else:
+                self.pool.add(key, url, LISTING_TYPES)
 
     def _read_listing(self, site: str, result: FetchResult) -> None:
         self.listings_out -= 1
@@ -216,3 +273,16 @@ class Stream:
             f"{searching}{self.targets} target docs, {state.in_flight} hosts in flight, "
             f"{state.queued} waiting, {self.frontier.queued_count()} queued{held}"
         )
+
+
+def page_key(page_id: int) -> str:
+    """A page's answer's key in the fetch journal."""
+    return f"page {page_id}"
+
+
+def journal_key(key: Hashable) -> str:
+    """The fetch journal's key of a pool key (a page id, or a listing's tuple)."""
+    if isinstance(key, tuple):
+        _, site, url = key
+        return f"listing {site} {url}"
+    return page_key(int(key))  # type: ignore[call-overload]

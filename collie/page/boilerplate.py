@@ -75,6 +75,37 @@ _SHORT_CHARS = 30  # scripts written without spaces: a one-"word" line can be a 
 _SENTENCE_END = re.compile(r"[.!?;:…。！？]$")
 
 
+# On a page of cards, the rules that take a card for a menu or a list of links.
+CARD_RULES = frozenset({"link-only", "link-dense", "pipe-list"})
+CARD_ANCHOR_WORDS = 3  # a link this long names a card (a product, a headline), not a place
+
+
+def _card_line(line: Line) -> bool:
+    return any(len(anchor.split()) >= CARD_ANCHOR_WORDS for anchor in line.links)
+
+
+CARD_RUN = 3  # card lines one after the other, nothing between: a list of links
+
+
+def _keep_cards(lines: list[Line | None], decisions: list[str | None], cards: list[int]) -> None:
+    """Keep the card lines, except those in runs of CARD_RUN or more with no other line
+    between them: a card is a link with its text (a teaser, a price) around it; a list of
+    headline links (related articles under an article, a sidebar's latest posts) is no
+    page's text."""
+    if not cards:
+        return
+    present = [i for i, line in enumerate(lines) if line is not None]
+    rank = {i: k for k, i in enumerate(present)}
+    run: list[int] = []
+    for i in [*cards, -1]:
+        if run and (i < 0 or rank[i] != rank[run[-1]] + 1):
+            if len(run) < CARD_RUN:
+                for j in run:
+                    decisions[j] = None
+            run = []
+        run.append(i)
+
+
 _LIMITS = sorted({rule.max_chars for rule in RULES if rule.max_chars})
 
 
@@ -175,6 +206,7 @@ def apply_rules(
     link_runs: Sequence[list[str]] = (),
     layout: bool = True,
     only_long: int = 0,
+    cards: bool = False,
 ) -> tuple[list[list[Line]], list[tuple[str, str]]]:
     """Kept lines grouped in paragraphs, and the dropped (line, rule) pairs.
 
@@ -189,6 +221,11 @@ def apply_rules(
     `only_long`: the line rules test only the lines of at least this many characters
     and the layout passes are skipped (the pre-cleaning's long lines, all a page whose
     main content trafilatura found needs of it: issue 56, a tenth of the time).
+
+    `cards`: the text is a page of cards (maintext.link_share): a line the link rules
+    (`CARD_RULES`) would drop is kept when one of its links reads like a card's name or
+    headline (CARD_ANCHOR_WORDS words or more) and is not in a run of CARD_RUN such lines
+    (`_keep_cards`); "Home", "Read more" and "[1]" still go.
     """
     lines: list[Line | None] = []
     runs: dict[int, int] = {}  # line index -> index in link_runs
@@ -203,6 +240,7 @@ def apply_rules(
         parsed = parse_line(raw) if short else parse_line.__wrapped__(raw)
         lines.append(parsed if parsed.text and _HAS_WORD.search(parsed.text) else None)
     decisions: list[str | None] = [None] * len(lines)
+    card_lines: list[int] = []  # lines the link rules dropped that name cards
     for i in runs:
         decisions[i] = "link-only"
     if boilerplate == "rules":
@@ -214,6 +252,9 @@ def apply_rules(
                 decision = match_rule(kept) if short else match_rule.__wrapped__(kept)
                 cap = None if layout else MAIN_CONTENT_MAX_CHARS.get(decision or "")
                 decisions[i] = None if cap and len(kept.text) > cap else decision
+                if cards and decision in CARD_RULES and _card_line(kept):
+                    card_lines.append(i)
+        _keep_cards(lines, decisions, card_lines)
     if boilerplate == "rules" and layout and not only_long:
         _drop_short_runs(lines, decisions)
         _drop_isolated_lines(lines, decisions)

@@ -202,25 +202,27 @@ def extract_html(
     boilerplate: str = "rules",
     engine: str = "trafilatura",
     code: str = "apart",
-    cards_text: bool = False,
+    cards_text: bool = True,
 ) -> Extracted:
     """Clean text, paragraphs, title, lang attribute and links of one decoded HTML page.
 
-    engine "trafilatura": the main content is found on the DOM (`main_content`; found
-    again with trafilatura's fallbacks when under SHORT_MAIN characters), with
-    the line rules after it (not the layout passes), the long lines only the
-    pre-cleaning kept put back (`with_long_lines`: what the main content does not say
-    already), short linked list items inside the text kept (`with_list_items`) and
-    menu text run together dropped
-    (`without_menu_text`); the pre-cleaning with regular expressions decides a page
-    where it finds under MIN_MAIN_CHARS, or only its dump of a thin page
-    (`is_page_dump`). engine "rules": the pre-cleaning only. code "apart": a code
-    block's lines are paragraphs of their own; "out": code blocks (<pre>) are removed
-    before anything else (their links go with them). Links, title and lang are taken
-    from the whole page either way. The results are NFC with Unix newlines whatever
-    the input's normalisation. `cards_text`: a page of cards (`Extracted.cards`) keeps
-    its main text without the line rules (off by default: on the demo's world it
-    exported five pages without target text, docs/text-cleaning.md).
+    engine "trafilatura": the main content is found on the DOM (`main_content`; found again
+    with trafilatura's fallbacks when under SHORT_MAIN characters), with the line rules
+    after it (not the layout passes), the long lines only the pre-cleaning kept put back
+    (`with_long_lines`: what the main content does not say already), short linked list items
+    inside the text kept (`with_list_items`) and menu text run together dropped
+    (`without_menu_text`); the pre-cleaning with regular expressions decides a page where it
+    finds under MIN_MAIN_CHARS, or only its dump of a thin page (`is_page_dump`). engine
+    "fast": trafilatura's fast mode's main text through the line rules, without the
+    pre-cleaning of the whole page (`_fast_main`: at trafilatura's default speed, for less
+    F1). engine "rules": the pre-cleaning only. code "apart": a code block's lines are
+    paragraphs of their own; "out": code blocks (<pre>) are removed before anything else
+    (their links go with them). Links, title and lang are taken from the whole page either
+    way. The results are NFC with Unix newlines whatever the input's normalisation.
+    `cards_text`: on a page of cards (`Extracted.cards`) the link rules give way to the
+    lines whose links name cards (boilerplate.apply_rules, `cards`) and the menu-text pass
+    is skipped; the listing decision takes the page's cards as evidence
+    (collie.decide.listing).
     """
     if code == "out":
         page = without_code_blocks(page)
@@ -230,16 +232,21 @@ def extract_html(
     if base:
         base_url = urljoin(base_url, base) if base_url else base
     original = page
-    main = main_content(page) if engine == "trafilatura" else None
+    main = main_content(page) if engine in ("trafilatura", "fast") else None
     page = _without_markers(normalise_text(remove_junk(page)))
     links = find_links(page, base_url)
+    if engine == "fast" and main is not None:
+        paragraphs, dropped = _fast_main(main, boilerplate, links)
+        if paragraphs is not None:
+            return _extracted(paragraphs, dropped, title, lang, links, False)
     link_runs: list[list[str]] | None = [] if boilerplate == "rules" else None
     items: set[int] = set()  # the link runs that are list items
     whole = to_markdown(clean_markup(page, link_runs, items))
     markdown = ""
     cards = boilerplate == "rules" and link_share(whole, link_runs or []) >= CARD_LINK_SHARE
-    in_main = "none" if cards and cards_text else boilerplate  # its cards are its text
-    if main is not None:
+    card_rules = cards and cards_text  # its cards are its text
+    in_main = "none" if card_rules else boilerplate  # no link runs taken away
+    if main is not None and engine == "trafilatura":
         markdown, runs, main_items = _main_markdown(main, in_main)
         if MIN_MAIN_CHARS <= len(markdown) < SHORT_MAIN:  # found again with the fallbacks
             again = main_content(original, fast=False)
@@ -249,7 +256,9 @@ def extract_html(
         paragraphs, dropped = apply_rules(whole, boilerplate, link_runs or [])
     else:  # of the pre-cleaning's lines, only the long ones are judged (with_long_lines)
         lines, _ = apply_rules(whole, boilerplate, link_runs or [], only_long=LONG_LINE)
-        paragraphs, dropped = apply_rules(markdown, in_main, runs or [], layout=False)
+        paragraphs, dropped = apply_rules(
+            markdown, boilerplate, runs or [], layout=False, cards=card_rules
+        )
         paragraphs, back = with_list_items(paragraphs, markdown, runs or [], main_items)
         paragraphs = with_long_lines(paragraphs, lines)
         paragraphs, _ = with_list_items(paragraphs, whole, link_runs or [], items)
@@ -261,9 +270,43 @@ def extract_html(
         if rest:
             dropped = [*rest_dropped, (paragraphs[0][0].text, MENU_TEXT.name)]
             paragraphs = rest
-        elif in_main == "rules" and not dump:
+        elif boilerplate == "rules" and not card_rules and not dump:
             paragraphs, menus = without_menu_text(paragraphs, links)
             dropped += menus
+    return _extracted(paragraphs, dropped, title, lang, links, cards)
+
+
+def _fast_main(
+    main: str, boilerplate: str, links: list[tuple[str, str]]
+) -> tuple[list[list[Line]] | None, list[tuple[str, str]]]:
+    """engine "fast": trafilatura's fast mode's main text through the line rules, its
+    short linked list items kept and menu text dropped, without the pre-cleaning of the
+    whole page (no long lines put back, no second look with trafilatura's fallbacks, no
+    page of cards). None for a main text under MIN_MAIN_CHARS or a thin page's dump:
+    the pre-cleaning decides those, as with engine "trafilatura"."""
+    markdown, runs, items = _main_markdown(main, boilerplate)
+    if len(markdown) < MIN_MAIN_CHARS:
+        return None, []
+    paragraphs, dropped = apply_rules(markdown, boilerplate, runs or [], layout=False)
+    paragraphs, back = with_list_items(paragraphs, markdown, runs or [], items)
+    dropped = _without(dropped, back)
+    if boilerplate == "rules":
+        if is_page_dump(paragraphs, links):
+            return None, []
+        paragraphs, menus = without_menu_text(paragraphs, links)
+        dropped += menus
+    return paragraphs, dropped
+
+
+def _extracted(
+    paragraphs: list[list[Line]],
+    dropped: list[tuple[str, str]],
+    title: str,
+    lang: str,
+    links: list[tuple[str, str]],
+    cards: bool,
+) -> Extracted:
+    """The page's `Extracted` from its kept paragraphs."""
     texts = ["\n".join(line.text for line in p) for p in paragraphs]
     marked = ["\n".join(line.markdown.strip() for line in p) for p in paragraphs]
     return Extracted(

@@ -279,10 +279,11 @@ def with_list_items(
 # listing's teasers, a collection's products, each a link (issue 56). On the development
 # half of benchmarks/bench_wcxb.py it holds for 27 of 53 listings, 33 of 61 collections
 # and 22 of 403 articles (their F1 unchanged, 0.936): listing F1 0.593 -> 0.626,
-# collection 0.500 -> 0.504. On such a page the line rules and the menu-text pass leave
-# trafilatura's main text alone (they took its cards for menus and link lists). Skipping the
-# pre-cleaning's layout passes too when it decides such a page (a short main text, a
-# dump) raised collection to 0.515, but a thin page of a menu and a most-read list is a
+# collection 0.500 -> 0.504. On such a page (extract_html's cards_text, on by default since
+# issue 56's third round) the link rules give way to lines naming cards and the menu-text
+# pass is skipped (they took its cards for menus and link lists; boilerplate.apply_rules).
+# Skipping the pre-cleaning's layout passes too when it decides such a page (a short main
+# text, a dump) raised collection to 0.515, but a thin page of a menu and a most-read list is a
 # page of cards by this measure, and its menu came back: left out.
 CARD_LINK_SHARE = 0.15
 CARD_MIN_WORDS = 50  # fewer words than this on the whole page: no evidence either way

@@ -129,6 +129,20 @@ class FrontierTable:
         ).fetchall()
         return [QueuedPage(*tuple(r)) for r in rows]
 
+    def still_queued(self, ids: list[int]) -> set[int]:
+        """Which of these pages are still queued."""
+        found: set[int] = set()
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            found.update(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT id FROM pages WHERE status = 'queued' AND id IN ({marks})", part
+                )
+            )
+        return found
+
     def queued_count(self) -> int:
         return int(
             self.conn.execute("SELECT COUNT(*) FROM pages WHERE status = 'queued'").fetchone()[0]

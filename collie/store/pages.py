@@ -16,7 +16,7 @@ from collie.models import (
     SuspectRow,
     WarcLocation,
 )
-from collie.reasons import RELATIVE_SUSPECTED, TEASER, TOO_SHORT
+from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, TEASER, TOO_SHORT
 from collie.store.base import Database, from_sqlite, to_sqlite
 from collie.store.frontier import FrontierTable
 
@@ -235,6 +235,43 @@ class PageTable:
             (doc_id, from_sqlite(value), sketch, paragraph_texts(para))
             for doc_id, value, sketch, para in rows
         )
+
+    def page_url(self, page_id: int) -> str:
+        row = self.conn.execute("SELECT url FROM pages WHERE id = ?", (page_id,)).fetchone()
+        return str(row[0]) if row else ""
+
+    def document_url(self, doc_id: int) -> str:
+        """The URL of a document's page."""
+        row = self.conn.execute(
+            "SELECT p.url FROM documents d JOIN pages p ON p.id = d.page_id WHERE d.id = ?",
+            (doc_id,),
+        ).fetchone()
+        return str(row[0]) if row else ""
+
+    def displace_original(self, old: int, new: int) -> tuple[int, str] | None:
+        """The original document `old` and its near-duplicates become near-duplicates of
+        the new original `new` (inside `batch`; the representative rule is
+        collie.decide.dedup.comes_first): its page `duplicate`, its site one target
+        document fewer. Returns the old original's (page id, site), if it was one."""
+        row = self.conn.execute(
+            "SELECT p.id, p.site FROM documents d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.id = ? AND p.status = 'kept' AND d.duplicate_of IS NULL",
+            (old,),
+        ).fetchone()
+        if row is None:
+            return None
+        page_id, site = int(row[0]), str(row[1])
+        self.conn.execute(
+            "UPDATE documents SET duplicate_of = ? WHERE id = ? OR duplicate_of = ?",
+            (new, old, old),
+        )
+        self.conn.execute(
+            "UPDATE pages SET status = 'duplicate', reason = ? WHERE id = ? OR (id IN "
+            "(SELECT page_id FROM documents WHERE duplicate_of = ?) AND status = 'duplicate')",
+            (f"{NEAR_DUPLICATE}:{new}", page_id, new),
+        )
+        self.conn.execute("UPDATE sites SET target = target - 1 WHERE site = ?", (site,))
+        return page_id, site
 
     def exact_original(self, key: str) -> int | None:
         """The first original target document of the corpus with this exact key."""

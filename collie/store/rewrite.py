@@ -8,8 +8,9 @@ its document (kind, language, text, paragraphs, words, fingerprints), updated in
 so that document ids, and the review judgements that point at them, stay; a document for
 a page that now yields one (new id, after all existing ones); no document for a page
 that no longer does (kept, and counted, when a reviewer judged it). Then every
-near-duplicate decision again, in document-id order (an existing original stays the
-original of a newcomer), and the sites' page counts. Untouched: the frontier, links,
+near-duplicate decision again, in the order of their pages' URLs (of a group of
+near-duplicates the lowest URL is the original, as in a run: collie.decide.dedup
+`comes_first`), and the sites' page counts. Untouched: the frontier, links,
 fetch facts (URLs, HTTP status, times, bodies), queries, loops, robots.txt, sites
 already stopped, and pages without a cached body (dropped before their text was kept).
 """
@@ -141,7 +142,8 @@ class Rewriter:
         self,
     ) -> Iterator[tuple[int, str, int, str | None, list[str] | None]]:
         """(id, exact key, simhash, stored paragraph sketch, the paragraphs' texts when
-        none was stored) of every target document, in id order."""
+        none was stored) of every target document, in the order of their pages' URLs
+        (the representative rule: collie.decide.dedup.comes_first)."""
         for doc_id, key, value, sketch, paragraphs in self._target_documents():
             yield doc_id, key, from_sqlite(value), sketch, paragraph_texts(paragraphs)
 
@@ -160,7 +162,7 @@ class Rewriter:
             "SELECT d.id, d.exact_key, d.simhash, d.sketch, CASE WHEN d.sketch IS NULL THEN "
             "d.paragraphs END FROM documents d JOIN pages p ON "
             "p.id = d.page_id WHERE d.kind = 'target' AND p.status IN ('kept', 'duplicate') "
-            "ORDER BY d.id"
+            "ORDER BY p.url, d.id"
         )
 
     def recount_sites(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from collie.models import (
@@ -12,6 +12,8 @@ from collie.models import (
 from collie.reasons import RELATIVE_SUSPECTED
 from collie.store.base import Database, now_iso
 from collie.store.pages import PageTable
+
+LISTING_ASKED = "asked"  # a listings row's reason: asked for, not read yet
 
 
 class SiteTable:
@@ -152,7 +154,26 @@ class SiteTable:
         return [(r[0], r[1]) for r in rows]
 
     def listing_urls(self) -> set[str]:
+        """The sitemaps and feeds read, or asked for (`note_asked`)."""
         return {r[0] for r in self.conn.execute("SELECT url FROM listings")}
+
+    def note_asked(self, wanted: Iterable[tuple[str, str]], loop: int) -> None:
+        """Sitemaps and feeds asked for ((site, URL)), not read yet (inside `batch`): a
+        row each, which `record_listing` replaces once read; a run killed before asks for
+        them again (`asked_listings`)."""
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO listings (url, site, loop, reason, fetched_at) "
+            f"VALUES (?, ?, ?, '{LISTING_ASKED}', '')",
+            [(url, site, loop) for site, url in wanted],
+        )
+
+    def asked_listings(self) -> list[tuple[str, str]]:
+        """(site, URL) of the sitemaps and feeds asked for and never read."""
+        rows = self.conn.execute(
+            f"SELECT site, url FROM listings WHERE reason = '{LISTING_ASKED}' "
+            "AND http_status IS NULL AND fetched_at = '' ORDER BY rowid"
+        )
+        return [(r[0], r[1]) for r in rows]
 
     def record_listing(
         self,

@@ -381,7 +381,8 @@ def staged_workspace(root: Path) -> Iterator[Path]:
     fails. Beside `root` when `root` is not there yet (then one rename publishes it
     whole), inside it when it is (the current directory, or a folder of the user's)."""
     made: list[Path] = []
-    token = secrets.token_hex(4)
+    clear_stale_staging(root)
+    token = f"{os.getpid()}-{secrets.token_hex(4)}"  # the PID: whether it is still alive
     staging = (
         root / f"{STAGING_PREFIX}{token}"
         if root.exists()
@@ -408,6 +409,44 @@ def staged_workspace(root: Path) -> Iterator[Path]:
             _rmdir_if_empty(folder)
         raise
     _remove(staging)  # (gone by now, unless the workspace is inside it)
+
+
+def clear_stale_staging(root: Path) -> list[Path]:
+    """Remove the folders an `init` of `root` was building in when it was killed (its
+    process is gone: the PID in the folder's name); returns them."""
+    places = [(root, STAGING_PREFIX), (root.parent, f"{STAGING_PREFIX}{root.name}-")]
+    removed = []
+    for folder, prefix in places:
+        try:
+            found = (
+                [p for p in folder.iterdir() if p.name.startswith(prefix)]
+                if folder.is_dir()
+                else []
+            )
+        except OSError:
+            continue
+        for path in found:
+            pid, _, token = path.name.removeprefix(prefix).partition("-")
+            if not (pid.isdigit() and len(token) == 8 and path.is_dir()):
+                continue
+            if _alive(int(pid)):
+                continue
+            _remove(path)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Is there a process `pid` (on this machine)?"""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's
+    return True
 
 
 def publish_workspace(staging: Path, root: Path) -> None:

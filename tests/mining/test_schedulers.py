@@ -4,6 +4,7 @@ crawling out through the Spider; both stop at the run's time limit."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,43 @@ def test_a_scheduler_stops_at_the_time_limit(
         assert fetching.run() == "the run's time limit (1e-09 s) was reached"
         fetching.finish()
     assert store.frontier.queued_count() == 1  # the page stays queued for the next run
+
+
+def test_the_stream_reads_back_the_answers_a_killed_run_fetched(
+    template_ws: Path, tmp_path: Path, model: LangModel, world: World, web: MiniWebServer
+) -> None:
+    """What a run fetched and never recorded (kill -9) is examined from the fetch journal
+    by the next run, with no request; the journal is empty once everything is recorded."""
+    from collie.archive.journal import journal_keys
+
+    small_site(world)
+    flags = {"crawl__sitemaps": False, "fetch__delay": 0, "crawl__site_min_pages": 100}
+    with open_copy(template_ws, tmp_path, **flags) as ws:
+        config = RunConfig.of(ws, model)
+        store = Store(ws.db)
+        store.frontier.open_loop()
+        [home] = queue(store, [f"{SITE}/"])
+        with Fetcher(config.fetch) as fetcher:
+            workers = Workers(LocalExecutor(), fetcher, model, config)
+            spider = Spider(store, at_depth(config, 3))
+            settler = Settler(store, config, spider, model, robots=fetcher.robots)
+            listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
+            report = LoopReport(1)
+            parts = (store.frontier, workers, settler, listings, RunEvents(), Deadline(0), report)
+            killed = Stream(*parts)
+            killed.top_up()  # the home page handed to the pool; its answer journalled...
+            for _ in range(200):
+                if journal_keys(ws.root):
+                    break
+                time.sleep(0.01)
+            killed.pool.close(wait=False)  # ...and never recorded: the process died
+            assert journal_keys(ws.root) == [f"page {home.id}"]
+            assert store.frontier.queued_count() == 1
+            asked = len(web.requests_for("isolezwe.co.za"))
+            with Stream(*parts) as resumed:
+                assert resumed.run() is None
+                resumed.finish()
+        assert report.pages == {"kept": 3, "wronglang": 1}
+        paths = [e.path for e in web.requests_for("isolezwe.co.za")[asked:]]
+        assert "/" not in paths and sorted(paths) == ["/en", "/one", "/two"]
+        assert journal_keys(ws.root) == []

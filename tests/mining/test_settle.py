@@ -56,6 +56,41 @@ def test_a_batch_is_recorded_with_its_near_duplicates_and_counted(ws, model: Lan
     assert o.status == "duplicate" and report.pages["duplicate"] == 3
 
 
+def test_the_lowest_url_of_near_duplicates_is_the_original_whatever_comes_first(
+    ws, model: LangModel
+) -> None:
+    store, settler = settler_of(ws, model)
+    rules, report = settler.config.rules, LoopReport(1)
+    # the same article on three sites, the highest URL first, a batch each (as a resumed
+    # run may bring them), then a fourth copy
+    for url in ("http://gamma.co.za/a", "http://beta.co.za/copy", "http://alpha.co.za/print"):
+        settler.settle(examined(store, model, {url: article("zul", 0)}, rules), report)
+    conn = store.db.conn
+    [alpha] = conn.execute(
+        "SELECT d.id FROM documents d JOIN pages p ON p.id = d.page_id WHERE p.url = ?",
+        ("http://alpha.co.za/print",),
+    ).fetchone()
+    pages = {u: (s, r) for u, s, r in conn.execute("SELECT url, status, reason FROM pages")}
+    assert pages == {
+        "http://alpha.co.za/print": ("kept", None),
+        "http://beta.co.za/copy": ("duplicate", f"near-duplicate:{alpha}"),
+        "http://gamma.co.za/a": ("duplicate", f"near-duplicate:{alpha}"),
+    }
+    copies = conn.execute("SELECT COUNT(*) FROM documents WHERE duplicate_of = ?", (alpha,))
+    assert copies.fetchone()[0] == 2
+    targets = dict(conn.execute("SELECT site, target FROM sites"))
+    assert targets == {"alpha.co.za": 1, "beta.co.za": 0, "gamma.co.za": 0}
+    assert report.pages == {"kept": 1, "duplicate": 2}
+    [key] = conn.execute("SELECT exact_key FROM documents WHERE id = ?", (alpha,)).fetchone()
+    assert store.pages.exact_original(key) == alpha
+    for forget in (False, True):  # the lookups kept up to date, and built again
+        if forget:
+            settler.forget_originals()
+        url = f"http://delta.co.za/{forget}"
+        [o] = settler.settle(examined(store, model, {url: article("zul", 0)}, rules), report)
+        assert (o.status, o.reason) == ("duplicate", f"near-duplicate:{alpha}")
+
+
 def test_warc_keep_target_archives_only_target_pages(
     template_ws: Path, tmp_path: Path, model
 ) -> None:
