@@ -45,7 +45,7 @@ from collie.langid.features import (
 from collie.langid.groups import Discriminator, second_look
 from collie.langid.maxent import Stacker, closeness
 from collie.langid.novelty import column_keys, is_novel
-from collie.langid.unknown import UnknownRule
+from collie.langid.unknown import LetterRule, UnknownRule
 
 UNDETERMINED = "und"
 NO_LANGUAGE = "zxx"  # ISO 639-3 "no linguistic content": numbers, addresses, code
@@ -570,6 +570,12 @@ class LangModel:
         rule = self.meta.get("unknown")
         return UnknownRule.from_meta(rule, self.codes) if rule else None
 
+    @cached_property
+    def letter_rule(self) -> LetterRule | None:
+        """The letter rule of the known languages (collie.langid.unknown), if built."""
+        letters = (self.meta.get("unknown") or {}).get("letters")
+        return LetterRule.from_meta(letters) if letters else None
+
     def identify_batch(self, texts: Sequence[str]) -> list[tuple[str, float]]:
         """(code, probability) per text; `und` when unsure, too short or letterless.
 
@@ -591,6 +597,11 @@ class LangModel:
             judged = self._judge(batch)
             best, probs, unsure = self.decide(judged)
             letters, margins = judged.letters, judged.margins
+            if self.letter_rule is not None:  # letters the best language does not write
+                sure = np.flatnonzero(~unsure)
+                unsure[sure] |= self.letter_rule.unknown(
+                    [batch[i] for i in sure], self._code_array[best[sure]].tolist()
+                )
             for code, margin in open_set.items():  # languages learnt from documents
                 if code in self.codes:
                     unsure |= (best == self.codes.index(code)) & (margins < margin)

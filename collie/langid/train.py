@@ -248,9 +248,19 @@ def calibrate_unknown(
         scores, batch_hits, _, background = fold._raw_scores(batch)
         lifts.append(fold.lift_of(scores, batch_hits, background, gold[start : start + 256]))
         hits.append(batch_hits)
-    return unknown.calibrate(
+    rule = unknown.calibrate(
         fold.codes, gold, bands, band, np.concatenate(lifts), np.concatenate(hits)
     )
+    if rule:
+        fit_by_code: dict[str, list[str]] = {}
+        for key, texts in fit_texts.items():
+            fit_by_code.setdefault(column_code(key), []).extend(texts)
+        full_by_code: dict[str, list[str]] = {}
+        for key, numbered in articles.items():
+            full_by_code.setdefault(column_code(key), []).extend(p for _, p in numbered)
+        pairs = [(column_code(s.code), s.text) for s in snippets]
+        rule["letters"] = unknown.calibrate_letters(fit_by_code, full_by_code, pairs)
+    return rule
 
 
 def cut_snippets(paragraphs: Sequence[str], size: int) -> list[str]:
