@@ -38,6 +38,18 @@ def small_site(world: World) -> None:
     world.add(f"{SITE}/en", Response.html(article("eng", 0, 3).decode()))
 
 
+def loop_parts(
+    store: Store, config: RunConfig, fetcher: Fetcher, model: LangModel, deadline: float = 0
+) -> tuple:  # type: ignore[type-arg]
+    """A scheduler's parts over `store` (crawl depth 3), its report last."""
+    workers = Workers(LocalExecutor(), fetcher, model, config)
+    spider = Spider(store, at_depth(config, 3))
+    settler = Settler(store, config, spider, model, robots=fetcher.robots)
+    listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
+    return (store.frontier, workers, settler, listings, RunEvents(), Deadline(deadline),
+            LoopReport(1))  # fmt: skip
+
+
 @pytest.mark.parametrize("scheduler", [Stream, BatchFetch])
 def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
     scheduler, template_ws: Path, tmp_path: Path, model: LangModel, world: World, web: MiniWebServer
@@ -50,12 +62,8 @@ def test_a_scheduler_fetches_the_frontier_until_it_is_empty(
         store.frontier.open_loop()
         queue(store, [f"{SITE}/"])
         with Fetcher(config.fetch) as fetcher:
-            workers = Workers(LocalExecutor(), fetcher, model, config)
-            spider = Spider(store, at_depth(config, 3))
-            settler = Settler(store, config, spider, model, robots=fetcher.robots)
-            listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
-            report = LoopReport(1)
-            parts = (store.frontier, workers, settler, listings, RunEvents(), Deadline(0), report)
+            parts = loop_parts(store, config, fetcher, model)
+            report = parts[-1]
             fetching = scheduler(*parts)
             assert fetching.run() is None
             fetching.finish()
@@ -74,19 +82,7 @@ def test_a_scheduler_stops_at_the_time_limit(
     store.frontier.open_loop()
     queue(store, [f"{SITE}/"])
     with Fetcher(config.fetch) as fetcher:
-        workers = Workers(LocalExecutor(), fetcher, model, config)
-        settler = Settler(store, config, Spider(store, at_depth(config, 3)), model)
-        listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
-        parts = (
-            store.frontier,
-            workers,
-            settler,
-            listings,
-            RunEvents(),
-            Deadline(1e-9),
-            LoopReport(1),
-        )
-        fetching = scheduler(*parts)
+        fetching = scheduler(*loop_parts(store, config, fetcher, model, deadline=1e-9))
         assert fetching.run() == "the run's time limit (1e-09 s) was reached"
         fetching.finish()
     assert store.frontier.queued_count() == 1  # the page stays queued for the next run
@@ -107,12 +103,8 @@ def test_the_stream_reads_back_the_answers_a_killed_run_fetched(
         store.frontier.open_loop()
         [home] = queue(store, [f"{SITE}/"])
         with Fetcher(config.fetch) as fetcher:
-            workers = Workers(LocalExecutor(), fetcher, model, config)
-            spider = Spider(store, at_depth(config, 3))
-            settler = Settler(store, config, spider, model, robots=fetcher.robots)
-            listings = Listings(store, config, fetcher.robots, settler.keep_exchanges)
-            report = LoopReport(1)
-            parts = (store.frontier, workers, settler, listings, RunEvents(), Deadline(0), report)
+            parts = loop_parts(store, config, fetcher, model)
+            report = parts[-1]
             killed = Stream(*parts)
             killed.top_up()  # the home page handed to the pool; its answer journalled...
             for _ in range(200):
