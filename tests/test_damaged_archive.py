@@ -55,10 +55,14 @@ def copy(mined_once: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> I
     yield root
 
 
+EXPORTED = "d.kind = 'target' AND d.duplicate_of IS NULL AND p.status = 'kept'"
+
+
 def _victim(root: Path) -> Path:
-    """The WARC file holding the most records pages point at."""
-    counted = rows(root, "SELECT warc_file, COUNT(*) FROM pages WHERE warc_file IS NOT NULL "
-                         "GROUP BY warc_file ORDER BY COUNT(*) DESC, warc_file")  # fmt: skip
+    """The WARC file holding the most records of exported documents."""
+    counted = rows(root, "SELECT p.warc_file, COUNT(*) FROM pages p JOIN documents d "
+                         f"ON d.page_id = p.id WHERE p.warc_file IS NOT NULL AND {EXPORTED} "
+                         "GROUP BY p.warc_file ORDER BY COUNT(*) DESC, p.warc_file")  # fmt: skip
     return root / "warc" / str(counted[0][0])
 
 
@@ -68,9 +72,15 @@ def _garble(path: Path) -> str:
 
 
 def _truncate(path: Path) -> str:
+    """Cut the file at half its size, or inside its last document's record if that
+    comes earlier: the cut always takes a document with it, whatever order the run
+    wrote the records in."""
+    query = ("SELECT MAX(p.warc_offset) FROM pages p JOIN documents d ON d.page_id = p.id "
+             f"WHERE p.warc_file = '{path.name}' AND {EXPORTED}")  # fmt: skip
+    last = rows(path.parent.parent, query)[0][0]
     size = path.stat().st_size
     with path.open("r+b") as file:
-        file.truncate(size // 2)
+        file.truncate(min(size // 2, int(str(last)) + 10))
     return "truncated at offset"
 
 
