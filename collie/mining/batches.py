@@ -13,6 +13,7 @@ must stop.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from collie.crawl.listings import LISTING_TYPES
@@ -21,6 +22,7 @@ from collie.mining.records import Deadline, LoopReport, RunEvents
 from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
 from collie.mining.workers import Workers
+from collie.models import Examined, PageOutcome
 from collie.reasons import ROBOTS_UNREACHABLE
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -77,13 +79,24 @@ class BatchFetch:
                 if e.outcome.reason == ROBOTS_UNREACHABLE
             )
             examined = [e for e in examined if e.outcome.reason != ROBOTS_UNREACHABLE]
-            outcomes = self.settler.settle(examined, self.report)
+            wanted: list[Wanted] = []
+            self.settler.settle(examined, self.report, also=self._asks(examined, wanted))
             self.fetched += len(batch)
             self.events.advance(len(batch))
-            wanted = []
-            for e, outcome in zip(examined, outcomes, strict=True):
-                wanted += self.listings.ask_for(e.queued, outcome)
             self._read_listings(wanted)
+
+    def _asks(
+        self, examined: list[Examined], wanted: list[Wanted]
+    ) -> Callable[[Sequence[PageOutcome]], None]:
+        """What puts the sitemaps and feeds a batch asks for into `wanted` and remembers
+        them, in the batch's own transaction (a kill -9 keeps both or neither)."""
+
+        def ask(outcomes: Sequence[PageOutcome]) -> None:
+            for e, outcome in zip(examined, outcomes, strict=True):
+                wanted.extend(self.listings.ask_for(e.queued, outcome))
+            self.listings.remember(wanted, self.report.number)
+
+        return ask
 
     def finish(self) -> None:
         """Nothing is in flight between two batches."""

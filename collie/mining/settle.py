@@ -20,7 +20,7 @@ anew).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -80,9 +80,16 @@ class Settler:
 
     # -- a batch ---------------------------------------------------------------------
 
-    def settle(self, examined: Sequence[Examined], report: LoopReport) -> list[PageOutcome]:
+    def settle(
+        self,
+        examined: Sequence[Examined],
+        report: LoopReport,
+        also: Callable[[Sequence[PageOutcome]], object] | None = None,
+    ) -> list[PageOutcome]:
         """A batch of examined pages into the workspace (see the module docstring), in
-        the batch's order. Returns their outcomes."""
+        the batch's order; `also(outcomes)` writes what follows from them in the same
+        transaction (the sitemaps and feeds they ask for: a kill -9 keeps both or
+        neither). Returns their outcomes."""
         short = {e.queued.id: _waiting_copy(e) for e in examined if e.short_text is not None}
         outcomes = self.decide(examined)
         for one in examined:
@@ -91,7 +98,7 @@ class Settler:
             self.archive.flush()  # on disk before any row points at a record
         by_id = {e.queued.id: e.queued for e in examined}
         displaced: list[tuple[int, str, int]] = []
-        self.record(outcomes, by_id, report.number, displaced)
+        self.record(outcomes, by_id, report.number, displaced, also)
         near = {o.site for o in outcomes if o.near_letters}
         if suspect_sites(self.store, self.config.rules, near):
             self.forget_originals()  # their documents left the corpus
@@ -132,6 +139,7 @@ class Settler:
         by_id: dict[int, QueuedPage],
         loop: int,
         displaced: list[tuple[int, str, int]] | None = None,
+        also: Callable[[Sequence[PageOutcome]], object] | None = None,
     ) -> int:
         """A batch's outcomes in one transaction: each target document marked as a
         near-duplicate or not against every earlier original (this batch's included;
@@ -146,7 +154,10 @@ class Settler:
                 moved = write_outcomes(store, outcomes, originals)
                 if displaced is not None:
                     displaced += moved
-                return store.pages.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
+                added = store.pages.enqueue_in_batch(self.spider.plan_links(by_id, outcomes, loop))
+                if also is not None:
+                    also(outcomes)
+                return added
         except BaseException:
             self.forget_originals()  # they may hold rolled-back documents
             raise

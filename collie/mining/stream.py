@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from collie.archive.journal import FetchJournal
@@ -26,7 +26,7 @@ from collie.mining.records import Deadline, LoopReport, RunEvents
 from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
 from collie.mining.workers import Workers
-from collie.models import FetchResult, QueuedPage
+from collie.models import FetchResult, PageOutcome, QueuedPage
 
 if TYPE_CHECKING:  # types only: the caller hands these in
     from collie.store.frontier import FrontierTable
@@ -236,16 +236,26 @@ class Stream:
             examined.append(self.workers.examine(page, result))
         if not pages:
             return
-        outcomes = self.settler.settle(examined, self.report)
+        wanted: list[Wanted] = []
+
+        def ask(outcomes: Sequence[PageOutcome]) -> None:
+            """The sitemaps and feeds the pages ask for, remembered with their pages."""
+            for page, outcome in zip(pages, outcomes, strict=True):
+                wanted.extend(self.listings.ask_for(page, outcome))
+            self.listings.remember(wanted, self.report.number)
+
+        outcomes = self.settler.settle(examined, self.report, also=ask)
         self.targets += sum(o.status == "kept" for o in outcomes)
         self.frontier_changed = True
         self.events.advance(len(outcomes))
         self.journal.done(page_key(page.id) for page in pages)
-        for page, outcome in zip(pages, outcomes, strict=True):
-            self._fetch_listings(self.listings.ask_for(page, outcome))
+        self._fetch_listings(wanted, remembered=True)
 
-    def _fetch_listings(self, wanted: list[Wanted]) -> None:
-        self.listings.remember(wanted, self.report.number)
+    def _fetch_listings(self, wanted: list[Wanted], remembered: bool = False) -> None:
+        """Fetch the sitemaps and feeds `wanted` (their journalled answers if a killed
+        run fetched them), remembered in the workspace first unless `remembered`."""
+        if not remembered:
+            self.listings.remember(wanted, self.report.number)
         for site, url in wanted:
             self.listings_out += 1
             key = ("listing", site, url)

@@ -23,8 +23,8 @@ def pages(root: Path) -> dict[str, tuple[str, str | None, str]]:
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
-def test_two_loops_find_search_and_crawl_documents(mined, web: MiniWebServer) -> None:
-    root, made, result = mined
+def test_two_loops_find_search_and_crawl_documents(mined_here, web: MiniWebServer) -> None:
+    root, made, result = mined_here
     got = pages(root)
     kept = {url for url, (status, _, _) in got.items() if status == "kept"}
     trapped = {url for url in got if url.startswith(made.trap)}
