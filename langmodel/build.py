@@ -36,7 +36,7 @@ from collie.langid.corpus import (  # noqa: E402
     udhr_training_articles,
     udhr_training_texts,
 )
-from collie.langid.modelfile import save_model  # noqa: E402
+from collie.langid.modelfile import BUNDLED_LEVEL, save_model  # noqa: E402
 from collie.langid.train import train_model, train_stacked  # noqa: E402
 from collie.languages import all_languages, resolve_language  # noqa: E402
 from langmodel.ntrex import NTREX  # noqa: E402
@@ -342,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
     if out == OUTPUT and (args.leave_out or args.paper):
         parser.error("--leave-out and --paper write a model for comparisons only: give --out")
-    save_model(model, out)
+    save_model(model, out, BUNDLED_LEVEL)
     if out == OUTPUT:
         LANGUAGES.write_text(
             languages_table(

@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 from collie.langid.corpus import udhr_training_articles  # noqa: E402
 from collie.langid.evaluate import heldout_snippets  # noqa: E402
 from collie.langid.model import LangModel  # noqa: E402
-from collie.langid.modelfile import read_model, save_model  # noqa: E402
+from collie.langid.modelfile import BUNDLED_LEVEL, read_model, save_model  # noqa: E402
 from collie.langid.train import train_stacked  # noqa: E402
 
 DEV_ARTICLES = (5, 10, 15, 20)
@@ -72,7 +72,7 @@ def dev_model(
     started = time.monotonic()
     model = train_stacked(fit, orders=orders, **options)
     print(f"trained dev model (orders {orders}) in {time.monotonic() - started:.0f} s")
-    save_model(model, path)
+    save_model(model, path, BUNDLED_LEVEL)
     return read_model(path)
 
 

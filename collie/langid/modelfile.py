@@ -26,8 +26,16 @@ FORMAT = "collie-langid-nb-2"
 BUNDLED = "data/langid/model.npz"
 
 
-def save_model(model: LangModel, path: Path) -> None:
-    """Write the model's arrays to an .npz file (no pickled objects)."""
+# zlib level of the model file: a workspace's model is written at each `init` and each
+# change of it, fast (level 1: 3.6x faster than 6 and 7% larger); the bundled model, built
+# once and shipped in the wheel, at BUNDLED_LEVEL.
+LEVEL = 1
+BUNDLED_LEVEL = 6
+
+
+def save_model(model: LangModel, path: Path, level: int = LEVEL) -> None:
+    """Write the model's arrays to an .npz file (no pickled objects), its entries
+    deflated at zlib `level`."""
     counts = model.counts.tocsr()
     counts.sum_duplicates()
     header = {
@@ -67,7 +75,7 @@ def save_model(model: LangModel, path: Path) -> None:
             entry.compress_type = zipfile.ZIP_DEFLATED
             buffer = io.BytesIO()
             np.lib.format.write_array(buffer, np.asanyarray(array), allow_pickle=False)
-            archive.writestr(entry, buffer.getvalue())
+            archive.writestr(entry, buffer.getvalue(), compresslevel=level)
 
 
 def read_model(path: Path | Any) -> LangModel:
