@@ -31,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver
 
 test: install lint /usr/bin/chromium /usr/bin/chromedriver
-	$(BIN)/pytest -n 2 --durations=25
+	$(BIN)/pytest -n 2 --dist loadgroup --durations=25
 
 demo: install
 	rm -rf $(DEMO)

@@ -32,6 +32,9 @@ from ..warchelp import record_at
 
 RECORDS = 3000
 
+# one worker runs the module: its archive fixture is made once (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("scan")
+
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
