@@ -147,12 +147,18 @@ class FetchPool:
         moved: up when the caller starved, down while results still wait."""
         with self._cond:
             self._out -= taken
+            grown = False
             if self._ahead:
                 if starved and self._queues and self._out >= self._ahead:  # it binds
-                    self._ahead = min(self._high, 2 * self._ahead)
+                    grown, self._ahead = True, min(self._high, 2 * self._ahead)
                 elif taken and not self._results.empty():
                     self._ahead = max(self._low, self._ahead - 1)
-            self._cond.notify_all()
+            # A worker a request the bound lets start: waking all 64 for one slot made
+            # them contend for the interpreter lock with the caller's parsing.
+            if grown or not self._ahead:
+                self._cond.notify_all()
+            elif taken:
+                self._cond.notify(taken)
 
     def state(self) -> PoolState:
         with self._cond:
@@ -231,7 +237,7 @@ class FetchPool:
                 with self._cond:
                     self._busy.discard(host)
                     self._schedule(host)
-                    self._cond.notify_all()
+                    self._cond.notify()  # its host is free again: one worker may take it
             if self.keep is not None:
                 self.keep(key, result)
             self._results.put((key, result))
