@@ -321,3 +321,65 @@ def test_the_scan_progress_line_counts_files(capsys, monkeypatch) -> None:  # ty
     monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
     events.advance(1)
     assert "loop 1 scan: 1/4 files" in capsys.readouterr().err
+
+
+# Found by benchmarks/bench_sweep.py (issue 58): each was "unexpected" or exit 0.
+
+
+@pytest.mark.parametrize("place", ["/proc/x", "/dev/null/x"])
+def test_an_output_where_no_folder_can_be_made_is_named(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, place: str
+) -> None:
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(ZULU, encoding="utf-8")
+    failed = run_collie(capsys, "langid", "train", "--lang", "zul", str(docs), "--out",
+                        f"{place}/m.npz")  # fmt: skip
+    _fails(failed, 1, f"cannot use {place}")
+    assert "nothing more was written there" in failed.err and "chmod" in failed.err
+
+
+def test_a_dask_scheduler_address_dask_cannot_parse_is_named(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("distributed")
+    archive = quick.parent / "one.warc.gz"
+    _archive(archive, {"http://izindaba.co.za/a": f"<p>{ZULU * 8}</p>"})
+    failed = run_collie(capsys, "scan", str(archive), "--scheduler", "nowhere")
+    _fails(failed, 1, "Cannot reach the Dask scheduler at nowhere: missing port number")
+    assert "tcp://10.0.0.5:8786" in failed.err
+
+
+def test_refetch_lost_refuses_the_options_of_a_loop(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    for option in (("--loops", "5"), ("--max-pages", "3"), ("--queries", "2")):
+        failed = run_collie(capsys, "run", "--refetch-lost", *option)
+        _fails(failed, 2, f"--refetch-lost runs no loop: {option[0]} would be ignored")
+
+
+def test_scan_fails_on_an_empty_file_and_a_base_without_a_paths_file(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    empty = quick.parent / "empty.warc.gz"
+    empty.write_bytes(b"")
+    failed = run_collie(capsys, "scan", str(empty))
+    assert failed.code == 1 and "unexpected" not in failed.err, failed.err
+    error = "collie: error: 1 of the files named could not be scanned to their end"
+    assert f"{error} (1 unreadable, 0 partial): {empty}: an empty file (0 bytes)" in failed.err
+    whole = quick.parent / "one.warc.gz"
+    _archive(whole, {"http://izindaba.co.za/a": f"<p>{ZULU * 8}</p>"})
+    failed = run_collie(capsys, "scan", str(whole), "--base", "https://data.commoncrawl.org/")
+    _fails(failed, 2, "--base https://data.commoncrawl.org/: --base is where a Common Crawl")
+    assert rows(quick, "SELECT COUNT(*) FROM pages") == [(0,)]
+
+
+def test_an_empty_language_a_missing_text_and_a_non_world_say_what_to_do(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys
+) -> None:
+    for command in (("language", ""), ("safetynet", "")):
+        failed = run_collie(capsys, *command)
+        _fails(failed, 2, "No language given: the code or name is empty.")
+        assert "e.g. `zul` or `Zulu`" in failed.err
+    missing = tmp_path / "missing.txt"
+    failed = run_collie(capsys, "langid", "identify", str(missing))
+    _fails(failed, 1, f"Cannot read {missing}: No such file or directory.")
+    assert "or - for standard input" in failed.err
+    text = tmp_path / "zulu.txt"
+    text.write_text(ZULU, encoding="utf-8")
+    failed = run_collie(capsys, "mininet", "manifest", str(text))
+    _fails(failed, 1, f"{text}: not a collie world file")
+    assert "collie mininet build" in failed.err

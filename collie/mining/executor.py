@@ -184,12 +184,13 @@ def make_executor(spec: ExecutorSpec, local_threads: int = 1) -> LocalExecutor |
     client_class, cluster = _dask_client_parts(spec)
     try:
         client = client_class(spec.scheduler or cluster)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: an address Dask cannot parse
         if cluster is not None:
             cluster.close()
         raise CollieError(
             f"Cannot reach the Dask scheduler at {spec.scheduler}: {exc}.",
-            "Check dask.scheduler (or --scheduler), or start one with `dask scheduler`.",
+            "Check dask.scheduler (or --scheduler: an address such as tcp://10.0.0.5:8786), "
+            "or start one with `dask scheduler`.",
         ) from exc
     return DaskExecutor(client, cluster, spec.retries)
 
