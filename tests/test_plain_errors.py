@@ -383,3 +383,27 @@ def test_an_empty_language_a_missing_text_and_a_non_world_say_what_to_do(  # typ
     failed = run_collie(capsys, "mininet", "manifest", str(text))
     _fails(failed, 1, f"{text}: not a collie world file")
     assert "collie mininet build" in failed.err
+
+
+def test_demo_refuses_its_folder_before_building_a_world(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`collie demo --out /proc/x` built the 300-site world (minutes) before it failed."""
+    failed = run_collie(capsys, "demo", "--out", "/proc/x", "--sites", "17", "--seed", "58")
+    _fails(failed, 1, "cannot use /proc/x: no such file or folder")
+    assert "world" not in failed.err
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "notes.txt").write_text("mine\n", encoding="utf-8")
+    failed = run_collie(capsys, "demo", "--out", str(full), "--sites", "17", "--seed", "58")
+    _fails(failed, 1, f"{full} is not empty.")
+
+
+def test_a_missing_seed_file_names_its_option(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(ZULU, encoding="utf-8")
+    root, missing = tmp_path / "ws", tmp_path / "missing.txt"
+    for option, args in (("--docs", (str(missing),)), ("--wronglang", (str(docs), str(missing)))):
+        command = ["init", "-w", str(root), "--lang", "zul", "--docs", args[0]]
+        command += ["--wronglang", args[1]] if option == "--wronglang" else []
+        failed = run_collie(capsys, *command)
+        _fails(failed, 1, f"{option} {missing}: no such file or folder.")
+        assert not root.exists()
