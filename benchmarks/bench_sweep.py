@@ -794,7 +794,6 @@ def cases() -> list[Case]:
         ("demo", ["demo", "--out", "{fx}/zulu.txt"], bad),
         ("demo", ["demo", "--out", "{fx}/folder"], bad),
         ("demo", ["demo", "--out", "{case}/rofolder/d"], bad),
-        ("demo", ["demo", "--out", ""], bad),
         ("(group)", ["--version"], None),
         ("(group)", [], None),
         ("(group)", ["nosuchcommand"], bad),
@@ -908,13 +907,12 @@ def prepare(case: Case, env: Env, folder: Path) -> Path:
     return ws if case.state != "none" else folder / "here"
 
 
-def spawns(args: list[str]) -> bool:
+def spawns(case: Case) -> bool:
     """Whether the command starts collie's Python in a child process (the demo, the
     replay server of `replay` and `review`): as nobody those cannot, for this machine's
     interpreter lies in a folder only root may enter, so they run as the sweep's user."""
-    return bool(args) and (
-        args[0] == "demo" or (args[0] in ("review", "replay") and "--port" in args)
-    )
+    args = case.args
+    return bool(args) and (args[0] in ("demo", "review", "replay") and bool(case.interrupt))
 
 
 def expand(text: str, env: Env, folder: Path) -> str:
@@ -944,7 +942,7 @@ def run_case(case: Case, env: Env, folder: Path) -> Result:
     args = [expand(a, env, folder) for a in args]
     output = expand(case.output, env, folder) if case.output else None
     command = [sys.executable, "-m", "collie", *args]
-    if env.as_nobody and not spawns(case.args):
+    if env.as_nobody and not spawns(case):
         command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
                    *command]  # fmt: skip
     if case.state in MOUNT:

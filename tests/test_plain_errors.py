@@ -407,3 +407,12 @@ def test_a_missing_seed_file_names_its_option(tmp_path: Path, capsys) -> None:  
         failed = run_collie(capsys, *command)
         _fails(failed, 1, f"{option} {missing}: no such file or folder.")
         assert not root.exists()
+
+
+def test_a_group_option_without_its_value_says_where_help_is(capsys) -> None:  # type: ignore[no-untyped-def]
+    failed = run_collie(capsys, "-w")
+    assert failed.code == 2
+    assert failed.err.splitlines() == [
+        "Error: Option '-w' requires an argument.",
+        "Try 'collie -h' for help.",
+    ]

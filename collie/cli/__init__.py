@@ -375,6 +375,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
+        if isinstance(exc, click.UsageError) and exc.ctx is None:  # a group option's: no usage
+            click.echo("Try 'collie -h' for help.", err=True)
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(

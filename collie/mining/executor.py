@@ -230,7 +230,10 @@ def parse_cluster_options(options: Iterable[str]) -> dict[str, Any]:
     for option in options:
         key, sep, raw = option.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--cluster-opt {option}: expected KEY=VALUE, e.g. cores=8.")
+            raise ConfigError(
+                f"--cluster-opt {option}: expected KEY=VALUE, e.g. cores=8.",
+                "Give each cluster option as KEY=VALUE (dask.cluster_options in collie.toml).",
+            )
         text = raw.strip()
         lowered = text.lower()
         value: Any
@@ -257,7 +260,10 @@ def start_cluster(name: str, options: dict[str, Any]) -> Any:
         except ValueError:
             workers = 0
         if workers < 1:
-            raise ConfigError(f"dask.cluster = {name!r}: expected local:N with N >= 1.")
+            raise ConfigError(
+                f"dask.cluster = {name!r}: expected local:N with N >= 1.",
+                "Give --cluster local:4 (4 worker processes here) or slurm.",
+            )
         arguments = {
             "n_workers": workers,
             "threads_per_worker": 1,
