@@ -38,7 +38,7 @@ Each case ends in one class:
 - clear: an error exit that does both; interrupted: exit 130 after Ctrl-C with the
   message; warning: exit 0 with a warning; ok: exit 0.
 
-    python benchmarks/bench_sweep.py [--only TEXT] [--jobs 2] [--keep DIR]
+    python benchmarks/bench_sweep.py [--only TEXT] [--jobs 2] [--keep DIR] [--list FILE]
 
 It prints the count of each class and every bad, silent and vague case with its command
 and first error line. Needs neither ../shared/data nor the network.
@@ -1040,6 +1040,7 @@ def main() -> None:
     parser.add_argument("--only", help="Only the cases whose name holds this text.")
     parser.add_argument("--jobs", type=int, default=2, help="Cases run at once.")
     parser.add_argument("--keep", type=Path, help="Build (or reuse) the world here and keep it.")
+    parser.add_argument("--list", type=Path, help="Write every case's class and error here (TSV).")
     options = parser.parse_args()
     # a sweep started in the background ignores SIGINT, and so would its children: the
     # Ctrl-C cases need Python's own handler in them
@@ -1092,6 +1093,10 @@ def main() -> None:
                       f"{time.monotonic() - started:.0f} s", flush=True)  # fmt: skip
     server.stop()  # type: ignore[attr-defined]
     report(results, as_nobody, env, time.monotonic() - started)
+    if options.list:
+        with options.list.open("w", encoding="utf-8") as out:
+            for r in results:
+                out.write(f"{r.klass}\t{r.code}\t{r.case.name}\t{r.line}\n")
     if not options.keep:
         subprocess.run(["chmod", "-R", "u+rwx", str(top)], capture_output=True)
         shutil.rmtree(top, ignore_errors=True)

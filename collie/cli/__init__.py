@@ -297,7 +297,7 @@ def _impossible_path(exc: BaseException) -> CollieError | None:
     seen: BaseException | None = exc
     while seen is not None:
         name = getattr(seen, "filename", None)
-        problem = _PATH_PROBLEMS.get(seen.errno) if isinstance(seen, OSError) else None
+        problem = _PATH_PROBLEMS.get(seen.errno or 0) if isinstance(seen, OSError) else None
         if problem and isinstance(name, (str, os.PathLike)) and os.fsdecode(name):
             return InputError(
                 f"cannot use {os.fsdecode(name)}: {problem}; nothing more was written there.",
