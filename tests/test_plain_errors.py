@@ -416,3 +416,13 @@ def test_a_group_option_without_its_value_says_where_help_is(capsys) -> None:  #
         "Error: Option '-w' requires an argument.",
         "Try 'collie -h' for help.",
     ]
+
+
+def test_export_refuses_to_replace_a_device(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The export writes beside its output and renames: over /dev/full, as root, it would
+    have replaced the device file (found by bench_sweep.py)."""
+    for device in ("/dev/full", "/dev/null"):
+        failed = run_collie(capsys, "export", device, "--force")
+        _fails(failed, 1, f"Cannot write {device}: it is a device or special file")
+        assert Path(device).is_char_device()
+    assert run_collie(capsys, "export", "-", "--format", "jsonl").code == 0
