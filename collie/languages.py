@@ -248,7 +248,12 @@ def resolve_language(query: str) -> Resolution:
     """
     key = normalise_name(query)
     if not key:
-        raise LanguageNotFound("No language given.", "Give an ISO 639-3 code or a name.", [])
+        raise LanguageNotFound(
+            "No language given: the code or name is empty.",
+            "Give an ISO 639-3 code or a name, e.g. `zul` or `Zulu` (`collie language NAME` "
+            "finds one).",
+            [],
+        )
     codes = _code_matches(key)
     if codes:
         return _finish(query, sorted(codes)[0], via_code3=len(key) == 3)

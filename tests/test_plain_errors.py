@@ -321,3 +321,108 @@ def test_the_scan_progress_line_counts_files(capsys, monkeypatch) -> None:  # ty
     monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
     events.advance(1)
     assert "loop 1 scan: 1/4 files" in capsys.readouterr().err
+
+
+# Found by benchmarks/bench_sweep.py (issue 58): each was "unexpected" or exit 0.
+
+
+@pytest.mark.parametrize("place", ["/proc/x", "/dev/null/x"])
+def test_an_output_where_no_folder_can_be_made_is_named(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, place: str
+) -> None:
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(ZULU, encoding="utf-8")
+    failed = run_collie(capsys, "langid", "train", "--lang", "zul", str(docs), "--out",
+                        f"{place}/m.npz")  # fmt: skip
+    _fails(failed, 1, f"cannot use {place}")
+    assert "nothing more was written there" in failed.err and "chmod" in failed.err
+
+
+def test_a_dask_scheduler_address_dask_cannot_parse_is_named(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("distributed")
+    archive = quick.parent / "one.warc.gz"
+    _archive(archive, {"http://izindaba.co.za/a": f"<p>{ZULU * 8}</p>"})
+    failed = run_collie(capsys, "scan", str(archive), "--scheduler", "nowhere")
+    _fails(failed, 1, "Cannot reach the Dask scheduler at nowhere: missing port number")
+    assert "tcp://10.0.0.5:8786" in failed.err
+
+
+def test_refetch_lost_refuses_the_options_of_a_loop(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    for option in (("--loops", "5"), ("--max-pages", "3"), ("--queries", "2")):
+        failed = run_collie(capsys, "run", "--refetch-lost", *option)
+        _fails(failed, 2, f"--refetch-lost runs no loop: {option[0]} would be ignored")
+
+
+def test_scan_fails_on_an_empty_file_and_a_base_without_a_paths_file(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    empty = quick.parent / "empty.warc.gz"
+    empty.write_bytes(b"")
+    failed = run_collie(capsys, "scan", str(empty))
+    assert failed.code == 1 and "unexpected" not in failed.err, failed.err
+    error = "collie: error: 1 of the files named could not be scanned to their end"
+    assert f"{error} (1 unreadable, 0 partial): {empty}: an empty file (0 bytes)" in failed.err
+    whole = quick.parent / "one.warc.gz"
+    _archive(whole, {"http://izindaba.co.za/a": f"<p>{ZULU * 8}</p>"})
+    failed = run_collie(capsys, "scan", str(whole), "--base", "https://data.commoncrawl.org/")
+    _fails(failed, 2, "--base https://data.commoncrawl.org/: --base is where a Common Crawl")
+    assert rows(quick, "SELECT COUNT(*) FROM pages") == [(0,)]
+
+
+def test_an_empty_language_a_missing_text_and_a_non_world_say_what_to_do(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys
+) -> None:
+    for command in (("language", ""), ("safetynet", "")):
+        failed = run_collie(capsys, *command)
+        _fails(failed, 2, "No language given: the code or name is empty.")
+        assert "e.g. `zul` or `Zulu`" in failed.err
+    missing = tmp_path / "missing.txt"
+    failed = run_collie(capsys, "langid", "identify", str(missing))
+    _fails(failed, 1, f"Cannot read {missing}: No such file or directory.")
+    assert "or - for standard input" in failed.err
+    text = tmp_path / "zulu.txt"
+    text.write_text(ZULU, encoding="utf-8")
+    failed = run_collie(capsys, "mininet", "manifest", str(text))
+    _fails(failed, 1, f"{text}: not a collie world file")
+    assert "collie mininet build" in failed.err
+
+
+def test_demo_refuses_its_folder_before_building_a_world(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`collie demo --out /proc/x` built the 300-site world (minutes) before it failed."""
+    failed = run_collie(capsys, "demo", "--out", "/proc/x", "--sites", "17", "--seed", "58")
+    _fails(failed, 1, "cannot use /proc/x: no such file or folder")
+    assert "world" not in failed.err
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "notes.txt").write_text("mine\n", encoding="utf-8")
+    failed = run_collie(capsys, "demo", "--out", str(full), "--sites", "17", "--seed", "58")
+    _fails(failed, 1, f"{full} is not empty.")
+
+
+def test_a_missing_seed_file_names_its_option(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "zulu.txt"
+    docs.write_text(ZULU, encoding="utf-8")
+    root, missing = tmp_path / "ws", tmp_path / "missing.txt"
+    for option, args in (("--docs", (str(missing),)), ("--wronglang", (str(docs), str(missing)))):
+        command = ["init", "-w", str(root), "--lang", "zul", "--docs", args[0]]
+        command += ["--wronglang", args[1]] if option == "--wronglang" else []
+        failed = run_collie(capsys, *command)
+        _fails(failed, 1, f"{option} {missing}: no such file or folder.")
+        assert not root.exists()
+
+
+def test_a_group_option_without_its_value_says_where_help_is(capsys) -> None:  # type: ignore[no-untyped-def]
+    failed = run_collie(capsys, "-w")
+    assert failed.code == 2
+    assert failed.err.splitlines() == [
+        "Error: Option '-w' requires an argument.",
+        "Try 'collie -h' for help.",
+    ]
+
+
+def test_export_refuses_to_replace_a_device(quick, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The export writes beside its output and renames: over /dev/full, as root, it would
+    have replaced the device file (found by bench_sweep.py)."""
+    for device in ("/dev/full", "/dev/null"):
+        failed = run_collie(capsys, "export", device, "--force")
+        _fails(failed, 1, f"Cannot write {device}: it is a device or special file")
+        assert Path(device).is_char_device()
+    assert run_collie(capsys, "export", "-", "--format", "jsonl").code == 0

@@ -67,6 +67,12 @@ def check_output(path: Path, force: bool, folder: bool = False) -> None:
             f"Cannot write {path}: it is a directory.",
             f"Give a file name (e.g. {path / 'corpus.txt'}), or --format dir.",
         )
+    elif path.exists() and not path.is_file():  # a device, a pipe: --force would replace it
+        raise InputError(
+            f"Cannot write {path}: it is a device or special file, not a regular file; "
+            "nothing was written.",
+            "Give a regular file's path, or - to write to standard output.",
+        )
     elif (path.exists() or path.is_symlink()) and not force:
         raise InputError(
             f"{path} already exists; nothing was written.",

@@ -8,6 +8,7 @@ Results go to stdout; notes, progress and logs to stderr. Exit status: 0 success
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -21,6 +22,7 @@ from collie.cli.options import CONTEXT, App, common_options, configure_logging
 from collie.config import unknown_environment
 from collie.errors import (
     CollieError,
+    InputError,
     LanguageNotFound,
     UsageProblem,
     dependency_error,
@@ -232,9 +234,12 @@ class SectionedGroup(click.Group):
             if unreadable is not None:
                 raise unreadable from exc
             full = find_disk_full(exc)
-            if full is None:
-                raise
-            raise disk_full_error(_full_place(ctx.ensure_object(App), full)) from exc
+            if full is not None:
+                raise disk_full_error(_full_place(ctx.ensure_object(App), full)) from exc
+            impossible = _impossible_path(exc)
+            if impossible is not None:
+                raise impossible from exc
+            raise
 
 
 def _read_only_refusal(app: App, exc: BaseException) -> CollieError | None:
@@ -270,6 +275,36 @@ def _unreadable(exc: BaseException) -> CollieError | None:
             path = Path(os.fsdecode(name))
             if path.exists() and not os.access(path, os.R_OK):
                 return unreadable_file_error(path)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+_PATH_PROBLEMS = {
+    errno.ENOENT: "no such file or folder, and none can be made there",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "it is a folder, where a file is expected",
+    errno.EROFS: "the file system is read-only",
+}
+
+
+def _impossible_path(exc: BaseException) -> CollieError | None:
+    """A file or folder the command could not make, open or write for what the path is
+    (a folder that cannot be made, as /proc/x; a file on the way; no permission; a
+    read-only file system): one line naming the path, not an unexpected error (issue
+    58). None for anything else."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        name = getattr(seen, "filename", None)
+        problem = _PATH_PROBLEMS.get(seen.errno or 0) if isinstance(seen, OSError) else None
+        if problem and isinstance(name, (str, os.PathLike)) and os.fsdecode(name):
+            return InputError(
+                f"cannot use {os.fsdecode(name)}: {problem}; nothing more was written there.",
+                "Give a path in a folder that exists and that this user may write to "
+                "(or change the folder's permissions with chmod), then run the same "
+                "command again.",
+            )
         seen = seen.__cause__ or seen.__context__
     return None
 
@@ -340,6 +375,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
+        if isinstance(exc, click.UsageError) and exc.ctx is None:  # a group option's: no usage
+            click.echo("Try 'collie -h' for help.", err=True)
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(

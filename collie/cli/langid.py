@@ -57,7 +57,10 @@ def read_input(source: str, encoding: str | None = None) -> str:
         try:
             data = Path(source).read_bytes()
         except OSError as exc:
-            raise InputError(f"Cannot read {source}: {exc.strerror}.") from None
+            raise InputError(
+                f"Cannot read {source}: {exc.strerror}.",
+                "Give a text file this user may read, or - for standard input.",
+            ) from None
         name = source
     decoded = decode_text_file(data, encoding=encoding)
     if decoded.text is None:
@@ -230,6 +233,7 @@ def train(
         if root is None:
             raise UsageProblem("Outside a workspace, say where to write the model with --out.")
         out = workspace_model_path(root)
+    out.parent.mkdir(parents=True, exist_ok=True)  # a place that cannot be, before training
     inputs = [SeedInput(p, "target", code) for p in docs]
     inputs += [wronglang_input(value) for value in wronglang]
     plan = plan_seed_documents(inputs)

@@ -23,7 +23,7 @@ from collie.errors import InputError, UsageProblem
 from collie.languages import resolve_language
 from collie.mininet.build import build
 from collie.mininet.ccarchive import write_archive
-from collie.mininet.demo import ensure_world, run_demo, write_seed_docs
+from collie.mininet.demo import ensure_world, prepare_out, run_demo, write_seed_docs
 from collie.mininet.records import BuildOptions
 from collie.mininet.score import format_scores, read_export_dir, read_jsonl, score
 from collie.mininet.server import MiniWebServer
@@ -364,6 +364,7 @@ def demo(out: Path, sites: int, seed: int, delay: float, as_json: bool) -> None:
       collie demo --out /tmp/demo --json | jq .recall_reachable
     """
     check_installed()
+    prepare_out(out)
     started = time.monotonic()
     note("The closed world: built once, then taken from the cache...")
     world, built = ensure_world(BuildOptions(sites=sites, seed=seed))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
@@ -13,7 +12,7 @@ from collie.api.options import no_note
 from collie.cli.executor import executor_options
 from collie.cli.options import CONTEXT, App, common_options, note, search_options, set_flag
 from collie.cli.progress import CliEvents, stop_on_ctrl_c
-from collie.errors import CollieError, plural
+from collie.errors import CollieError, UsageProblem, plural
 from collie.mining.records import RunReport
 from collie.mining.refetch import RefetchReport
 
@@ -94,6 +93,8 @@ def run(app: App, as_json: bool, refetch_lost: bool, **_options: Any) -> None:
       collie run --loops 2 --scheduler tcp://10.0.0.5:8786
       collie run --refetch-lost
     """
+    if refetch_lost:
+        _refuse_loop_options(app)
     events = CliEvents(app.quiet)
     try:
         mined = mine(
@@ -113,6 +114,23 @@ def run(app: App, as_json: bool, refetch_lost: bool, **_options: Any) -> None:
         _print_report(app, mined.report, mined.loops, as_json, mined.backend or "")
     if still_lost is not None:  # after the loops' report: the run's work is said first
         raise still_lost
+
+
+# The options that shape a loop, which `run --refetch-lost` (no loop) would not use.
+LOOP_ONLY = ("run.loops", "queries.count", "seeds.count", "crawl.depth", "run.max_pages")
+
+
+def _refuse_loop_options(app: App) -> None:
+    """`run --refetch-lost` runs no loop: a loop's option given with it is refused, not
+    ignored in silence (issue 58)."""
+    given = [flag for key, (_value, flag) in app.flags.items() if key in LOOP_ONLY]
+    given = [flag for flag in given if not flag.startswith("--set ")]
+    if given:
+        raise UsageProblem(
+            f"--refetch-lost runs no loop: {', '.join(sorted(given))} would be ignored.",
+            "Leave it out to fetch the lost pages again, or run `collie run` without "
+            "--refetch-lost to mine loops.",
+        )
 
 
 def _print_refetched(app: App, done: RefetchReport | None, asked: bool) -> CollieError | None:
@@ -190,4 +208,8 @@ def _print_report(
     if report.stopped:
         note(f"Stopped: {report.stopped}. Run `collie run --loops {loops}` again to go on.")
     if report.offline:  # nothing could be fetched: the run failed, though nothing is lost
-        sys.exit(1)
+        raise CollieError(
+            "the run fetched nothing: no site answered (the line above says which); "
+            "nothing is lost.",
+            f"Check the network (or HTTP_PROXY), then run `collie run --loops {loops}` again.",
+        )

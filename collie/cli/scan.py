@@ -128,9 +128,11 @@ def _fail_if_incomplete(report: ScanReport) -> None:
         note(f"failed on a page: {error}")
     broken = len(report.partial) + len(report.failed)
     if broken:
+        named = [*report.failed, *report.partial]
         raise InputError(
             f"{broken} of the files named could not be scanned to their end "
-            f"({len(report.failed)} unreadable, {len(report.partial)} partial).",
+            f"({len(report.failed)} unreadable, {len(report.partial)} partial): {named[0]}"
+            + (f" (and {broken - 1} more, named above)." if broken > 1 else "."),
             "Give WARC or WET files (whole ones), then run the same command again: the "
             "files scanned whole are skipped.",
         )

@@ -123,6 +123,14 @@ def write_seed_docs(world: WorldFile, folder: Path, replace: bool = False) -> in
     return words
 
 
+def prepare_out(out: Path) -> None:
+    """Make the demo's folder, refusing one that holds files: before the world is built,
+    so a place where no folder can be made fails at once, not minutes later."""
+    if out.exists() and any(out.iterdir()):
+        raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
+    out.mkdir(parents=True, exist_ok=True)
+
+
 def run_demo(
     world_file: Path,
     out: Path,
@@ -143,9 +151,7 @@ def run_demo(
     the seed documents' size, and says so). `export`: more options for every export
     (e.g. `--segments all`)."""
     workspace, docs = out / "workspace", out / "seed-docs"
-    if out.exists() and any(out.iterdir()):
-        raise WorkspaceError(f"{out} is not empty.", "Give a new or empty --out folder.")
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out)
     started = time.monotonic()
     world = StoredWorld(world_file)
     words = write_seed_docs(world, docs)

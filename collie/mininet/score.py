@@ -221,7 +221,11 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     try:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: not a JSONL file ({exc}).") from None
+        raise InputError(
+            f"{path}: not a JSONL file ({exc}).",
+            "Give --corpus a folder `collie export --format dir` wrote (its manifest.jsonl), "
+            "and --log a request log of `collie mininet serve --log`.",
+        ) from None
 
 
 def read_export_dir(folder: Path) -> list[dict[str, Any]]:

@@ -182,7 +182,10 @@ class WorldFile:
         try:
             self.meta = dict(self._query("SELECT key, value FROM meta"))
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"{path}: not a collie world file ({exc}).") from exc
+            raise InputError(
+                f"{path}: not a collie world file ({exc}).",
+                "Give a world file made by `collie mininet build`.",
+            ) from exc
         if self.meta.get("format") != FORMAT:
             raise InputError(
                 f"{path}: world format {self.meta.get('format')!r}, not {FORMAT}.",

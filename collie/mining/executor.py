@@ -184,12 +184,13 @@ def make_executor(spec: ExecutorSpec, local_threads: int = 1) -> LocalExecutor |
     client_class, cluster = _dask_client_parts(spec)
     try:
         client = client_class(spec.scheduler or cluster)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: an address Dask cannot parse
         if cluster is not None:
             cluster.close()
         raise CollieError(
             f"Cannot reach the Dask scheduler at {spec.scheduler}: {exc}.",
-            "Check dask.scheduler (or --scheduler), or start one with `dask scheduler`.",
+            "Check dask.scheduler (or --scheduler: an address such as tcp://10.0.0.5:8786), "
+            "or start one with `dask scheduler`.",
         ) from exc
     return DaskExecutor(client, cluster, spec.retries)
 
@@ -229,7 +230,10 @@ def parse_cluster_options(options: Iterable[str]) -> dict[str, Any]:
     for option in options:
         key, sep, raw = option.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--cluster-opt {option}: expected KEY=VALUE, e.g. cores=8.")
+            raise ConfigError(
+                f"--cluster-opt {option}: expected KEY=VALUE, e.g. cores=8.",
+                "Give each cluster option as KEY=VALUE (dask.cluster_options in collie.toml).",
+            )
         text = raw.strip()
         lowered = text.lower()
         value: Any
@@ -256,7 +260,10 @@ def start_cluster(name: str, options: dict[str, Any]) -> Any:
         except ValueError:
             workers = 0
         if workers < 1:
-            raise ConfigError(f"dask.cluster = {name!r}: expected local:N with N >= 1.")
+            raise ConfigError(
+                f"dask.cluster = {name!r}: expected local:N with N >= 1.",
+                "Give --cluster local:4 (4 worker processes here) or slurm.",
+            )
         arguments = {
             "n_workers": workers,
             "threads_per_worker": 1,

@@ -31,7 +31,7 @@ from collie.mining.batches import BatchFetch
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor, LocalExecutor
 from collie.mining.passes import LoopPasses
-from collie.mining.records import Deadline, LoopReport, RunEvents, RunReport
+from collie.mining.records import OFFLINE_STOP, Deadline, LoopReport, RunEvents, RunReport
 from collie.mining.relatives import search_contrast
 from collie.mining.search import SearchBudget, SearchStage
 from collie.mining.settle import Settler
@@ -298,7 +298,7 @@ class _Run:
             return None
         causes = ", ".join(f"{c} {n}" for c, n in report.unreachable.most_common())
         return (
-            f"robots.txt could not be fetched from any of the {len(origins)} host(s) met "
+            f"{OFFLINE_STOP} {len(origins)} host(s) met "
             f"({causes}), nor from a host that answered before: is the network, or "
             "HTTP_PROXY, down? Their pages stay queued"
         )

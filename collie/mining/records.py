@@ -130,6 +130,10 @@ class LoopReport:
             self.pages, self.reasons, self.languages = +self.pages, +self.reasons, +self.languages
 
 
+# How the stop reason of a run that found no site answering begins (mining/loop.py).
+OFFLINE_STOP = "robots.txt could not be fetched from any of the"
+
+
 @dataclass
 class RunReport:
     loops: list[LoopReport] = field(default_factory=list)
@@ -140,9 +144,16 @@ class RunReport:
     @property
     def offline(self) -> bool:
         """The run stopped because no site answered: its last loop recorded no page and
-        held pages back for an unreachable robots.txt (`_held_back`)."""
+        held pages back for an unreachable robots.txt, and that is why it stopped
+        (`_held_back`; a time limit met while a few hosts' pages wait is not it)."""
         last = self.loops[-1] if self.loops else None
-        return bool(self.stopped and last and last.held and not sum(last.pages.values()))
+        return bool(
+            self.stopped
+            and self.stopped.startswith(OFFLINE_STOP)
+            and last
+            and last.held
+            and not sum(last.pages.values())
+        )
 
 
 class RunEvents:

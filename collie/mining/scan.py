@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 
 from collie.archive.keeping import open_archive
 from collie.crawl.links import site_of
-from collie.errors import InputError
+from collie.errors import InputError, UsageProblem
 from collie.langid.model import LangModel
 from collie.mining.config import RunConfig
 from collie.mining.executor import Executor
@@ -101,6 +101,13 @@ def expand_sources(sources: Iterable[str], base: str = "") -> list[str]:
     lists (warc.paths.gz, wet.paths.gz: one path a line, under `base`, a folder or a URL
     prefix such as https://data.commoncrawl.org/), in order, each once."""
     found: list[str] = []
+    sources = list(sources)
+    if base and not any(s.endswith((".paths.gz", ".paths")) for s in sources):
+        raise UsageProblem(
+            f"--base {base}: --base is where a Common Crawl paths file's paths are, and none "
+            "of the files named is a paths file (.paths or .paths.gz): it would be ignored.",
+            "Leave --base out, or name the crawl's wet.paths.gz (or warc.paths.gz) with it.",
+        )
     for source in sources:
         if source.startswith(("http://", "https://")):
             found.append(source)

@@ -114,6 +114,11 @@ def scan_file(task: ScanTask, model: LangModel) -> FileResult:
     started = time.perf_counter()
     result = FileResult(task.source, end=task.start)
     try:
+        local = not task.source.startswith(("http://", "https://"))
+        if task.start == 0 and local and Path(task.source).stat().st_size == 0:
+            result.state, result.error = "failed", "an empty file (0 bytes), no WARC or WET file"
+            result.seconds = time.perf_counter() - started
+            return result
         if task.start == 0 and _foreign(task.source):
             result.state, result.error = "failed", "not a WARC or WET file (it begins otherwise)"
             result.seconds = time.perf_counter() - started

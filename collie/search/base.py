@@ -291,7 +291,8 @@ class Backend:
             if policy.gives_up(failed):
                 raise SearchError(
                     self.redact(
-                        f"{self.name}: {problem}, still failing after {self.http.retries} retries."
+                        f"{self.name} at {self.url}: {problem}, still failing after "
+                        f"{self.http.retries} retries."
                     ),
                     self.give_up_hint(problem),
                 )
@@ -357,7 +358,10 @@ class Backend:
                 "The backend accepted the connection but did not answer: check it, or "
                 "raise search.timeout if it is slow."
             )
-        return "The backend may be down or overloaded; try again later."
+        return (
+            "The backend may be down or overloaded: try again later, or check search.url "
+            "(--search-url)."
+        )
 
     def _decode(self, response: requests.Response) -> Any:
         try:

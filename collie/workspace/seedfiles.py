@@ -112,7 +112,12 @@ def plan_seed_documents(
     seen: dict[str, tuple[str, str]] = {}  # text digest -> (file, role)
     for item in sorted(inputs, key=lambda i: not i.path.is_file()):  # named files first
         if not item.path.exists():
-            raise InputError(f"{item.path} does not exist.", "Check the path and try again.")
+            wrong = item.role == "wronglang"
+            raise InputError(
+                f"{'--wronglang' if wrong else '--docs'} {item.path}: no such file or folder.",
+                "Check the path and try again"
+                + (" (--wronglang takes PATH or CODE=PATH)." if wrong else "."),
+            )
         explicit = item.path.is_file()
         files, hidden = _walk(item.path)
         if not files:

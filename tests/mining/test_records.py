@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collie.mining.records import Deadline, LoopReport
+from collie.mining.records import OFFLINE_STOP, Deadline, LoopReport, RunReport
 from collie.models import PageOutcome
 
 
@@ -31,3 +31,15 @@ def test_the_line_of_a_loop_finished_without_broken_hosts_names_five_of_them() -
     assert line.startswith("loop 3: finished without the 7 host(s) whose robots.txt could not")
     assert "http://h0.example (http-500), " in line and "http://h4.example (http-500)" in line
     assert "h5.example" not in line and line.endswith(" and 2 more; a later loop asks them again")
+
+
+def test_only_a_run_stopped_for_want_of_any_answer_is_offline() -> None:
+    """A time limit met while two unreachable hosts' pages wait is no failed run (the
+    sweep's `run --loops 2 --max-time 5` exited 1 with no error line, issue 58)."""
+    waiting = LoopReport(2, held=2, held_hosts={"https://example.org": "no answer"})
+    timed = RunReport([waiting], stopped="the run's time limit (5 s) was reached")
+    assert not timed.offline
+    down = RunReport([waiting], stopped=f"{OFFLINE_STOP} 2 host(s) met (no answer 2)")
+    assert down.offline
+    waiting.pages["kept"] = 1
+    assert not down.offline
