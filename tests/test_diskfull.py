@@ -176,13 +176,17 @@ def test_init_is_whole_or_absent_when_the_model_meets_a_full_disk(  # type: igno
     assert run_collie(capsys, "-w", str(mine), "status").code == 0
 
 
+@pytest.mark.parametrize("damage", ["damaged", "missing"])
 def test_a_damaged_model_is_named_with_the_command_that_rebuilds_it(  # type: ignore[no-untyped-def]
-    tmp_path, capsys, web, world, monkeypatch
+    damage, tmp_path, capsys, web, world, monkeypatch
 ) -> None:
     root, _ = zulu_workspace(tmp_path, capsys, web, world)
     model = root / "models" / "langid.npz"
     whole = model.read_bytes()
-    model.write_bytes(whole[: len(whole) // 2])  # cut, as a full disk left it before
+    if damage == "damaged":
+        model.write_bytes(whole[: len(whole) // 2])  # cut, as a full disk left it before
+    else:  # deleted: the bundled model, which init fitted Zulu to, is not what was made
+        model.unlink()
     sample = tmp_path / "sample.txt"
     sample.write_text("Umuntu ngumuntu ngabantu.\n", encoding="utf-8")
     monkeypatch.chdir(root)
@@ -190,7 +194,7 @@ def test_a_damaged_model_is_named_with_the_command_that_rebuilds_it(  # type: ig
         failed = run_collie(capsys, *command)
         assert failed.code == 1, failed.err
         assert failed.err.startswith(
-            f"collie: error: the workspace's language model {model} is damaged"
+            f"collie: error: the workspace's language model {model} is {damage}"
         ), failed.err
         assert "`collie init --recover`" in failed.err and "unexpected" not in failed.err
     rebuilt = run_collie(capsys, "init", "--recover")

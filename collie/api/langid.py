@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from collie.api.options import Flags, PathLike, as_flags, workspace_root
-from collie.langid.learn import load_model_for
+from collie.langid.learn import load_model_for, workspace_model_path
 from collie.langid.model import LangModel
 from collie.langid.modelfile import read_model
-from collie.workspace.folder import read_settings
+from collie.workspace.folder import open_workspace, read_settings
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ def language_model(
     """`model` (a .npz file), else the workspace's model at `root`, else the bundled
     one; with the `und` settings of the workspace (or, with none, of the defaults and
     the environment) under `flags`."""
+    if model is None and root is not None and not workspace_model_path(root).is_file():
+        with open_workspace(root, os.environ, flags or {}) as ws:
+            ws.model()  # init trained one and it is gone: named, not the bundled one used
     loaded = read_model(Path(model)) if model is not None else load_model_for(root)
     settings = read_settings(root, os.environ, flags or {})
     return loaded.with_settings(settings["langid.threshold"], settings["langid.min_chars"])

@@ -258,6 +258,16 @@ def damaged_model_error(path: Path) -> WorkspaceError:
     )
 
 
+def missing_model_error(path: Path) -> WorkspaceError:
+    """The error for a workspace model file that `init` wrote and that is gone."""
+    return WorkspaceError(
+        f"the workspace's language model {path} is missing: init trained it from your seed "
+        "documents, and without it no page is identified as the workspace was made to.",
+        "Rebuild it from the seed documents: `collie init --recover` in the workspace "
+        "(nothing else is changed).",
+    )
+
+
 REAL_SUFFIX = "/real"  # langid.hide "xho/real": Xhosa's real-text columns only
 
 

@@ -29,7 +29,12 @@ from typing import Any
 from collie.config import Settings, load_settings, read_toml, render_toml
 from collie.errors import ConfigError, SettingsFileMissing, UsageProblem, WorkspaceError
 from collie.files import atomic_write
-from collie.langid.learn import load_model_for
+from collie.langid.learn import (
+    MIN_DOCUMENT_CHARS,
+    load_model_for,
+    missing_model_error,
+    workspace_model_path,
+)
 from collie.langid.model import LangModel
 from collie.languages import Language, get_language, resolve_language
 from collie.store.base import Database
@@ -136,10 +141,20 @@ class Workspace:
     def model(self) -> LangModel:
         """The workspace's language model (its own, else the bundled one) with its
         langid.threshold and langid.min_chars: what `run`, `reprocess` and `export`
-        identify with."""
+        identify with. Its own model gone while init trained one is an error."""
+        if not workspace_model_path(self.root).is_file() and self.model_expected():
+            raise missing_model_error(workspace_model_path(self.root))
         return load_model_for(self.root).with_settings(
             self.settings["langid.threshold"], self.settings["langid.min_chars"]
         )
+
+    def model_expected(self) -> bool:
+        """Did init train a model of the workspace's own (models/langid.npz)? It does
+        when langid.hide takes languages out, or the target seed documents hold
+        MIN_DOCUMENT_CHARS characters (collie.langid.learn.ensure_workspace_model)."""
+        if self.settings["langid.hide"]:
+            return True
+        return sum(len(text) for text in self.seed_texts("target")) >= MIN_DOCUMENT_CHARS
 
     @property
     def records(self) -> WorkspaceRecords:

@@ -98,10 +98,12 @@ class SeedText:
 
 
 def _model_damaged(root: Path) -> bool:
-    """Is the workspace's own language model there but unreadable?"""
+    """Is the workspace's own language model there but unreadable, or gone while init
+    trained one?"""
     path = workspace_model_path(root)
     if not path.is_file():
-        return False
+        with open_workspace(root, os.environ, {}) as ws:
+            return ws.model_expected()
     try:
         read_model(path)
     except InputError:
@@ -129,7 +131,7 @@ def _rebuild_model(root: Path) -> Recovered:
         if made.is_file():
             os.replace(made, path)
         else:  # too little seed text to train on: the bundled model is the workspace's
-            path.unlink()
+            path.unlink(missing_ok=True)
     return Recovered({}, [], str(path))
 
 
