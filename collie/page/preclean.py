@@ -123,7 +123,7 @@ def _nav_attribute(attrs: str) -> bool | None:
     same attributes, so the search is cached."""
     if attrs.isascii():
         lower = attrs.lower()
-        if not any(hint in lower for hint in _NAV_HINTS):
+        if _NAV_HINT.search(lower) is None:
             return None  # the search, slow on long class lists, cannot match
     match = NAV_ATTRIBUTE.search(attrs)
     return None if match is None else bool(match.group("frame"))
@@ -139,6 +139,7 @@ _NAV_HINTS = (
     *("print-only", "editsection", "header", "footer", "masthead", "banner"),
     *("contentinfo", "complementary", "dialog", "alert", "display"),
 )
+_NAV_HINT = re.compile("|".join(sorted(_NAV_HINTS, key=len, reverse=True)))
 
 
 def _simple_tag(name: str, closing: bool) -> str:
