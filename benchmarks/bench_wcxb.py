@@ -18,6 +18,11 @@ product, documentation, service); listing and collection pages are crawled, not
 documents of the corpus (decide/listing.py), but what `collie extract` and
 `--segments all` give of them is measured too (issue 56: at least trafilatura's).
 
+Rows: collie's default; "collie fast" (extract.main = "fast": trafilatura's fast mode
+without the pre-cleaning of the whole page); "collie one run" (the default with one
+trafilatura run a page, no second look with its fallbacks: the trade-off between the
+two, issue 56); "collie no cards_text"; trafilatura's default and fast mode.
+
 Every tool gets the same decoded text (collie's decoder). Speed: CPU seconds for
 extraction alone on all pages of the run, one core, each tool in turn.
 

@@ -4,8 +4,10 @@
 content; `clean_markup` drops navigation markup (<nav>, <aside>, <header>/<footer>
 outside <article>/<main>, forms, elements whose class, id or role names a menu, sidebar,
 cookie notice, share bar, advert...: `NAV_ATTRIBUTE`), keeps only the page's one <main>
-when it has exactly one, and simplifies the remaining tags; `to_markdown` hands the
-result to html2text. Nothing here raises on malformed HTML.
+when it has exactly one, and simplifies the remaining tags; `to_markdown` writes the
+Markdown html2text gives for the result (`render_markdown`: html2text's output state
+machine without its HTML parser, 2.5 times faster on real pages; issue 56). Nothing here
+raises on malformed HTML.
 """
 
 from __future__ import annotations
