@@ -7,7 +7,7 @@ import statistics
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from collie.mininet.layouts import TEMPLATES
@@ -614,3 +614,53 @@ def test_the_gated_markdown_escape_is_html2texts_own(text: str) -> None:
 
     assert _escape_md_section(text) == escape_md_section(text)
     assert _escape_md_section(text, snob=True) == escape_md_section(text, snob=True)
+
+
+_SIMPLE_PIECES = st.one_of(
+    st.sampled_from(
+        [
+            *(f"<{t}>" for t in ("p", "h2", "li", "ul", "ol", "blockquote", "pre", "br", "hr")),
+            *(f"</{t}>" for t in ("h2", "li", "ul", "ol", "blockquote", "pre")),
+            *("&amp;", "&nbsp;", "&#65;", "&#x41;", "&lt;", "&", "&foo;", "&#0;", "&amp", "&#9;"),
+        ]
+    ),
+    st.text(alphabet="ab 1.+-\\*#\n\t\xa0\ue000\ue001", max_size=12),
+)
+
+
+@given(st.lists(_SIMPLE_PIECES, max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_markdown_of_simplified_markup_is_html2texts_own(pieces: list[str]) -> None:
+    """`render_markdown` (html2text's output without its parser: issue 56, speed) gives
+    what html2text gives for what `clean_markup` leaves: its tags, text, entities. Not
+    where html.parser gives up on a '&#' that starts no character reference (the rest
+    of the page as text, tags and all): there `render_markdown` goes on."""
+    from collie.page.preclean import html2text_markdown, render_markdown
+
+    markup = "".join(pieces)
+    assume(not re.search(r"&#(?!(?:[0-9]+|[xX][0-9a-fA-F]+)[^0-9a-fA-F])", markup))
+    assert render_markdown(markup) == html2text_markdown(markup)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *(' class="', ' id="', '"', " ", "-", "_", "has-", "role=", "style=", ":"),
+                *("nav", "navbar", "site-header", "footer", "Menu", "hidden", "true", "none"),
+                *("aria-hidden=", "display", "visibility", "main", "post", "entry", "side"),
+                *("banner", "ads", "shadow", "tag", "pagination", "ſ", "K"),
+            ]
+        ),
+        max_size=14,
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_boilerplate_attribute_hints_never_skip_a_match(pieces: list[str]) -> None:
+    """The attributes the pre-cleaning decides without NAV_ATTRIBUTE's search (none of
+    `_NAV_HINTS` in them: issue 56, speed) are those it would not match."""
+    from collie.page.preclean import NAV_ATTRIBUTE, _nav_attribute
+
+    attrs = "".join(pieces)
+    match = NAV_ATTRIBUTE.search(attrs)
+    assert _nav_attribute.__wrapped__(attrs) == (None if match is None else bool(match["frame"]))

@@ -1,7 +1,7 @@
 """HTML -> Markdown -> clean text, with the boilerplate rules in one table.
 
 With extract.main = "trafilatura" (the default), the main content is found on the DOM
-(maintext.py) and rendered by html2text, the line rules apply to it, and the steps below
+(maintext.py) and rendered as html2text renders it, the line rules apply to it, and the steps below
 (extract.main = "rules") still run: their result decides a page where trafilatura finds
 under MIN_MAIN_CHARS, and gives back the long lines it missed. The pre-cleaning's
 `extract_html` works in three steps:
@@ -13,7 +13,8 @@ under MIN_MAIN_CHARS, and gives back the long lines it missed. The pre-cleaning'
    advert... (`NAV_ATTRIBUTE`). When the page has exactly one <main>, only it is kept.
    The links (with anchor texts) are taken from the page before navigation is removed,
    since navigation links matter to the crawler.
-2. html2text turns what is left into Markdown (CorpusCollie's choice), links written as
+2. What is left becomes the Markdown html2text gives for it (CorpusCollie's choice;
+   `preclean.render_markdown` writes it without html2text's parser), links written as
    their anchor text, no images, no emphasis, no line wrapping.
 3. With `boilerplate="rules"`, each line is tested against `RULES` (copyright lines,
    link-only lines, pipe-separated link lists, cookie notices, share bars, runs of very
