@@ -32,9 +32,6 @@ from ..runhelp import (
 
 distributed = pytest.importorskip("distributed")
 
-# one worker runs the module: its two runs are mined once (make test: --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("executor")
-
 
 @pytest.fixture(scope="module")
 def cluster(closed_web) -> Iterator[Any]:
