@@ -500,7 +500,7 @@ def scan_demo(records: int, files: int, skip_baseline: bool) -> None:
 
 def continue_live(root: Path, world: Path) -> set[str]:
     """`collie run --loops 2` in a scanned workspace, the world served as in the demo."""
-    from collie.mininet.demo import DEMO_SETTINGS, _proxy_env
+    from collie.mininet.demo import DEMO_SETTINGS, proxy_env
     from collie.mininet.server import MiniWebServer
     from collie.mininet.worldfile import StoredWorld
 
@@ -510,7 +510,7 @@ def continue_live(root: Path, world: Path) -> set[str]:
         flags = [a for s in sets for a in ("--set", s)]
         command = [sys.executable, "-m", "collie", "-q", "-w", str(root), *flags, "run",
                    "--loops", "2"]  # fmt: skip
-        subprocess.run(command, env=_proxy_env(server.proxy_url), check=True)
+        subprocess.run(command, env=proxy_env(server.proxy_url), check=True)
     stored.close()
     with open_workspace(root, os.environ, {}) as ws:
         return {row.final_url or row.url for row in CorpusStore(ws.db).export_rows()}

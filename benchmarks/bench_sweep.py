@@ -153,10 +153,12 @@ def build_base(top: Path) -> tuple[Path, Path, object]:
 
 
 def proxy_env(proxy: str, cache: Path) -> dict[str, str]:
-    env = {**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy, "COLLIE_CACHE_DIR": str(cache)}
-    for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy", "COLLIE_WORKSPACE",
-                 "COLLIE_TRACEBACK"):  # fmt: skip
-        env.pop(name, None)
+    """The demo's environment (the proxy the only way out), the sweep's cache, no
+    tracebacks asked for."""
+    from collie.mininet.demo import proxy_env as demo_env
+
+    env = {**demo_env(proxy), "COLLIE_CACHE_DIR": str(cache)}
+    env.pop("COLLIE_TRACEBACK", None)
     return env
 
 
@@ -631,35 +633,16 @@ def cases() -> list[Case]:
         ("langid identify", ["langid", "identify", "/proc/x"], bad),
         ("langid identify", ["langid", "identify", "{fx}/zulu.txt", "--top", "0"], bad),
         ("langid identify", ["langid", "identify", "{fx}/zulu.txt", "--top", "x"], bad),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{case}/missing.npz"],
-            bad,
-        ),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{fx}/truncated.npz"],
-            bad,
-        ),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{fx}/garbled.npz"],
-            bad,
-        ),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{fx}/zulu.txt"],
-            bad,
-        ),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{fx}/folder"],
-            bad,
-        ),
-        (
-            "langid identify",
-            ["langid", "identify", "{fx}/zulu.txt", "--model", "{fx}/unreadable.txt"],
-            bad,
+        *(
+            ("langid identify", ["langid", "identify", "{fx}/zulu.txt", "--model", model], bad)
+            for model in (
+                "{case}/missing.npz",
+                "{fx}/truncated.npz",
+                "{fx}/garbled.npz",
+                "{fx}/zulu.txt",
+                "{fx}/folder",
+                "{fx}/unreadable.txt",
+            )
         ),
         ("langid languages", ["langid", "languages", "--model", "{fx}/garbled.npz"], bad),
         ("langid languages", ["langid", "languages", "--model", "{fx}/truncated.npz"], bad),

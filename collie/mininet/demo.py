@@ -167,7 +167,7 @@ def run_demo(
     corpus, jsonl, folder = out / "corpus.txt", out / "corpus.jsonl", out / "corpus"
     with MiniWebServer(world, log_file=log) as server:
         echo.write(f"serving {len(world.hosts)} sites through the proxy {server.proxy_url}\n")
-        env = _proxy_env(server.proxy_url)
+        env = proxy_env(server.proxy_url)
         hiding = [f"langid.hide={','.join(hidden)}"] if hidden else []
         sets = [
             a
@@ -203,7 +203,8 @@ def run_demo(
     return DemoResult(world_file, workspace, corpus, log, scores, time.monotonic() - started)
 
 
-def _proxy_env(proxy: str) -> dict[str, str]:
+def proxy_env(proxy: str) -> dict[str, str]:
+    """This process's environment with `proxy` the only way out (no workspace set)."""
     env = {**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy}
     for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy", "COLLIE_WORKSPACE"):
         env.pop(name, None)
