@@ -13,7 +13,8 @@ must stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from collie.crawl.listings import LISTING_TYPES
@@ -22,7 +23,7 @@ from collie.mining.records import Deadline, LoopReport, RunEvents
 from collie.mining.settle import Settler
 from collie.mining.spider import Listings, Wanted
 from collie.mining.workers import Workers
-from collie.models import Examined, PageOutcome
+from collie.models import PageOutcome, QueuedPage
 from collie.reasons import ROBOTS_UNREACHABLE
 
 if TYPE_CHECKING:  # types only: the caller hands these in
@@ -80,23 +81,18 @@ class BatchFetch:
             )
             examined = [e for e in examined if e.outcome.reason != ROBOTS_UNREACHABLE]
             wanted: list[Wanted] = []
-            self.settler.settle(examined, self.report, also=self._asks(examined, wanted))
+            ask = partial(self._ask, [e.queued for e in examined], wanted)
+            self.settler.settle(examined, self.report, also=ask)
             self.fetched += len(batch)
             self.events.advance(len(batch))
             self._read_listings(wanted)
 
-    def _asks(
-        self, examined: list[Examined], wanted: list[Wanted]
-    ) -> Callable[[Sequence[PageOutcome]], None]:
-        """What puts the sitemaps and feeds a batch asks for into `wanted` and remembers
-        them, in the batch's own transaction (a kill -9 keeps both or neither)."""
-
-        def ask(outcomes: Sequence[PageOutcome]) -> None:
-            for e, outcome in zip(examined, outcomes, strict=True):
-                wanted.extend(self.listings.ask_for(e.queued, outcome))
-            self.listings.remember(wanted, self.report.number)
-
-        return ask
+    def _ask(
+        self, pages: list[QueuedPage], wanted: list[Wanted], outcomes: Sequence[PageOutcome]
+    ) -> None:
+        """The sitemaps and feeds a batch asks for, into `wanted`, remembered in the
+        batch's transaction (Settler.settle's `also`)."""
+        wanted.extend(self.listings.ask_and_remember(pages, outcomes, self.report.number))
 
     def finish(self) -> None:
         """Nothing is in flight between two batches."""

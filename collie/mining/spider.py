@@ -211,6 +211,15 @@ class Listings:
             with self.store.batch():
                 self.store.sites.note_asked(wanted, loop)
 
+    def ask_and_remember(
+        self, pages: Sequence[QueuedPage], outcomes: Sequence[PageOutcome], loop: int
+    ) -> list[Wanted]:
+        """What a batch of pages just recorded asks for (`ask_for`), remembered: called
+        inside the batch's transaction, so that a kill -9 keeps both or neither."""
+        wanted = [w for p, o in zip(pages, outcomes, strict=True) for w in self.ask_for(p, o)]
+        self.remember(wanted, loop)
+        return wanted
+
     def ask_for(self, page: QueuedPage, outcome: PageOutcome) -> list[Wanted]:
         """What to read for a page just recorded (nothing unless a target document)."""
         if not self.enabled or crawls_as(outcome, self.target) != "kept":

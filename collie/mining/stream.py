@@ -239,10 +239,7 @@ class Stream:
         wanted: list[Wanted] = []
 
         def ask(outcomes: Sequence[PageOutcome]) -> None:
-            """The sitemaps and feeds the pages ask for, remembered with their pages."""
-            for page, outcome in zip(pages, outcomes, strict=True):
-                wanted.extend(self.listings.ask_for(page, outcome))
-            self.listings.remember(wanted, self.report.number)
+            wanted.extend(self.listings.ask_and_remember(pages, outcomes, self.report.number))
 
         outcomes = self.settler.settle(examined, self.report, also=ask)
         self.targets += sum(o.status == "kept" for o in outcomes)
