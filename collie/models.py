@@ -1,7 +1,8 @@
 """The records passed between the stages of a run and the store: a queued URL, a page
 taken from the frontier, what fetching it gave, what became of it (its document, or its
 suspicion of being a close relative's), a loop's state, a body to keep; a corpus
-document as an export reads it and writes it. Plain data: no database, no decisions."""
+document as an export reads it and writes it; a search backend's results. Plain data: no
+database, no decisions, no HTTP client (the store reads these without loading one)."""
 
 from __future__ import annotations
 
@@ -382,3 +383,18 @@ def iso_time(stamp: float | None) -> str | None:
     if stamp is None:
         return None
     return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    url: str
+    title: str
+    snippet: str
+    rank: int  # 1-based, across pages (offset + position)
+    backend: str
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    results: list[SearchResult]
+    raw: list[Any]  # the backend's own result list, as received (keys never in it)

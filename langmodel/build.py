@@ -181,13 +181,17 @@ def real_sources(known: set[str]) -> dict[str, dict[str, list[tuple[int, str]]]]
 
 
 def pooled_real(
-    articles: dict[str, list[tuple[int, str]]], budget: int, leave_out: set[str]
+    articles: dict[str, list[tuple[int, str]]],
+    budget: int,
+    leave_out: set[str],
+    power: float | None = None,
 ) -> dict[str, str]:
     """Every real-text source there is (NTREX-128, OLDI Seed, lid-registers' train
     files, news-text's training blocks) pooled into one column a class (`code/real`), at
     most `budget` characters, shared evenly by its sources (`share_evenly`); a language
     the UDHR part lacks gets a class when it has NEW_CLASS_CHARS. Classes in `leave_out`
-    get nothing (the open-set measure: languages the model must not know). Returns
+    get nothing (the open-set measure: languages the model must not know). `power`:
+    temperature sampling instead of one budget for all (`sampled_budgets`). Returns
     source -> what it gave, for the model's header."""
     known = {key.split("/", 1)[0] for key in articles}
     sources = real_sources(known)
@@ -196,12 +200,19 @@ def pooled_real(
         for code, numbered in by_class.items():
             if code not in leave_out and numbered:
                 pooled.setdefault(code, {})[source] = numbered
+    totals = {
+        code: sum(len(s) for numbered in by_source.values() for _, s in numbered)
+        for code, by_source in pooled.items()
+    }
+    totals = {c: n for c, n in totals.items() if c in known or n >= NEW_CLASS_CHARS}
+    budgets = (
+        sampled_budgets(totals, budget, power) if power else {c: budget for c in totals}
+    )
     given: dict[str, int] = {}
     for code, by_source in sorted(pooled.items()):
-        total = sum(len(s) for numbered in by_source.values() for _, s in numbered)
-        if code not in known and total < NEW_CLASS_CHARS:
+        if code not in totals:
             continue
-        taken = share_evenly(by_source, budget)
+        taken = share_evenly(by_source, budgets[code])
         articles[f"{code}/{REAL}"] = [pair for source in sorted(taken) for pair in taken[source]]
         for source, pairs in taken.items():
             given[source] = given.get(source, 0) + sum(len(s) for _, s in pairs)
@@ -213,6 +224,22 @@ def pooled_real(
     if missing:
         print(f"real-text sources not there: {', '.join(missing)}", file=sys.stderr)
     return {source: f"{n:,} characters" for source, n in sorted(given.items())}
+
+
+def sampled_budgets(totals: dict[str, int], budget: int, power: float) -> dict[str, int]:
+    """Temperature sampling, as GlotLID and OpenLID balance their classes: each class's
+    characters in proportion to its text's size to the `power` (1: as it comes, 0: the
+    same for all), at most all it has, the whole the same as one `budget` for every
+    class would take (so that the two are compared at the same size)."""
+    whole = sum(min(n, budget) for n in totals.values())
+    low, high = 0.0, float(budget) * 1e6
+    for _ in range(100):  # the factor that gives `whole` characters in all
+        factor = (low + high) / 2
+        if sum(min(n, factor * n**power) for n in totals.values()) > whole:
+            high = factor
+        else:
+            low = factor
+    return {code: int(min(n, low * n**power)) for code, n in totals.items()}
 
 
 def share_evenly(
@@ -270,6 +297,14 @@ def main(argv: list[str] | None = None) -> int:
         "columns of their own, capped by --ntrex-chars and --oldi-chars, as before)",
     )
     parser.add_argument(
+        "--real-power",
+        type=float,
+        default=0.0,
+        help="temperature sampling of the pooled real text: a class's characters in "
+        "proportion to its text's size to this power, the whole as --real-chars gives "
+        "(0: --real-chars for every class)",
+    )
+    parser.add_argument(
         "--leave-out",
         default="",
         help="comma-separated codes the model must not know (their UDHR and real text "
@@ -303,10 +338,12 @@ def main(argv: list[str] | None = None) -> int:
         if leave_out:
             meta["left_out"] = sorted(leave_out)
         if args.real_chars:
-            given = pooled_real(articles, args.real_chars, leave_out)
+            given = pooled_real(articles, args.real_chars, leave_out, args.real_power or None)
             meta["real"] = (
                 "real text of every register pooled, at most "
-                f"{args.real_chars} characters a language shared evenly by its sources: "
+                f"{args.real_chars} characters a language shared evenly by its sources"
+                + (f" (temperature sampling, power {args.real_power})" if args.real_power else "")
+                + ": "
                 + "; ".join(f"{k} {v}" for k, v in given.items())
             )
         elif args.ntrex_chars:

@@ -64,3 +64,14 @@ def test_help_lists_every_command_with_its_own_summary() -> None:
         assert f"  {name} " in output
     # The --search choices are read from the settings table, not from the backends.
     assert set(SETTINGS_BY_KEY["search.backend"].choices or ()) == set(BACKENDS)
+
+
+def test_identify_loads_the_model_and_no_http_or_page_library(tmp_path: Path) -> None:
+    """`collie langid identify` of one line needs numpy and scipy (the model), not the
+    HTTP client, the page extractor or scikit-learn (issue 53: start-up under 0.7 s; the
+    store's search records once pulled in requests)."""
+    line = tmp_path / "line.txt"
+    line.write_text("Kila mtu ana haki ya kupumzika\n", encoding="utf-8")
+    heavy, output, _seconds = loaded_after("langid", "identify", str(line))
+    assert output == "swh"
+    assert set(heavy) == {"numpy", "scipy"}

@@ -10,9 +10,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from collie.models import PageOutcome
+from collie.models import PageOutcome, SearchResult
 from collie.reasons import NEAR_DUPLICATE, RELATIVE_SUSPECTED, kind_of
-from collie.search.base import SearchResult
 from collie.search.coverage import Estimate
 
 HOSTS_NAMED = 5  # hosts a loop's line names, at most (the run's log has them all)

@@ -16,6 +16,7 @@ from typing import Any
 from collie.config import user_agent_header
 from collie.errors import ConfigError
 from collie.http import Clock
+from collie.models import SearchResponse, SearchResult
 from collie.search.base import (
     Backend,
     HttpSettings,
@@ -24,8 +25,6 @@ from collie.search.base import (
     SearchError,
     SearchFatal,
     SearchRefused,
-    SearchResponse,
-    SearchResult,
 )
 from collie.search.brave import Brave
 from collie.search.google import Google

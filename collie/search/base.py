@@ -22,26 +22,12 @@ from urllib3.exceptions import NameResolutionError
 
 from collie.errors import CollieError
 from collie.http import RETRY_STATUSES, Clock, RetryPolicy, parse_retry_after
+from collie.models import SearchResponse
 from collie.version import __version__
 
 log = logging.getLogger(__name__)
 
 MAX_WAIT = 600.0  # a backend asking for a longer pause is treated as down for this run
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    url: str
-    title: str
-    snippet: str
-    rank: int  # 1-based, across pages (offset + position)
-    backend: str
-
-
-@dataclass(frozen=True)
-class SearchResponse:
-    results: list[SearchResult]
-    raw: list[Any]  # the backend's own result list, as received (keys never in it)
 
 
 class SearchError(CollieError):

@@ -7,13 +7,12 @@ from typing import Any, ClassVar
 
 import requests
 
+from collie.models import SearchResponse, SearchResult
 from collie.search.base import (
     Backend,
     SearchBlocked,
     SearchError,
     SearchRefused,
-    SearchResponse,
-    SearchResult,
 )
 
 # Brave's search_lang values (its documented list); ISO 639-1 -> Brave code.

@@ -13,13 +13,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from collie.models import SearchResponse, SearchResult
 from collie.search.base import (
     Backend,
     SearchEnded,
     SearchError,
     SearchRefused,
-    SearchResponse,
-    SearchResult,
 )
 
 log = logging.getLogger(__name__)

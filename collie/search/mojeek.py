@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from collie.models import SearchResponse, SearchResult
 from collie.search.base import (
     Backend,
     SearchError,
     SearchRefused,
-    SearchResponse,
-    SearchResult,
 )
 
 MAX_COUNT = 20  # results asked for in one request (collie's pages; the API takes more)

@@ -8,13 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from collie.models import SearchResponse, SearchResult
 from collie.search.base import (
     Backend,
     SearchError,
     SearchFatal,
     SearchRefused,
-    SearchResponse,
-    SearchResult,
 )
 
 PAGE_SIZE = 10  # SearXNG has no count parameter; a page holds about ten results

@@ -8,7 +8,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from collie.errors import WorkspaceError
-from collie.search.base import SearchResponse, SearchResult
+from collie.models import SearchResponse, SearchResult
 from collie.store.base import Database, now_iso
 from collie.urls import canonical_url
 
