@@ -36,6 +36,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -48,7 +50,7 @@ from collie.langid import load_model
 from collie.langid.corpus import udhr_heldout_texts
 from collie.langid.evaluate import evaluate, heldout_snippets
 from collie.langid.features import letter_counts
-from collie.langid.model import LangModel
+from collie.langid.model import NO_ANSWER, LangModel
 from collie.languages import all_languages
 from langmodel.groups import read_groups
 from langmodel.realtext import ntrex_heldout, ntrex_present, oldi_heldout, oldi_present
@@ -78,6 +80,24 @@ class CollieIdentify:
 
     def __call__(self, texts: Sequence[str]) -> list[str]:
         return [code for code, _ in self.model.identify_batch(texts)]
+
+    def among(self, texts: Sequence[str], covers: Callable[[str], bool]) -> list[str]:
+        """The labels when the model chooses among the languages `covers` names only (a
+        peer's): its own answer where that is `und` or `zxx`, else the most probable of
+        those languages (a member of a macrolanguage the peer names counts as named).
+        What collie's scores say on the peer's own terms: a tool that knows 97 languages
+        cannot take Spanish for Asturian or Chavacano."""
+        allowed = np.array(
+            [j for j, c in enumerate(self.model.codes) if covers(c) or covers(macrolanguage(c))],
+            np.int64,
+        )
+        answers = self(texts)
+        proba = self.model.predict_proba(texts)[:, allowed]
+        best = proba.argmax(axis=1)
+        return [
+            a if a in NO_ANSWER else self.model.codes[allowed[b]]
+            for a, b in zip(answers, best.tolist(), strict=True)
+        ]
 
 
 def collie_tool(path: Path | None, name: str) -> Tool:
@@ -378,6 +398,24 @@ def accuracy(tool: Tool, items: dict[str, list[str]]) -> dict[str, float]:
     return out
 
 
+def among_line(
+    collie: CollieIdentify, tool: Tool, items: dict[str, list[str]], theirs: dict[str, float]
+) -> str:
+    """collie choosing among `tool`'s languages only, on the languages both cover, beside
+    `tool`: the same comparison with the same candidates."""
+    mine = {}
+    for truth, texts in items.items():
+        guesses = collie.among(texts, tool.covers)
+        mine[truth] = 100 * sum(is_right(truth, g)[0] for g in guesses) / len(texts)
+    a, b = mean(list(mine.values())), mean([theirs[c] for c in mine])
+    behind = [c for c in mine if mine[c] < theirs[c] - MARGIN]
+    return (
+        f"     its languages only: collie {a:5.1f} / {b:5.1f} ({a - b:+.1f}); collie >"
+        f" {MARGIN:.0f} points behind on {len(behind)}"
+        + (": " + ", ".join(f"{c} {mine[c]:.0f}/{theirs[c]:.0f}" for c in behind) if behind else "")
+    )
+
+
 def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
@@ -453,6 +491,12 @@ def main() -> None:
             summary.append(f"{name:9s} {line.strip()}")
             if behind:
                 print("     " + ", ".join(f"{c} {mine[c]:.0f}/{theirs[c]:.0f}" for c in behind))
+            if isinstance(collie.identify, CollieIdentify) and not isinstance(
+                tool.identify, CollieIdentify
+            ):
+                line = among_line(collie.identify, tool, {c: sentences[c] for c in shared}, theirs)
+                print(line)
+                summary.append(f"{name:9s} {line.strip()}")
         low = sorted((v, c) for c, v in mine.items() if v < SENTENCE_FLOOR)
         print(
             f"  collie under {SENTENCE_FLOOR:.0f}% of sentences: {len(low)} of {len(mine)}: "
