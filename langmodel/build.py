@@ -205,9 +205,7 @@ def pooled_real(
         for code, by_source in pooled.items()
     }
     totals = {c: n for c, n in totals.items() if c in known or n >= NEW_CLASS_CHARS}
-    budgets = (
-        sampled_budgets(totals, budget, power) if power else {c: budget for c in totals}
-    )
+    budgets = sampled_budgets(totals, budget, power) if power else {c: budget for c in totals}
     given: dict[str, int] = {}
     for code, by_source in sorted(pooled.items()):
         if code not in totals:
@@ -311,6 +309,12 @@ def main(argv: list[str] | None = None) -> int:
         "left out): the open-set measure (benchmarks/bench_openset.py)",
     )
     parser.add_argument(
+        "--udhr-only",
+        default="",
+        help="comma-separated codes whose real text the build leaves out (their UDHR kept): "
+        "a known language as the ~270 with no real text meet the web, for a comparison",
+    )
+    parser.add_argument(
         "--no-groups",
         action="store_true",
         help="no second look at the confusable groups of langmodel/groups.tsv "
@@ -338,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
         if leave_out:
             meta["left_out"] = sorted(leave_out)
         if args.real_chars:
-            given = pooled_real(articles, args.real_chars, leave_out, args.real_power or None)
+            udhr_only = {c for c in args.udhr_only.split(",") if c}
+            if udhr_only:
+                meta["udhr_only"] = sorted(udhr_only)
+            given = pooled_real(
+                articles, args.real_chars, leave_out | udhr_only, args.real_power or None
+            )
             meta["real"] = (
                 "real text of every register pooled, at most "
                 f"{args.real_chars} characters a language shared evenly by its sources"
@@ -367,9 +376,12 @@ def main(argv: list[str] | None = None) -> int:
             from langmodel.groups import train_groups
 
             known = {key.split("/", 1)[0] for key in udhr_training_articles()}
-            model.groups = train_groups(
-                set(model.codes), udhr_training_articles(), real_sources(known)
-            )
+            udhr_only = {c for c in args.udhr_only.split(",") if c}
+            real = {
+                source: {c: t for c, t in by.items() if c not in udhr_only}
+                for source, by in real_sources(known).items()
+            }
+            model.groups = train_groups(set(model.codes), udhr_training_articles(), real)
         # Each class's macrolanguage ("" for none), read by the und rule at run time
         # without loading the language table (LangModel._macro_groups).
         model.meta["macrolanguages"] = {
@@ -377,8 +389,10 @@ def main(argv: list[str] | None = None) -> int:
             for code in model.codes
         }
     out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
-    if out == OUTPUT and (args.leave_out or args.paper):
-        parser.error("--leave-out and --paper write a model for comparisons only: give --out")
+    if out == OUTPUT and (args.leave_out or args.paper or args.udhr_only):
+        parser.error(
+            "--leave-out, --udhr-only and --paper write a model for comparisons only: give --out"
+        )
     save_model(model, out, BUNDLED_LEVEL)
     if out == OUTPUT:
         LANGUAGES.write_text(
