@@ -16,9 +16,9 @@ wrong. For each outside tool, on the languages it and collie both cover: the mac
 accuracy (the mean of the languages' accuracies) of each, and the languages where collie
 is more than MARGIN points below it; and the same with collie choosing among that tool's
 languages only ("its languages only": the same candidates, since a tool that knows 97
-languages cannot take Spanish for Asturian or Chavacano). Then collie's own floors: its languages under 92% of
-sentences or 97% of paragraphs. Last, speed on one core: collie in one batch call, the
-others one item per call (their APIs).
+languages cannot take Spanish for Asturian or Chavacano). Then collie's own floors: its
+languages under 92% of sentences or 97% of paragraphs. Last, speed on one core: collie in
+one batch call, the others one item per call (their APIs).
 
     python benchmarks/bench_registers.py                   # everything (~10 min)
     python benchmarks/bench_registers.py --baseline F      # a second collie model beside
