@@ -634,9 +634,30 @@ class LangModel:
         unsure = (judged.letters < max(self.min_chars, 1)) | (probs < self.threshold)
         far = self.unknown_rule
         if far is not None:
-            lift = self.lift_of(judged.scores, judged.hits, judged.background, best)
+            lift = self._macro_lift(judged, best)
             unsure |= far.unknown(best, lift, judged.hits)
         return best, probs, unsure
+
+    def _macro_lift(self, judged: Judged, best: np.ndarray) -> np.ndarray:
+        """Each text's lift for its best code (collie.langid.unknown); for a member of a
+        macrolanguage, the best lift of its members: a text that Bosnian explains well
+        is no unknown language because Montenegrin, known from less text, won it by a
+        hair (answers within a macrolanguage count as one, `_answer_probability`)."""
+        lift = self.lift_of(judged.scores, judged.hits, judged.background, best)
+        groups = self._macro_groups
+        if groups is None:
+            return lift
+        group_of, _ = groups
+        grouped = group_of[best]
+        for group in np.unique(grouped[grouped >= 0]):
+            rows = np.flatnonzero(grouped == group)
+            for member in np.flatnonzero(group_of == group):
+                codes = np.full(rows.size, member, np.int64)
+                other = self.lift_of(
+                    judged.scores[rows], judged.hits[rows], judged.background[rows], codes
+                )
+                lift[rows] = np.maximum(lift[rows], other)
+        return lift
 
     @cached_property
     def _macro_groups(self) -> tuple[np.ndarray, np.ndarray] | None:
