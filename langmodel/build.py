@@ -14,6 +14,7 @@ the repository root:
     PYTHONPATH=. python langmodel/build.py --paper    # the paper-faithful variant (build/)
     PYTHONPATH=. python langmodel/build.py --out F    # write the model to F instead
     PYTHONPATH=. python langmodel/build.py --ntrex-chars 0   # the UDHR only
+    PYTHONPATH=. python langmodel/build.py --udhr-only zul,spa --out F  # their real text out
 
 The output depends only on the pinned sources and the code (no dates, sorted arrays).
 """
@@ -321,6 +322,15 @@ def main(argv: list[str] | None = None) -> int:
         "(collie.langid.groups): the model as before it",
     )
     args = parser.parse_args(argv)
+    out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
+    if out == OUTPUT and (args.leave_out or args.paper or args.udhr_only):
+        parser.error(
+            "--leave-out, --udhr-only and --paper write a model for comparisons only: give --out"
+        )
+    udhr_only = {c for c in args.udhr_only.split(",") if c}
+    unknown = sorted(udhr_only - {key.split("/", 1)[0] for key in udhr_training_articles()})
+    if unknown:
+        parser.error(f"--udhr-only: not known from the UDHR: {', '.join(unknown)}")
     started = time.monotonic()
     plan = class_plan()
     meta = {
@@ -342,7 +352,6 @@ def main(argv: list[str] | None = None) -> int:
         if leave_out:
             meta["left_out"] = sorted(leave_out)
         if args.real_chars:
-            udhr_only = {c for c in args.udhr_only.split(",") if c}
             if udhr_only:
                 meta["udhr_only"] = sorted(udhr_only)
             given = pooled_real(
@@ -376,7 +385,6 @@ def main(argv: list[str] | None = None) -> int:
             from langmodel.groups import train_groups
 
             known = {key.split("/", 1)[0] for key in udhr_training_articles()}
-            udhr_only = {c for c in args.udhr_only.split(",") if c}
             real = {
                 source: {c: t for c, t in by.items() if c not in udhr_only}
                 for source, by in real_sources(known).items()
@@ -388,11 +396,6 @@ def main(argv: list[str] | None = None) -> int:
             code: getattr(all_languages().get(code), "macrolanguage", None) or ""
             for code in model.codes
         }
-    out = args.out or (PAPER_OUTPUT if args.paper else OUTPUT)
-    if out == OUTPUT and (args.leave_out or args.paper or args.udhr_only):
-        parser.error(
-            "--leave-out, --udhr-only and --paper write a model for comparisons only: give --out"
-        )
     save_model(model, out, BUNDLED_LEVEL)
     if out == OUTPUT:
         LANGUAGES.write_text(
