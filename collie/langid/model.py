@@ -485,9 +485,11 @@ class LangModel:
 
     @cached_property
     def _background_weights(self) -> tuple[np.ndarray, float]:
-        """`_background_by_key` in scoring order."""
+        """`_background_by_key` in scoring order, in float64: a text's background is a
+        sum over thousands of n-grams, and a float32 product drifted from a long text's
+        (summed in float64, `_long_raw`) by 2e-5 of it."""
         weights, base = self._background_by_key
-        return weights[self._scoring_order], base
+        return weights[self._scoring_order].astype(np.float64), base
 
     def _background(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
         """The background column's score of each text (collie.langid.unknown)."""
