@@ -397,7 +397,12 @@ def test_one_bad_record_costs_its_own_pages_only(copy: Path, capsys) -> None:  #
                          [(pid,) for pid, _ in moved])  # fmt: skip
     conn.close()
     again = run_collie(capsys, "check")
-    assert "3 page rows point at a record that is whole at another offset" in again.err, again.err
+    # every row moved is found whole elsewhere (the victim holds three rows or more, its
+    # lost ones no longer point at it: the last three left, or fewer)
+    assert moved
+    rows_point = "page row points" if len(moved) == 1 else "page rows point"
+    expected = f"{len(moved)} {rows_point} at a record that is whole at another offset"
+    assert expected in again.err, again.err
     assert run_collie(capsys, "check", "--repair").code == 0
     assert rows(copy, "SELECT id, warc_offset FROM pages WHERE id IN "
                       f"({', '.join(str(pid) for pid, _ in moved)}) ORDER BY warc_offset DESC"
