@@ -345,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
             "--leave-out, --udhr-only and --paper write a model for comparisons only: give --out"
         )
     udhr_only = {c for c in args.udhr_only.split(",") if c}
-    unknown = sorted(udhr_only - {key.split("/", 1)[0] for key in udhr_training_articles()})
+    training = udhr_training_articles()  # read once, used three times below
+    known = {key.split("/", 1)[0] for key in training}
+    unknown = sorted(udhr_only - known)
     if unknown:
         parser.error(f"--udhr-only: not known from the UDHR: {', '.join(unknown)}")
     started = time.monotonic()
@@ -363,9 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         model = train_model(udhr_training_texts(), variant="paper", meta=meta)
     else:
         leave_out = {c for c in args.leave_out.split(",") if c}
-        articles = {
-            k: v for k, v in udhr_training_articles().items() if k.split("/")[0] not in leave_out
-        }
+        articles = {k: v for k, v in training.items() if k.split("/")[0] not in leave_out}
         if leave_out:
             meta["left_out"] = sorted(leave_out)
         if args.real_chars:
@@ -401,12 +401,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.real_chars and not args.no_groups:
             from langmodel.groups import train_groups
 
-            known = {key.split("/", 1)[0] for key in udhr_training_articles()}
             real = {
                 source: {c: t for c, t in by.items() if c not in udhr_only}
                 for source, by in real_sources(known).items()
             }
-            model.groups = train_groups(set(model.codes), udhr_training_articles(), real)
+            model.groups = train_groups(set(model.codes), training, real)
         # Each class's macrolanguage ("" for none), read by the und rule at run time
         # without loading the language table (LangModel._macro_groups).
         model.meta["macrolanguages"] = {
