@@ -387,7 +387,7 @@ class LangModel:
             )
         scores += hits * self._base.astype(np.float64)
         weights, base = self._background_by_key
-        background = float(times @ weights[seen].astype(np.float64)) + hits * base
+        background = float(times @ weights[seen]) + hits * base
         return scores, hits, letters, background
 
     def count(self, texts: Sequence[str]) -> tuple[Any, np.ndarray, np.ndarray]:
@@ -477,19 +477,19 @@ class LangModel:
     @cached_property
     def _background_by_key(self) -> tuple[np.ndarray, float]:
         """(log1p(count / alpha') per n-gram in the keys' order, base) of the background
-        column: every column's counts summed, smoothed as one column of the model."""
+        column: every column's counts summed, smoothed as one column of the model. In
+        float64: a text's background is a sum over thousands of n-grams, and float32
+        weights made a batch's drift from a long text's by 2e-5 of it."""
         totals = np.asarray(self.counts.sum(axis=1), np.float64).ravel()
         alpha = self.alpha * len(self.columns)
         base = float(np.log(alpha / (totals.sum() + alpha * len(self.keys))))
-        return np.log1p(totals / alpha).astype(np.float32), base
+        return np.log1p(totals / alpha), base
 
     @cached_property
     def _background_weights(self) -> tuple[np.ndarray, float]:
-        """`_background_by_key` in scoring order, in float64: a text's background is a
-        sum over thousands of n-grams, and a float32 product drifted from a long text's
-        (summed in float64, `_long_raw`) by 2e-5 of it."""
+        """`_background_by_key` in scoring order."""
         weights, base = self._background_by_key
-        return weights[self._scoring_order].astype(np.float64), base
+        return weights[self._scoring_order], base
 
     def _background(self, matrix: Any, hits: np.ndarray) -> np.ndarray:
         """The background column's score of each text (collie.langid.unknown)."""
